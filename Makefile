@@ -1,0 +1,52 @@
+# companion: build, test, lint, generate. `make help` lists the targets.
+GO        ?= go
+BIN       ?= bin/companion
+STATICCHECK = $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
+FUZZTIME  ?= 10s
+
+.PHONY: help build test test-all conformance fuzz lint generate check bench clean
+
+help:
+	@echo "build        build $(BIN)"
+	@echo "test         go test -race ./..."
+	@echo "test-all     build, lint, go tests, brief fuzzing and the ACP SDK conformance suite (what CI runs)"
+	@echo "conformance  the Node conformance suite with the official ACP client library"
+	@echo "fuzz         run each fuzz target for FUZZTIME (default $(FUZZTIME))"
+	@echo "lint         go vet and staticcheck"
+	@echo "generate     regenerate the ACP types from acp/schema"
+	@echo "check        go mod tidy + generate, then fail if the tree changed"
+	@echo "bench        benchmarks (see bench/README.md)"
+
+build:
+	$(GO) build -o $(BIN) ./cmd/companion
+
+test:
+	$(GO) test -race -count=1 ./...
+
+test-all: build lint test fuzz conformance
+
+conformance: build
+	cd conformance && npm ci --no-audit --no-fund && COMPANION_BIN=$(CURDIR)/$(BIN) npm test
+
+fuzz:
+	$(GO) test -run='^$$' -fuzz='^FuzzReadMessage$$' -fuzztime=$(FUZZTIME) ./rpc
+	$(GO) test -run='^$$' -fuzz='^FuzzDecodeRequest$$' -fuzztime=$(FUZZTIME) ./acp
+
+lint:
+	$(GO) vet ./...
+	$(STATICCHECK) ./...
+
+generate:
+	$(GO) generate ./acp
+
+check:
+	$(GO) mod tidy
+	$(GO) generate ./acp
+	git diff --exit-code
+
+bench:
+	$(GO) test -run='^$$' -bench=. -benchmem ./rpc ./acp ./agent/...
+	bash bench/startup.sh
+
+clean:
+	rm -rf bin

@@ -1,0 +1,45 @@
+// Package acp is companion's Agent Client Protocol (ACP v1) layer: the wire
+// types generated from the pinned schema, and (in later files) the
+// agent-side server and the typed client proxy. It may import rpc, agent,
+// tools and ide; agent and tools never import it.
+//
+// # Generated types
+//
+// types_gen.go, unions_gen.go and methods_gen.go are generated from
+// acp/schema (`go generate ./acp`, see internal/acpgen); a test fails when
+// they are stale. codec.go and rawjson.go hold the helpers the generated
+// code calls, helpers.go small hand-written constructors. The mapping:
+//
+//   - Names read as Go: SessionId → SessionID, McpServerHttp → MCPServerHTTP,
+//     mimeType → MIMEType. JSON tags keep the schema's camelCase exactly.
+//   - Required fields are never omitted. Required arrays are written as []
+//     when nil (NewSessionRequest.MCPServers, ListSessionsResponse.Sessions).
+//   - Optional strings and string enums are plain values with omitempty
+//     (Diff.OldText is *string: "" means an empty file, nil a new one).
+//     Optional numbers, and booleans without a false default, are pointers.
+//     Optional objects that may be null are pointers (an empty {} capability
+//     marker is meaningful); optional objects with defaults are values with
+//     omitzero. Optional arrays and maps use omitzero: nil is absent, an
+//     empty non-nil slice is written as [] (tool_call_update uses that to
+//     clear content).
+//   - _meta is Meta map[string]any with omitempty.
+//   - Free-form JSON (rawInput, rawOutput, Error.data) is json.RawMessage,
+//     always: it keeps the bytes as sent and costs nothing to pass through.
+//   - Untagged unions of primitives (RequestID, ElicitationContentValue) are
+//     comparable structs holding compact JSON text; build them with NewX or
+//     the helpers, read them with Raw.
+//   - Unions are structs with one pointer per variant; set exactly one.
+//     MarshalJSON writes the variant's members beside its discriminator
+//     (flattened); UnmarshalJSON picks the variant from it. An untagged
+//     variant (stdio MCP servers, agent auth methods) is written without the
+//     discriminator and read when it is absent (or names it, e.g.
+//     "type":"stdio"). Unions whose schema allows any other tag keep unknown
+//     variants in Other; the rest fail with ErrUnknownVariant, so a request
+//     carrying an unknown content block type is invalid params. Encoding a
+//     union with zero or several variants set fails with ErrVariantCount.
+//   - Enums are named strings (ints for ErrorCode). Decoding keeps unknown
+//     values as they are, so a lenient reader can map an unknown ToolKind to
+//     "other" itself; no other x-deserialize-default-on-error leniency is
+//     built in.
+//   - Unknown members are ignored on decode.
+package acp

@@ -1,0 +1,3 @@
+package acp
+
+//go:generate go run ../internal/acpgen/cmd/acpgen -schema schema/schema.json -meta schema/meta.json -out .

@@ -1,0 +1,60 @@
+package acp
+
+import (
+	"context"
+
+	"companion/rpc"
+)
+
+// ProtocolV1 is the only ACP version companion speaks.
+const ProtocolV1 ProtocolVersion = 1
+
+// authMethodAPIKey is the one authentication method: a Gemini API key in
+// the environment or the settings file.
+const authMethodAPIKey AuthMethodID = "gemini-api-key"
+
+// initialize records the client's capabilities and answers with ours. It
+// always answers version 1: the client decides whether to go on.
+func (c *connState) initialize(_ context.Context, _ *rpc.Conn, p *InitializeRequest) (*InitializeResponse, error) {
+	c.mu.Lock()
+	c.initialized = true
+	c.caps = p.ClientCapabilities
+	c.mu.Unlock()
+	return &InitializeResponse{
+		ProtocolVersion: ProtocolV1,
+		AgentCapabilities: AgentCapabilities{
+			PromptCapabilities: PromptCapabilities{Image: true, Audio: true, EmbeddedContext: true},
+			SessionCapabilities: SessionCapabilities{
+				Close:                 &SessionCloseCapabilities{},
+				AdditionalDirectories: &SessionAdditionalDirectoriesCapabilities{},
+			},
+		},
+		AuthMethods: []AuthMethod{{Agent: &AuthMethodAgent{
+			ID:          authMethodAPIKey,
+			Name:        "Gemini API key",
+			Description: "Set GEMINI_API_KEY (or GOOGLE_API_KEY) in companion's environment, or apiKey in " + c.config().SettingsPath + ", then authenticate.",
+		}}},
+		AgentInfo: &Implementation{Name: c.srv.opts.Name, Title: "companion", Version: c.srv.opts.Version},
+	}, nil
+}
+
+// authenticate re-reads the settings and succeeds when credentials are now
+// known.
+func (c *connState) authenticate(_ context.Context, _ *rpc.Conn, p *AuthenticateRequest) (*AuthenticateResponse, error) {
+	if p.MethodID != authMethodAPIKey {
+		return nil, rpc.Errorf(rpc.CodeInvalidParams, "unknown authentication method %q; use %q", p.MethodID, authMethodAPIKey)
+	}
+	if reload := c.srv.opts.ReloadConfig; reload != nil {
+		cfg, err := reload()
+		if err != nil {
+			return nil, rpc.Errorf(rpc.CodeAuthRequired, "cannot read settings: %v", err)
+		}
+		c.mu.Lock()
+		c.cfg = cfg
+		c.mu.Unlock()
+	}
+	if err := c.ready(true); err != nil {
+		return nil, err
+	}
+	return &AuthenticateResponse{}, nil
+}

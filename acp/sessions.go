@@ -1,0 +1,163 @@
+package acp
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"os"
+	"path/filepath"
+
+	"companion/agent"
+	"companion/rpc"
+	"companion/tools"
+)
+
+// Config option ids.
+const (
+	configMode  SessionConfigID = "mode"
+	configModel SessionConfigID = "model"
+)
+
+// session is one ACP session: the agent session and what the wire needs.
+type session struct {
+	id      SessionID
+	agent   *agent.Session
+	updates *updates
+}
+
+// newSession validates the directories, builds an agent session and
+// registers it. MCP servers are accepted; connecting them comes later.
+func (c *connState) newSession(ctx context.Context, conn *rpc.Conn, p *NewSessionRequest) (*NewSessionResponse, error) {
+	roots, err := sessionRoots(p.Cwd, p.AdditionalDirectories)
+	if err != nil {
+		return nil, err
+	}
+	cfg := c.config()
+	m, err := c.srv.opts.Model(ctx, cfg)
+	if err != nil {
+		return nil, rpc.Errorf(rpc.CodeInternalError, "cannot start the model: %v", err)
+	}
+	id := newSessionID()
+	sink := &updates{conn: conn, id: id, log: c.srv.log}
+	a, err := agent.NewSession(agent.Options{
+		ID: string(id), Roots: roots, Model: m, ModelName: cfg.Model, Models: cfg.Models,
+		Tools: c.srv.opts.Tools(), Files: newFiles(conn, id, c.clientCaps()), Sink: sink,
+		Log: c.srv.log.With("session", id), MaxRequests: cfg.MaxTurnRequests,
+	})
+	if err != nil {
+		return nil, err
+	}
+	s := &session{id: id, agent: a, updates: sink}
+	c.mu.Lock()
+	c.sessions[id] = s
+	c.mu.Unlock()
+	rpc.AfterReply(ctx, func() { sink.Emit(context.Background(), agent.CommandsChanged{Commands: a.Commands()}) })
+	return &NewSessionResponse{SessionID: id, Modes: modeState(a), ConfigOptions: configOptions(a)}, nil
+}
+
+// sessionRoots checks cwd and the additional directories: absolute,
+// existing directories.
+func sessionRoots(cwd string, extra []string) (*tools.Roots, error) {
+	for _, d := range append([]string{cwd}, extra...) {
+		if !filepath.IsAbs(d) {
+			return nil, rpc.Errorf(rpc.CodeInvalidParams, "directory %q must be an absolute path", d)
+		}
+		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+			return nil, rpc.Errorf(rpc.CodeInvalidParams, "directory %q does not exist or is not a directory", d)
+		}
+	}
+	roots, err := tools.NewRoots(cwd, extra...)
+	if err != nil {
+		return nil, rpc.Errorf(rpc.CodeInvalidParams, "%v", err)
+	}
+	return roots, nil
+}
+
+func newSessionID() SessionID {
+	var b [16]byte
+	rand.Read(b[:])
+	return SessionID("sess_" + hex.EncodeToString(b[:]))
+}
+
+// closeSession cancels the session's work and forgets it.
+func (c *connState) closeSession(_ context.Context, _ *rpc.Conn, p *CloseSessionRequest) (*CloseSessionResponse, error) {
+	s, err := c.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	delete(c.sessions, p.SessionID)
+	c.mu.Unlock()
+	s.agent.Close()
+	return &CloseSessionResponse{}, nil
+}
+
+// setMode switches the approval mode and tells config-option clients.
+func (c *connState) setMode(ctx context.Context, _ *rpc.Conn, p *SetSessionModeRequest) (*SetSessionModeResponse, error) {
+	s, err := c.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.agent.SetMode(string(p.ModeID)); err != nil {
+		return nil, rpc.Errorf(rpc.CodeInvalidParams, "%v", err)
+	}
+	s.updates.configOptions(ctx, configOptions(s.agent))
+	return &SetSessionModeResponse{}, nil
+}
+
+// setConfigOption sets the mode or the model and answers the whole list.
+func (c *connState) setConfigOption(ctx context.Context, _ *rpc.Conn, p *SetSessionConfigOptionRequest) (*SetSessionConfigOptionResponse, error) {
+	s, err := c.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	if p.ValueID == nil {
+		return nil, rpc.Errorf(rpc.CodeInvalidParams, "config option %q takes a string value", p.ConfigID)
+	}
+	value := string(p.ValueID.Value)
+	switch p.ConfigID {
+	case configMode:
+		err = s.agent.SetMode(value)
+		if err == nil {
+			s.updates.currentMode(ctx, value)
+		}
+	case configModel:
+		err = s.agent.SetModel(value)
+	default:
+		err = errors.New("unknown config option " + string(p.ConfigID))
+	}
+	if err != nil {
+		return nil, rpc.Errorf(rpc.CodeInvalidParams, "%v", err)
+	}
+	return &SetSessionConfigOptionResponse{ConfigOptions: configOptions(s.agent)}, nil
+}
+
+// modeState is the legacy modes view of the session.
+func modeState(a *agent.Session) *SessionModeState {
+	st := &SessionModeState{CurrentModeID: SessionModeID(a.Mode())}
+	for _, m := range agent.Modes() {
+		st.AvailableModes = append(st.AvailableModes, SessionMode{ID: SessionModeID(m.ID), Name: m.Name, Description: m.Description})
+	}
+	return st
+}
+
+// configOptions is the session's complete config option list: mode first,
+// then model.
+func configOptions(a *agent.Session) []SessionConfigOption {
+	var modes, models []SessionConfigSelectOption
+	for _, m := range agent.Modes() {
+		modes = append(modes, SessionConfigSelectOption{Value: SessionConfigValueID(m.ID), Name: m.Name, Description: m.Description})
+	}
+	for _, m := range a.Models() {
+		models = append(models, SessionConfigSelectOption{Value: SessionConfigValueID(m), Name: m})
+	}
+	return []SessionConfigOption{
+		{ID: configMode, Name: "Mode", Description: "How freely the agent may act without asking",
+			Category: "mode", Select: &SessionConfigSelect{CurrentValue: SessionConfigValueID(a.Mode()),
+				Options: SessionConfigSelectOptions{Ungrouped: modes}}},
+		{ID: configModel, Name: "Model", Description: "The model that answers",
+			Category: "model", Select: &SessionConfigSelect{CurrentValue: SessionConfigValueID(a.ModelName()),
+				Options: SessionConfigSelectOptions{Ungrouped: models}}},
+	}
+}

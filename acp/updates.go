@@ -1,0 +1,113 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"time"
+
+	"companion/agent"
+	"companion/rpc"
+	"companion/tools"
+	"encoding/base64"
+)
+
+// updates turns a session's agent events into session/update notifications.
+// It is the agent.Sink of an ACP session.
+type updates struct {
+	conn *rpc.Conn
+	id   SessionID
+	log  *slog.Logger
+}
+
+// Emit sends one event. Updates are sent even after the turn is cancelled:
+// ACP wants them all before the prompt's answer.
+func (u *updates) Emit(ctx context.Context, ev agent.Event) {
+	if up, ok := toUpdate(ev); ok {
+		u.send(ctx, up)
+	}
+}
+
+func (u *updates) send(ctx context.Context, up SessionUpdate) {
+	err := u.conn.Notify(context.WithoutCancel(ctx), MethodSessionUpdate, &SessionNotification{SessionID: u.id, Update: up})
+	if err != nil {
+		u.log.Debug("session/update not sent", "err", err)
+	}
+}
+
+// currentMode announces a mode change.
+func (u *updates) currentMode(ctx context.Context, id string) {
+	u.send(ctx, SessionUpdate{CurrentModeUpdate: &CurrentModeUpdate{CurrentModeID: SessionModeID(id)}})
+}
+
+// configOptions announces the complete config option list.
+func (u *updates) configOptions(ctx context.Context, opts []SessionConfigOption) {
+	u.send(ctx, SessionUpdate{ConfigOptionUpdate: &ConfigOptionUpdate{ConfigOptions: opts}})
+}
+
+// toUpdate maps an agent event to its ACP update.
+func toUpdate(ev agent.Event) (SessionUpdate, bool) {
+	switch ev := ev.(type) {
+	case agent.MessageChunk:
+		return SessionUpdate{AgentMessageChunk: &ContentChunk{Content: TextBlock(ev.Text)}}, true
+	case agent.ThoughtChunk:
+		return SessionUpdate{AgentThoughtChunk: &ContentChunk{Content: TextBlock(ev.Text)}}, true
+	case agent.UserChunk:
+		return SessionUpdate{UserMessageChunk: &ContentChunk{Content: TextBlock(ev.Text)}}, true
+	case agent.ToolCallStarted:
+		return SessionUpdate{ToolCall: &ToolCall{ToolCallID: ToolCallID(ev.ID), Title: ev.Title, Name: ev.Name,
+			Kind: ToolKind(ev.Kind), Status: ToolCallStatusPending, Locations: locations(ev.Locations),
+			RawInput: ev.Input}}, true
+	case agent.ToolCallUpdated:
+		return SessionUpdate{ToolCallUpdate: toolCallUpdate(ev)}, true
+	case agent.UsageUpdated:
+		return SessionUpdate{UsageUpdate: &UsageUpdate{Used: ev.Used, Size: ev.Size}}, true
+	case agent.TitleChanged:
+		return SessionUpdate{SessionInfoUpdate: &SessionInfoUpdate{Title: ev.Title,
+			UpdatedAt: time.Now().UTC().Format(time.RFC3339)}}, true
+	case agent.CommandsChanged:
+		return SessionUpdate{AvailableCommandsUpdate: &AvailableCommandsUpdate{AvailableCommands: commands(ev.Commands)}}, true
+	}
+	return SessionUpdate{}, false
+}
+
+func toolCallUpdate(ev agent.ToolCallUpdated) *ToolCallUpdate {
+	up := &ToolCallUpdate{ToolCallID: ToolCallID(ev.ID), Status: ToolCallStatus(ev.Status)}
+	if ev.Text != "" {
+		up.Content = append(up.Content, ToolContent(TextBlock(ev.Text)))
+	}
+	for _, img := range ev.Images {
+		up.Content = append(up.Content, ToolContent(ImageBlock(img.MIMEType, base64.StdEncoding.EncodeToString(img.Data))))
+	}
+	if ev.Raw != nil {
+		if raw, err := json.Marshal(ev.Raw); err == nil {
+			up.RawOutput = raw
+		}
+	}
+	return up
+}
+
+func locations(ls []tools.Location) []ToolCallLocation {
+	var out []ToolCallLocation
+	for _, l := range ls {
+		loc := ToolCallLocation{Path: l.Path}
+		if l.Line > 0 {
+			line := l.Line
+			loc.Line = &line
+		}
+		out = append(out, loc)
+	}
+	return out
+}
+
+func commands(cs []agent.Command) []AvailableCommand {
+	out := make([]AvailableCommand, 0, len(cs))
+	for _, c := range cs {
+		ac := AvailableCommand{Name: c.Name, Description: c.Description}
+		if c.Hint != "" {
+			ac.Input = &AvailableCommandInput{Unstructured: &UnstructuredCommandInput{Hint: c.Hint}}
+		}
+		out = append(out, ac)
+	}
+	return out
+}

@@ -1,0 +1,112 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"companion/agent/model"
+)
+
+// Commands lists the slash commands the session understands.
+func (s *Session) Commands() []Command {
+	return []Command{
+		{Name: "help", Description: "Show the commands and tools companion offers"},
+		{Name: "tools", Description: "List the tools the model may call"},
+		{Name: "clear", Description: "Forget this conversation and start afresh"},
+		{Name: "model", Description: "Show or switch the model", Hint: "model name"},
+	}
+}
+
+// runCommand answers a slash command without calling the model. Unknown
+// commands are reported, not sent to the model.
+func (s *Session) runCommand(ctx context.Context, text string) (StopReason, error) {
+	name, arg, _ := strings.Cut(strings.TrimPrefix(text, "/"), " ")
+	arg = strings.TrimSpace(arg)
+	var out string
+	switch name {
+	case "help":
+		out = s.helpText()
+	case "tools":
+		out = s.toolsText()
+	case "clear":
+		s.clearHistory()
+		out = "Conversation cleared."
+	case "model":
+		out = s.modelCommand(arg)
+	default:
+		out = fmt.Sprintf("Unknown command /%s. Type /help for the list.", name)
+	}
+	s.emit(ctx, MessageChunk{Text: out})
+	return EndTurn, nil
+}
+
+func (s *Session) helpText() string {
+	var b strings.Builder
+	b.WriteString("Commands:\n")
+	for _, c := range s.Commands() {
+		fmt.Fprintf(&b, "- `/%s`", c.Name)
+		if c.Hint != "" {
+			fmt.Fprintf(&b, " <%s>", c.Hint)
+		}
+		fmt.Fprintf(&b, ": %s\n", c.Description)
+	}
+	b.WriteString("\n")
+	b.WriteString(s.toolsText())
+	return b.String()
+}
+
+func (s *Session) toolsText() string {
+	var b strings.Builder
+	b.WriteString("Tools:\n")
+	for _, t := range s.opts.Tools.All() {
+		desc, _, _ := strings.Cut(t.Description(), "\n")
+		fmt.Fprintf(&b, "- `%s`: %s\n", t.Name(), desc)
+	}
+	return b.String()
+}
+
+func (s *Session) modelCommand(arg string) string {
+	if arg == "" {
+		return fmt.Sprintf("Model: %s. Available: %s.", s.ModelName(), strings.Join(s.Models(), ", "))
+	}
+	if err := s.SetModel(arg); err != nil {
+		return fmt.Sprintf("Unknown model %q. Available: %s.", arg, strings.Join(s.Models(), ", "))
+	}
+	return fmt.Sprintf("Model switched to %s.", arg)
+}
+
+// maxTitleRunes bounds a session title.
+const maxTitleRunes = 60
+
+// maybeTitle names the session after its first prompt.
+func (s *Session) maybeTitle(ctx context.Context, parts []model.Part) {
+	s.mu.Lock()
+	done := s.titled
+	s.titled = true
+	s.mu.Unlock()
+	if done {
+		return
+	}
+	if title := titleFrom(parts); title != "" {
+		s.emit(ctx, TitleChanged{Title: title})
+	}
+}
+
+// titleFrom takes the first line of the prompt's text, shortened.
+func titleFrom(parts []model.Part) string {
+	for _, p := range parts {
+		line, _, _ := strings.Cut(strings.TrimSpace(p.Text), "\n")
+		line = strings.Join(strings.Fields(line), " ")
+		if line == "" {
+			continue
+		}
+		if utf8.RuneCountInString(line) > maxTitleRunes {
+			r := []rune(line)
+			line = strings.TrimSpace(string(r[:maxTitleRunes-1])) + "…"
+		}
+		return line
+	}
+	return ""
+}

@@ -1,0 +1,94 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+
+	"companion/tools"
+)
+
+// Event is something a session reports while it works. Front ends turn each
+// one into a wire message (an ACP session/update) as it happens.
+type Event interface{ isEvent() }
+
+// Sink receives a session's events in order. Emit must not block for long:
+// it sits on the streaming hot path.
+type Sink interface {
+	Emit(ctx context.Context, ev Event)
+}
+
+// SinkFunc adapts a function to Sink.
+type SinkFunc func(ctx context.Context, ev Event)
+
+// Emit calls f.
+func (f SinkFunc) Emit(ctx context.Context, ev Event) { f(ctx, ev) }
+
+// MessageChunk is a piece of the agent's answer (markdown).
+type MessageChunk struct{ Text string }
+
+// ThoughtChunk is a piece of the model's reasoning.
+type ThoughtChunk struct{ Text string }
+
+// UserChunk is a piece of the user's message, sent when history is replayed.
+type UserChunk struct{ Text string }
+
+// ToolStatus is the lifecycle state of a tool call.
+type ToolStatus string
+
+// Tool call states, matching ACP's ToolCallStatus.
+const (
+	ToolPending    ToolStatus = "pending"
+	ToolInProgress ToolStatus = "in_progress"
+	ToolCompleted  ToolStatus = "completed"
+	ToolFailed     ToolStatus = "failed"
+)
+
+// ToolCallStarted announces a tool call the model asked for.
+type ToolCallStarted struct {
+	ID        string
+	Name      string
+	Title     string
+	Kind      tools.Kind
+	Locations []tools.Location
+	Input     json.RawMessage
+}
+
+// ToolCallUpdated reports a change of a tool call: its status, and when it
+// ends, what it produced. Text replaces the call's visible content when set.
+type ToolCallUpdated struct {
+	ID     string
+	Status ToolStatus
+	// Text is the visible output (markdown or plain); "" leaves it unchanged.
+	Text   string
+	Images []tools.Image
+	// Raw is structured output for the editor; may be nil.
+	Raw any
+}
+
+// UsageUpdated reports how much of the context window is in use.
+type UsageUpdated struct {
+	Used, Size int
+}
+
+// TitleChanged gives the session a human title.
+type TitleChanged struct{ Title string }
+
+// CommandsChanged lists the slash commands available now.
+type CommandsChanged struct{ Commands []Command }
+
+// Command is a slash command the user may type.
+type Command struct {
+	Name        string
+	Description string
+	// Hint describes the argument, or "" when the command takes none.
+	Hint string
+}
+
+func (MessageChunk) isEvent()    {}
+func (ThoughtChunk) isEvent()    {}
+func (UserChunk) isEvent()       {}
+func (ToolCallStarted) isEvent() {}
+func (ToolCallUpdated) isEvent() {}
+func (UsageUpdated) isEvent()    {}
+func (TitleChanged) isEvent()    {}
+func (CommandsChanged) isEvent() {}

@@ -1,0 +1,142 @@
+package gemini
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"companion/agent/model"
+)
+
+func TestStreamChunksInOrder(t *testing.T) {
+	t.Parallel()
+	p, srv := startScript(t, parse(t, `{"turns": [{
+		"chunks": [
+			{"thought": "Let me look."},
+			{"text": "Hello "},
+			{"text": "world"},
+			{"functionCall": {"name": "read_file", "args": {"file_path": "a.txt"}}, "thoughtSignature": "sig-1"},
+			{"functionCall": {"id": "given-id", "name": "glob", "args": {"pattern": "*.go"}}}
+		],
+		"usage": {"promptTokens": 10, "outputTokens": 5, "thoughtTokens": 2}
+	}], "fallback": "error"}`), fastRetry())
+
+	chunks, err := collect(t, context.Background(), p, userRequest("gemini-2.5-pro", "hi"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(chunks) != 5 {
+		t.Fatalf("got %d chunks, want 5: %+v", len(chunks), chunks)
+	}
+	first := chunks[0].Parts[0]
+	if !first.Thought || first.Text != "Let me look." {
+		t.Errorf("chunk 1 = %+v, want the thought", first)
+	}
+	if got := text(chunks); got != "Hello world" {
+		t.Errorf("text = %q, want %q", got, "Hello world")
+	}
+	call := chunks[3].Parts[0]
+	if call.FunctionCall == nil || call.FunctionCall.Name != "read_file" || call.FunctionCall.Args["file_path"] != "a.txt" {
+		t.Fatalf("chunk 4 = %+v, want read_file(a.txt)", call)
+	}
+	if !strings.HasPrefix(call.FunctionCall.ID, "call_") {
+		t.Errorf("generated call id = %q, want a call_ prefix", call.FunctionCall.ID)
+	}
+	if string(call.ThoughtSignature) != "sig-1" {
+		t.Errorf("thought signature = %q, want sig-1", call.ThoughtSignature)
+	}
+	if id := chunks[4].Parts[0].FunctionCall.ID; id != "given-id" {
+		t.Errorf("API-given call id = %q, want given-id", id)
+	}
+	if reason, msg := lastFinish(chunks); reason != model.FinishStop || msg != "" {
+		t.Errorf("finish = %q %q, want stop", reason, msg)
+	}
+	want := model.Usage{PromptTokens: 10, OutputTokens: 5, ThoughtTokens: 2, TotalTokens: 17}
+	if u := chunks[4].Usage; u == nil || *u != want {
+		t.Errorf("usage = %+v, want %+v", u, want)
+	}
+	for i, c := range chunks[:4] {
+		if c.Usage != nil || c.FinishReason != model.FinishNone {
+			t.Errorf("chunk %d carries usage or a finish reason early: %+v", i+1, c)
+		}
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("server saw %d requests, want 1", n)
+	}
+}
+
+func TestStreamFinishReasons(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, turn string
+		want       model.FinishReason
+		msgHas     string
+	}{
+		{"stop", `{"chunks": [{"text": "ok"}]}`, model.FinishStop, ""},
+		{"max tokens", `{"chunks": [{"text": "ok"}], "finishReason": "MAX_TOKENS"}`, model.FinishMaxTokens, "MAX_TOKENS"},
+		{"safety", `{"chunks": [{"text": "ok"}], "finishReason": "SAFETY"}`, model.FinishSafety, "(SAFETY)"},
+		{"recitation", `{"chunks": [{"text": "ok"}], "finishReason": "RECITATION"}`, model.FinishSafety, "RECITATION"},
+		{"prohibited", `{"finishReason": "PROHIBITED_CONTENT"}`, model.FinishSafety, "PROHIBITED_CONTENT"},
+		{"spii", `{"finishReason": "SPII"}`, model.FinishSafety, "SPII"},
+		{"blocked prompt", `{"blockReason": "SAFETY"}`, model.FinishSafety, "blocked the prompt"},
+		{"malformed call", `{"finishReason": "MALFORMED_FUNCTION_CALL"}`, model.FinishOther, "MALFORMED_FUNCTION_CALL"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			p, _ := startScript(t, parse(t, `{"turns": [`+tt.turn+`], "fallback": "error"}`), fastRetry())
+			chunks, err := collect(t, context.Background(), p, userRequest("gemini-2.5-flash", "hi"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			reason, msg := lastFinish(chunks)
+			if reason != tt.want {
+				t.Errorf("finish = %q, want %q", reason, tt.want)
+			}
+			if !strings.Contains(msg, tt.msgHas) || (tt.msgHas == "") != (msg == "") {
+				t.Errorf("finish message = %q, want one containing %q", msg, tt.msgHas)
+			}
+		})
+	}
+}
+
+func TestCountTokens(t *testing.T) {
+	t.Parallel()
+	p, srv := startScript(t, nil, fastRetry())
+	req := userRequest("gemini-2.5-pro", "count these words please")
+	req.System = "You are terse."
+	n, err := p.CountTokens(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 || reqs[0].Method != "countTokens" {
+		t.Fatalf("server saw %+v, want one countTokens request", reqs)
+	}
+	if want := len(reqs[0].Raw) / 4; n != want || n == 0 {
+		t.Errorf("CountTokens = %d, want the server's %d", n, want)
+	}
+	if !strings.Contains(string(reqs[0].Raw), "You are terse.") {
+		t.Errorf("the system instruction was not counted: %s", reqs[0].Raw)
+	}
+}
+
+func TestContextWindow(t *testing.T) {
+	t.Parallel()
+	p, err := New(context.Background(), Config{APIKey: "k"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := map[string]int{
+		"gemini-2.5-pro":              1_048_576,
+		"gemini-2.5-flash":            1_048_576,
+		"models/gemini-1.5-pro-002":   2_097_152,
+		"gemini-3-pro-preview":        1_048_576,
+		"something-we-never-heard-of": 1_048_576,
+	}
+	for name, want := range tests {
+		if got := p.ContextWindow(name); got != want {
+			t.Errorf("ContextWindow(%q) = %d, want %d", name, got, want)
+		}
+	}
+}

@@ -1,0 +1,179 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"companion/agent/model"
+	"companion/tools"
+)
+
+// DefaultMaxRequests bounds the model requests one prompt may make.
+const DefaultMaxRequests = 100
+
+// Options configure a Session. Roots, Model, Tools and Sink are required.
+type Options struct {
+	ID    string
+	Roots *tools.Roots
+	Model model.Model
+	// ModelName is the model id used for requests; Models are those the user
+	// may switch to (ModelName is added when missing).
+	ModelName string
+	Models    []string
+	Tools     *tools.Registry
+	// Files reads through the editor; nil reads the local disk.
+	Files tools.Files
+	Sink  Sink
+	Log   *slog.Logger
+	// MaxRequests bounds model requests per prompt; 0 means DefaultMaxRequests.
+	MaxRequests int
+	// Mode is the initial approval mode; "" means ModeDefault.
+	Mode string
+	// Now is the clock, for tests; nil means time.Now.
+	Now func() time.Time
+}
+
+// Session is one conversation. It runs at most one turn at a time; its
+// methods are safe for concurrent use.
+type Session struct {
+	opts Options
+	env  *tools.Env
+
+	// mu guards the fields below.
+	mu        sync.Mutex
+	running   bool
+	cancel    context.CancelFunc
+	closed    bool
+	mode      string
+	modelName string
+	history   []model.Content
+	titled    bool
+	system    string
+	callSeq   int
+}
+
+// NewSession builds a session. It does no I/O; the system prompt is built on
+// the first prompt.
+func NewSession(opts Options) (*Session, error) {
+	if opts.Roots == nil || opts.Model == nil || opts.Tools == nil || opts.Sink == nil {
+		return nil, fmt.Errorf("agent: session %q needs roots, a model, tools and a sink", opts.ID)
+	}
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	if opts.MaxRequests <= 0 {
+		opts.MaxRequests = DefaultMaxRequests
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Mode == "" {
+		opts.Mode = ModeDefault
+	}
+	if !validMode(opts.Mode) {
+		return nil, fmt.Errorf("%w %q", ErrUnknownMode, opts.Mode)
+	}
+	if !slices.Contains(opts.Models, opts.ModelName) {
+		opts.Models = append([]string{opts.ModelName}, opts.Models...)
+	}
+	s := &Session{opts: opts, mode: opts.Mode, modelName: opts.ModelName}
+	s.env = &tools.Env{Roots: opts.Roots, Files: opts.Files, Log: opts.Log}
+	return s, nil
+}
+
+// ID is the session's id.
+func (s *Session) ID() string { return s.opts.ID }
+
+// Root is the session's working directory.
+func (s *Session) Root() string { return s.opts.Roots.Primary() }
+
+// Mode is the current approval mode id.
+func (s *Session) Mode() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.mode
+}
+
+// SetMode changes the approval mode; it applies to the next tool call.
+func (s *Session) SetMode(id string) error {
+	if !validMode(id) {
+		return fmt.Errorf("%w %q", ErrUnknownMode, id)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.mode = id
+	return nil
+}
+
+// ModelName is the model the next request goes to.
+func (s *Session) ModelName() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.modelName
+}
+
+// Models lists the models the user may pick.
+func (s *Session) Models() []string { return slices.Clone(s.opts.Models) }
+
+// SetModel switches the model for the next request.
+func (s *Session) SetModel(name string) error {
+	if !slices.Contains(s.opts.Models, name) {
+		return fmt.Errorf("%w %q", ErrUnknownModel, name)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.modelName = name
+	return nil
+}
+
+// Cancel stops the running turn, if any. The turn's Prompt call returns
+// Cancelled once its remaining events are out. Cancel on an idle session
+// does nothing.
+func (s *Session) Cancel() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cancel != nil {
+		s.cancel()
+	}
+}
+
+// Close cancels any running turn and refuses further prompts.
+func (s *Session) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	if s.cancel != nil {
+		s.cancel()
+	}
+}
+
+// begin marks the session busy and returns the turn's context.
+func (s *Session) begin(ctx context.Context) (context.Context, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closed:
+		return nil, ErrClosed
+	case s.running:
+		return nil, ErrBusy
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	s.running, s.cancel = true, cancel
+	return ctx, nil
+}
+
+// end marks the session idle again.
+func (s *Session) end() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cancel != nil {
+		s.cancel()
+	}
+	s.running, s.cancel = false, nil
+}
+
+func (s *Session) emit(ctx context.Context, ev Event) { s.opts.Sink.Emit(ctx, ev) }

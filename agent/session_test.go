@@ -1,0 +1,419 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"iter"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"companion/agent/model"
+	"companion/tools"
+)
+
+// fakeModel answers requests from a list of turns and records requests.
+type fakeModel struct {
+	mu    sync.Mutex
+	turns []fakeTurn
+	reqs  []*model.Request
+}
+
+// fakeTurn is one model answer: chunks, then err (if any). block makes the
+// stream wait for cancellation after its chunks.
+type fakeTurn struct {
+	chunks []*model.Chunk
+	err    error
+	block  bool
+}
+
+func (m *fakeModel) Stream(ctx context.Context, req *model.Request) iter.Seq2[*model.Chunk, error] {
+	m.mu.Lock()
+	m.reqs = append(m.reqs, req)
+	var t fakeTurn
+	if len(m.turns) > 0 {
+		t, m.turns = m.turns[0], m.turns[1:]
+	} else {
+		t = fakeTurn{chunks: []*model.Chunk{text("done")}}
+	}
+	m.mu.Unlock()
+	return func(yield func(*model.Chunk, error) bool) {
+		for _, c := range t.chunks {
+			if !yield(c, nil) {
+				return
+			}
+		}
+		if t.block {
+			<-ctx.Done()
+			yield(nil, ctx.Err())
+			return
+		}
+		if t.err != nil {
+			yield(nil, t.err)
+		}
+	}
+}
+
+func (m *fakeModel) ContextWindow(string) int { return 1000 }
+
+func (m *fakeModel) requests() []*model.Request {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Clone(m.reqs)
+}
+
+func text(s string) *model.Chunk { return &model.Chunk{Parts: []model.Part{{Text: s}}} }
+
+func call(name string, args map[string]any) *model.Chunk {
+	return &model.Chunk{Parts: []model.Part{{FunctionCall: &model.FunctionCall{ID: "fc-" + name, Name: name, Args: args}}}}
+}
+
+// echoTool returns its "text" argument; "block" makes it wait for cancel.
+type echoTool struct{}
+
+func (echoTool) Name() string            { return "echo" }
+func (echoTool) Description() string     { return "Echo text back.\nMore." }
+func (echoTool) Kind() tools.Kind        { return tools.KindOther }
+func (echoTool) Schema() json.RawMessage { return json.RawMessage(`{"type":"object"}`) }
+func (echoTool) Prepare(_ *tools.Env, args json.RawMessage) (tools.Invocation, error) {
+	var p struct {
+		Text  string `json:"text"`
+		Block bool   `json:"block"`
+	}
+	if err := json.Unmarshal(args, &p); err != nil || p.Text == "" {
+		return nil, errors.New(`missing required parameter "text"`)
+	}
+	return echoCall{p.Text, p.Block}, nil
+}
+
+type echoCall struct {
+	text  string
+	block bool
+}
+
+func (c echoCall) Title() string                     { return "Echo " + c.text }
+func (echoCall) Locations() []tools.Location         { return nil }
+func (echoCall) Confirmation() *tools.Confirmation   { return nil }
+func (c echoCall) Execute(ctx context.Context, out tools.Output) (*tools.Result, error) {
+	if c.block {
+		out.Write("waiting")
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	return &tools.Result{Text: c.text}, nil
+}
+
+// recorder is a Sink that keeps every event.
+type recorder struct {
+	mu     sync.Mutex
+	events []Event
+	seen   chan Event
+}
+
+func (r *recorder) Emit(_ context.Context, ev Event) {
+	r.mu.Lock()
+	r.events = append(r.events, ev)
+	r.mu.Unlock()
+	select {
+	case r.seen <- ev:
+	default:
+	}
+}
+
+func (r *recorder) all() []Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.events)
+}
+
+func newTestSession(t *testing.T, m *fakeModel, opts ...func(*Options)) (*Session, *recorder) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte("Use tabs."), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	roots, err := tools.NewRoots(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &recorder{seen: make(chan Event, 64)}
+	o := Options{ID: "s1", Roots: roots, Model: m, ModelName: "m1", Models: []string{"m2"},
+		Tools: tools.NewRegistry(echoTool{}), Sink: rec,
+		Now: func() time.Time { return time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC) }}
+	for _, f := range opts {
+		f(&o)
+	}
+	s, err := NewSession(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, rec
+}
+
+func userText(s string) []model.Part { return []model.Part{{Text: s}} }
+
+func TestPromptStreamsText(t *testing.T) {
+	m := &fakeModel{turns: []fakeTurn{{chunks: []*model.Chunk{
+		{Parts: []model.Part{{Text: "hmm", Thought: true}}},
+		text("Hello "), text("world"),
+		{FinishReason: model.FinishStop, Usage: &model.Usage{PromptTokens: 7, OutputTokens: 3}},
+	}}}}
+	s, rec := newTestSession(t, m)
+	reason, err := s.Prompt(context.Background(), userText("Say hello\nplease"))
+	if err != nil || reason != EndTurn {
+		t.Fatalf("Prompt = %q, %v; want end_turn", reason, err)
+	}
+	want := []Event{TitleChanged{"Say hello"}, ThoughtChunk{"hmm"}, MessageChunk{"Hello "},
+		MessageChunk{"world"}, UsageUpdated{Used: 10, Size: 1000}}
+	if got := rec.all(); !reflect.DeepEqual(got, want) {
+		t.Errorf("events = %#v\nwant %#v", got, want)
+	}
+	req := m.requests()[0]
+	if !strings.Contains(req.System, "Use tabs.") || !strings.Contains(req.System, "AGENTS.md") {
+		t.Errorf("system prompt lacks AGENTS.md: %q", req.System)
+	}
+	if !strings.Contains(req.System, "Sunday, November 22, 2026") {
+		t.Errorf("system prompt lacks the date")
+	}
+	if len(req.Tools) != 1 || req.Tools[0].Name != "echo" {
+		t.Errorf("tools = %+v", req.Tools)
+	}
+	hist := s.curated()
+	if len(hist) != 2 || hist[1].Parts[1].Text != "Hello world" {
+		t.Errorf("history = %+v; want user + merged model text", hist)
+	}
+}
+
+func TestPromptRunsTools(t *testing.T) {
+	m := &fakeModel{turns: []fakeTurn{
+		{chunks: []*model.Chunk{text("Let me echo."), call("echo", map[string]any{"text": "hi"}),
+			call("nope", nil), call("echo", map[string]any{})}},
+		{chunks: []*model.Chunk{text("Done.")}},
+	}}
+	s, rec := newTestSession(t, m)
+	reason, err := s.Prompt(context.Background(), userText("go"))
+	if err != nil || reason != EndTurn {
+		t.Fatalf("Prompt = %q, %v", reason, err)
+	}
+	var statuses []string
+	for _, ev := range rec.all() {
+		switch ev := ev.(type) {
+		case ToolCallStarted:
+			statuses = append(statuses, ev.ID+":start:"+ev.Title)
+		case ToolCallUpdated:
+			statuses = append(statuses, ev.ID+":"+string(ev.Status))
+		}
+	}
+	want := []string{"call_1:start:Echo hi", "call_1:in_progress", "call_1:completed",
+		"call_2:start:nope", "call_2:failed", "call_3:start:echo", "call_3:failed"}
+	if !slices.Equal(statuses, want) {
+		t.Errorf("tool events = %q\nwant %q", statuses, want)
+	}
+	second := m.requests()[1].Contents
+	last := second[len(second)-1]
+	if last.Role != model.RoleUser || len(last.Parts) != 3 {
+		t.Fatalf("last content = %+v; want 3 function responses", last)
+	}
+	if got := last.Parts[0].FunctionResponse.Response["output"]; got != "hi" {
+		t.Errorf("echo output = %v", got)
+	}
+	if got, _ := last.Parts[1].FunctionResponse.Response["error"].(string); !strings.Contains(got, `no tool named "nope"`) {
+		t.Errorf("unknown tool error = %q", got)
+	}
+	if got, _ := last.Parts[2].FunctionResponse.Response["error"].(string); !strings.Contains(got, `"text"`) {
+		t.Errorf("bad args error = %q", got)
+	}
+}
+
+func TestPromptStopReasons(t *testing.T) {
+	loop := fakeTurn{chunks: []*model.Chunk{call("echo", map[string]any{"text": "again"})}}
+	tests := []struct {
+		name  string
+		turns []fakeTurn
+		max   int
+		want  StopReason
+		hist  int // curated history length after the prompt
+	}{
+		{"safety", []fakeTurn{{chunks: []*model.Chunk{{FinishReason: model.FinishSafety}}}}, 0, Refusal, 0},
+		{"max tokens", []fakeTurn{{chunks: []*model.Chunk{text("cut"), {FinishReason: model.FinishMaxTokens}}}}, 0, MaxTokens, 2},
+		{"request limit", []fakeTurn{loop, loop, loop, loop}, 3, MaxTurnRequests, 7},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := &fakeModel{turns: tt.turns}
+			s, _ := newTestSession(t, m, func(o *Options) { o.MaxRequests = tt.max })
+			reason, err := s.Prompt(context.Background(), userText("x"))
+			if err != nil || reason != tt.want {
+				t.Fatalf("Prompt = %q, %v; want %q", reason, err, tt.want)
+			}
+			if got := len(s.curated()); got != tt.hist {
+				t.Errorf("history length = %d, want %d", got, tt.hist)
+			}
+		})
+	}
+}
+
+func TestPromptModelError(t *testing.T) {
+	boom := errors.New("Gemini API is unreachable.")
+	m := &fakeModel{turns: []fakeTurn{{chunks: []*model.Chunk{text("par")}, err: boom}}}
+	s, _ := newTestSession(t, m)
+	if _, err := s.Prompt(context.Background(), userText("x")); !errors.Is(err, boom) {
+		t.Fatalf("err = %v, want %v", err, boom)
+	}
+	// The session is usable again afterwards.
+	if reason, err := s.Prompt(context.Background(), userText("y")); err != nil || reason != EndTurn {
+		t.Fatalf("second Prompt = %q, %v", reason, err)
+	}
+}
+
+func TestCancel(t *testing.T) {
+	tests := []struct {
+		name string
+		turn fakeTurn
+		wait func(Event) bool
+	}{
+		{"during stream", fakeTurn{chunks: []*model.Chunk{text("part")}, block: true},
+			func(ev Event) bool { _, ok := ev.(MessageChunk); return ok }},
+		{"during tool", fakeTurn{chunks: []*model.Chunk{call("echo", map[string]any{"text": "x", "block": true})}},
+			func(ev Event) bool { u, ok := ev.(ToolCallUpdated); return ok && u.Text == "waiting" }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := &fakeModel{turns: []fakeTurn{tt.turn}}
+			s, rec := newTestSession(t, m)
+			done := make(chan StopReason)
+			go func() {
+				r, err := s.Prompt(context.Background(), userText("x"))
+				if err != nil {
+					t.Errorf("Prompt error: %v", err)
+				}
+				done <- r
+			}()
+			for ev := range rec.seen {
+				if tt.wait(ev) {
+					break
+				}
+			}
+			if _, err := s.Prompt(context.Background(), userText("again")); !errors.Is(err, ErrBusy) {
+				t.Errorf("second prompt err = %v, want ErrBusy", err)
+			}
+			s.Cancel()
+			if r := <-done; r != Cancelled {
+				t.Fatalf("stop reason = %q, want cancelled", r)
+			}
+			assertCallsAnswered(t, s.curated())
+		})
+	}
+}
+
+func assertCallsAnswered(t *testing.T, hist []model.Content) {
+	t.Helper()
+	for i, c := range hist {
+		for _, p := range c.Parts {
+			if p.FunctionCall == nil {
+				continue
+			}
+			if i+1 >= len(hist) || len(responseIDs(hist[i+1])) == 0 {
+				t.Errorf("function call %s has no response in %+v", p.FunctionCall.Name, hist)
+			}
+		}
+	}
+}
+
+func TestSlashCommands(t *testing.T) {
+	m := &fakeModel{}
+	s, rec := newTestSession(t, m)
+	for _, tc := range []struct{ in, want string }{
+		{"/help", "`/clear`"},
+		{"/tools", "`echo`: Echo text back."},
+		{"/model", "Model: m1. Available: m1, m2."},
+		{"/model m2", "Model switched to m2."},
+		{"/model zz", `Unknown model "zz"`},
+		{"/bogus", "Unknown command /bogus"},
+	} {
+		n := len(rec.all())
+		if r, err := s.Prompt(context.Background(), userText(tc.in)); err != nil || r != EndTurn {
+			t.Fatalf("%s: %q, %v", tc.in, r, err)
+		}
+		got := rec.all()[n:]
+		if len(got) != 1 || !strings.Contains(got[0].(MessageChunk).Text, tc.want) {
+			t.Errorf("%s: events %#v, want text containing %q", tc.in, got, tc.want)
+		}
+	}
+	if len(m.requests()) != 0 {
+		t.Errorf("slash commands called the model %d times", len(m.requests()))
+	}
+	if s.ModelName() != "m2" {
+		t.Errorf("model = %q after /model m2", s.ModelName())
+	}
+	s.Prompt(context.Background(), userText("hi"))
+	s.Prompt(context.Background(), userText("/clear"))
+	if n := len(s.curated()); n != 0 {
+		t.Errorf("history after /clear has %d entries", n)
+	}
+}
+
+func TestModesAndClose(t *testing.T) {
+	s, _ := newTestSession(t, &fakeModel{})
+	if err := s.SetMode(ModeYolo); err != nil || s.Mode() != ModeYolo {
+		t.Fatalf("SetMode: %v, mode %q", err, s.Mode())
+	}
+	if err := s.SetMode("nope"); !errors.Is(err, ErrUnknownMode) {
+		t.Errorf("SetMode(nope) = %v", err)
+	}
+	s.Close()
+	if _, err := s.Prompt(context.Background(), userText("x")); !errors.Is(err, ErrClosed) {
+		t.Errorf("Prompt after Close = %v", err)
+	}
+}
+
+func TestCurate(t *testing.T) {
+	fc := &model.FunctionCall{ID: "a", Name: "echo"}
+	tests := []struct {
+		name string
+		in   []model.Content
+		want string
+	}{
+		{"drops empty", []model.Content{{Role: model.RoleUser, Parts: []model.Part{{Text: "q"}}},
+			{Role: model.RoleModel, Parts: []model.Part{{Text: ""}}}}, "user[q]"},
+		{"merges roles", []model.Content{{Role: model.RoleUser, Parts: []model.Part{{Text: "a"}}},
+			{Role: model.RoleUser, Parts: []model.Part{{Text: "b"}}}}, "user[a b]"},
+		{"answers dangling call", []model.Content{{Role: model.RoleUser, Parts: []model.Part{{Text: "q"}}},
+			{Role: model.RoleModel, Parts: []model.Part{{FunctionCall: fc}}}}, "user[q] model[call:echo] user[resp:echo]"},
+		{"keeps answered call", []model.Content{{Role: model.RoleModel, Parts: []model.Part{{FunctionCall: fc}}},
+			{Role: model.RoleUser, Parts: []model.Part{{FunctionResponse: &model.FunctionResponse{ID: "a", Name: "echo"}}}}},
+			"model[call:echo] user[resp:echo]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := describe(curate(tt.in)); got != tt.want {
+				t.Errorf("curate = %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func describe(cs []model.Content) string {
+	var out []string
+	for _, c := range cs {
+		var ps []string
+		for _, p := range c.Parts {
+			switch {
+			case p.FunctionCall != nil:
+				ps = append(ps, "call:"+p.FunctionCall.Name)
+			case p.FunctionResponse != nil:
+				ps = append(ps, "resp:"+p.FunctionResponse.Name)
+			default:
+				ps = append(ps, p.Text)
+			}
+		}
+		out = append(out, string(c.Role)+"["+strings.Join(ps, " ")+"]")
+	}
+	return strings.Join(out, " ")
+}

@@ -1,0 +1,173 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"companion/agent/model"
+)
+
+// StopReason says why a prompt ended. The values match ACP's StopReason.
+type StopReason string
+
+// Stop reasons.
+const (
+	EndTurn         StopReason = "end_turn"
+	MaxTokens       StopReason = "max_tokens"
+	MaxTurnRequests StopReason = "max_turn_requests"
+	Refusal         StopReason = "refusal"
+	Cancelled       StopReason = "cancelled"
+)
+
+// Prompt runs one user turn to its end: it sends the user's parts to the
+// model, streams the answer as events, runs the tools the model calls and
+// feeds their results back until the model stops. A model or tool
+// infrastructure failure ends the turn with an error whose text is one
+// sentence for the user; cancellation is a stop reason, not an error.
+func (s *Session) Prompt(ctx context.Context, parts []model.Part) (StopReason, error) {
+	ctx, err := s.begin(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer s.end()
+	if text, ok := slashCommand(parts); ok {
+		return s.runCommand(ctx, text)
+	}
+	s.maybeTitle(ctx, parts)
+	mark := s.appendHistory(model.Content{Role: model.RoleUser, Parts: parts})
+	reason, err := s.loop(ctx)
+	if ctx.Err() != nil {
+		return Cancelled, nil
+	}
+	if reason == Refusal {
+		// The refused prompt and everything after it leave the context.
+		s.truncateHistory(mark)
+	}
+	return reason, err
+}
+
+// loop alternates model requests and tool runs until the model stops.
+func (s *Session) loop(ctx context.Context) (StopReason, error) {
+	for n := 0; ; n++ {
+		if n >= s.opts.MaxRequests {
+			s.emit(ctx, MessageChunk{Text: fmt.Sprintf(
+				"\n\nStopped after %d model requests in one prompt; send another prompt to continue.", n)})
+			return MaxTurnRequests, nil
+		}
+		resp, err := s.request(ctx)
+		if err != nil {
+			return "", err
+		}
+		switch resp.finish {
+		case model.FinishSafety:
+			return Refusal, nil
+		case model.FinishMaxTokens:
+			if len(resp.calls) == 0 {
+				return MaxTokens, nil
+			}
+		}
+		if len(resp.calls) == 0 {
+			return EndTurn, nil
+		}
+		results := s.runTools(ctx, resp.calls)
+		s.appendHistory(model.Content{Role: model.RoleUser, Parts: results})
+		if ctx.Err() != nil {
+			return Cancelled, nil
+		}
+	}
+}
+
+// response is what one model request produced.
+type response struct {
+	calls  []model.FunctionCall
+	finish model.FinishReason
+}
+
+// request sends the history to the model, streams the answer out as events
+// and records the model's turn in the history.
+func (s *Session) request(ctx context.Context) (response, error) {
+	req, err := s.buildRequest(ctx)
+	if err != nil {
+		return response{}, err
+	}
+	var (
+		resp  response
+		parts []model.Part
+		usage *model.Usage
+	)
+	for chunk, err := range s.opts.Model.Stream(ctx, req) {
+		if err != nil {
+			s.appendModelTurn(parts)
+			if ctx.Err() != nil {
+				return response{}, ctx.Err()
+			}
+			return response{}, err
+		}
+		for _, p := range chunk.Parts {
+			s.emitPart(ctx, p)
+			if p.FunctionCall != nil {
+				resp.calls = append(resp.calls, *p.FunctionCall)
+			}
+		}
+		parts = appendParts(parts, chunk.Parts)
+		if chunk.FinishReason != model.FinishNone {
+			resp.finish = chunk.FinishReason
+		}
+		if chunk.Usage != nil {
+			usage = chunk.Usage
+		}
+	}
+	s.appendModelTurn(parts)
+	if usage != nil {
+		s.emit(ctx, UsageUpdated{Used: usage.PromptTokens + usage.OutputTokens + usage.ThoughtTokens,
+			Size: s.opts.Model.ContextWindow(req.Model)})
+	}
+	return resp, nil
+}
+
+// emitPart reports one streamed part; function calls are reported when they
+// run, with their titles.
+func (s *Session) emitPart(ctx context.Context, p model.Part) {
+	switch {
+	case p.FunctionCall != nil, p.Text == "":
+	case p.Thought:
+		s.emit(ctx, ThoughtChunk{Text: p.Text})
+	default:
+		s.emit(ctx, MessageChunk{Text: p.Text})
+	}
+}
+
+// appendParts merges streamed parts, joining consecutive text deltas of the
+// same kind so history holds whole paragraphs rather than thousands of
+// fragments.
+func appendParts(dst, src []model.Part) []model.Part {
+	for _, p := range src {
+		if n := len(dst); n > 0 && mergeable(dst[n-1], p) {
+			dst[n-1].Text += p.Text
+			if len(p.ThoughtSignature) > 0 {
+				dst[n-1].ThoughtSignature = p.ThoughtSignature
+			}
+			continue
+		}
+		dst = append(dst, p)
+	}
+	return dst
+}
+
+func mergeable(a, b model.Part) bool {
+	plain := func(p model.Part) bool {
+		return p.FunctionCall == nil && p.FunctionResponse == nil && p.InlineData == nil
+	}
+	return plain(a) && plain(b) && a.Thought == b.Thought && len(a.ThoughtSignature) == 0
+}
+
+// slashCommand reports whether the prompt is a single text that starts with
+// a slash, and returns it.
+func slashCommand(parts []model.Part) (string, bool) {
+	if len(parts) != 1 || parts[0].Text == "" {
+		return "", false
+	}
+	text := strings.TrimSpace(parts[0].Text)
+	return text, strings.HasPrefix(text, "/") && len(text) > 1
+}

@@ -1,0 +1,107 @@
+// Command companion is an AI coding agent for editors. `companion acp`
+// speaks the Agent Client Protocol on stdio; see README.md.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"companion/config"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
+}
+
+const usage = `companion is an AI coding agent that lives in your editor.
+
+Usage:
+  companion acp [flags]    speak the Agent Client Protocol on stdin/stdout (editors start this)
+  companion version        print the version
+
+Run 'companion acp -h' for the flags.
+`
+
+// run dispatches a subcommand and returns the process exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "acp":
+		return runACP(args[1:], stdin, stdout, stderr, getenv)
+	case "version", "--version", "-v":
+		fmt.Fprintf(stdout, "companion %s\n", version)
+		return 0
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "companion: unknown command %q\n\n%s", args[0], usage)
+		return 2
+	}
+}
+
+// runACP serves ACP until stdin closes or a signal arrives.
+func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	fs := flag.NewFlagSet("companion acp", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var f acpFlags
+	f.register(fs)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	cfg, err := loadConfig(getenv, &f)
+	if err != nil {
+		fmt.Fprintf(stderr, "companion: %v\n", err)
+		return 1
+	}
+	log, closeLog, err := newLogger(cfg.LogFile, cfg.LogLevel, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "companion: %v\n", err)
+		return 1
+	}
+	defer closeLog()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	reload := func() (config.Config, error) { return loadConfig(getenv, &f) }
+	if err := serveACP(ctx, cfg, reload, stdin, stdout, log); err != nil {
+		log.Error("acp server stopped", "err", err)
+		return 1
+	}
+	return 0
+}
+
+// newLogger logs to file when set, else to stderr, at level (debug, info,
+// warn, error; default info).
+func newLogger(file, level string, stderr io.Writer) (*slog.Logger, func(), error) {
+	var lv slog.Level
+	if level != "" {
+		if err := lv.UnmarshalText([]byte(level)); err != nil {
+			return nil, nil, fmt.Errorf("log level %q: %w", level, err)
+		}
+	}
+	w, closeFn := stderr, func() {}
+	if file != "" {
+		f, err := os.OpenFile(file, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return nil, nil, fmt.Errorf("open log file: %w", err)
+		}
+		w, closeFn = f, func() { f.Close() }
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lv})), closeFn, nil
+}

@@ -1,0 +1,129 @@
+package config
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// DefaultModel is the model used when nothing else is set.
+const DefaultModel = "gemini-2.5-pro"
+
+// DefaultModels are offered in the editor's model picker.
+func DefaultModels() []string {
+	return []string{"gemini-2.5-pro", "gemini-2.5-flash", "gemini-2.5-flash-lite", "gemini-3-pro-preview"}
+}
+
+// Config is everything companion reads from outside before it starts.
+type Config struct {
+	// Model is the default model; Models are offered for switching.
+	Model  string   `json:"model,omitempty"`
+	Models []string `json:"models,omitempty"`
+	// APIKey is the Gemini API key.
+	APIKey string `json:"apiKey,omitempty"`
+	// VertexAI selects Vertex AI with Project and Location.
+	VertexAI bool   `json:"vertexAI,omitempty"`
+	Project  string `json:"project,omitempty"`
+	Location string `json:"location,omitempty"`
+	// BaseURL overrides the Gemini API endpoint.
+	BaseURL string `json:"baseUrl,omitempty"`
+	// Script runs a scripted model from this file instead of a real one;
+	// "demo" picks the built-in demo script.
+	Script string `json:"script,omitempty"`
+	// MaxTurnRequests bounds model requests per prompt.
+	MaxTurnRequests int `json:"maxTurnRequests,omitempty"`
+	// LogFile receives logs; "" means stderr.
+	LogFile  string `json:"logFile,omitempty"`
+	LogLevel string `json:"logLevel,omitempty"`
+
+	// SettingsPath is the user settings file that was read (or would be).
+	SettingsPath string `json:"-"`
+}
+
+// HasCredentials reports whether a model can be reached: an API key,
+// Vertex AI, or a scripted model.
+func (c *Config) HasCredentials() bool {
+	return c.APIKey != "" || c.VertexAI || c.Script != ""
+}
+
+// Load reads the user settings file and overlays the environment. getenv is
+// os.Getenv outside tests.
+func Load(getenv func(string) string) (Config, error) {
+	var c Config
+	c.SettingsPath = settingsPath(getenv)
+	if err := readSettings(c.SettingsPath, &c); err != nil {
+		return c, err
+	}
+	applyEnv(&c, getenv)
+	if c.Model == "" {
+		c.Model = DefaultModel
+	}
+	if len(c.Models) == 0 {
+		c.Models = DefaultModels()
+	}
+	return c, nil
+}
+
+// settingsPath is $COMPANION_SETTINGS, else settings.json in the user
+// config directory ($XDG_CONFIG_HOME/companion or ~/.config/companion).
+func settingsPath(getenv func(string) string) string {
+	if p := getenv("COMPANION_SETTINGS"); p != "" {
+		return p
+	}
+	dir := getenv("XDG_CONFIG_HOME")
+	if dir == "" {
+		home := getenv("HOME")
+		if home == "" {
+			return ""
+		}
+		dir = filepath.Join(home, ".config")
+	}
+	return filepath.Join(dir, "companion", "settings.json")
+}
+
+func readSettings(path string, c *Config) error {
+	if path == "" {
+		return nil
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read settings: %w", err)
+	}
+	if err := json.Unmarshal(data, c); err != nil {
+		return fmt.Errorf("settings file %s is not valid JSON: %w", path, err)
+	}
+	return nil
+}
+
+// applyEnv lets the environment override settings, with the variable names
+// Gemini CLI users already have.
+func applyEnv(c *Config, getenv func(string) string) {
+	for _, k := range []string{"GEMINI_API_KEY", "GOOGLE_API_KEY"} {
+		if v := getenv(k); v != "" {
+			c.APIKey = v
+			break
+		}
+	}
+	if v := strings.ToLower(getenv("GOOGLE_GENAI_USE_VERTEXAI")); v == "true" || v == "1" {
+		c.VertexAI = true
+	}
+	set := func(dst *string, key string) {
+		if v := getenv(key); v != "" {
+			*dst = v
+		}
+	}
+	set(&c.Project, "GOOGLE_CLOUD_PROJECT")
+	set(&c.Location, "GOOGLE_CLOUD_LOCATION")
+	set(&c.BaseURL, "GOOGLE_GEMINI_BASE_URL")
+	set(&c.Model, "GEMINI_MODEL")
+	set(&c.Script, "COMPANION_SCRIPT")
+	set(&c.LogFile, "COMPANION_LOG_FILE")
+	set(&c.LogLevel, "COMPANION_LOG_LEVEL")
+}

@@ -1,0 +1,5 @@
+// Package acptest plays the editor in end-to-end tests: it starts the real
+// companion binary, speaks ACP to it over pipes, answers its fs and
+// permission requests, records every session/update, and checks every line
+// in both directions against the pinned schema.
+package acptest

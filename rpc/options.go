@@ -1,0 +1,66 @@
+package rpc
+
+import "log/slog"
+
+// Framing selects how messages are delimited on the byte stream.
+type Framing int
+
+const (
+	// Newline frames each message as one compact JSON object ending in "\n",
+	// as ACP does on stdio. Readers accept "\r\n" and skip blank lines.
+	Newline Framing = iota
+	// ContentLength frames each message with LSP-style headers
+	// ("Content-Length: N\r\n\r\n" followed by N bytes of JSON).
+	ContentLength
+)
+
+// String returns the framing's name for logs.
+func (f Framing) String() string {
+	switch f {
+	case Newline:
+		return "newline"
+	case ContentLength:
+		return "content-length"
+	}
+	return "unknown"
+}
+
+// Defaults applied by NewConn to zero Options fields.
+const (
+	// DefaultMaxMessageBytes is the largest message read when
+	// Options.MaxMessageBytes is 0 (32 MiB, the ACP TypeScript SDK's limit).
+	DefaultMaxMessageBytes = 32 << 20
+	// DefaultNotificationQueue is the notification queue length used when
+	// Options.NotificationQueue is 0.
+	DefaultNotificationQueue = 1024
+)
+
+// Options configures a Conn. The zero value is usable: newline framing,
+// 32 MiB messages, a queue of 1024 notifications and no logging.
+type Options struct {
+	// Framing is the wire framing of both directions.
+	Framing Framing
+	// MaxMessageBytes bounds one incoming message; longer ones are skipped
+	// without being buffered and answered with -32600. 0 means 32 MiB.
+	MaxMessageBytes int
+	// NotificationQueue is how many incoming notifications may wait for the
+	// notification goroutine before the reader blocks. 0 means 1024.
+	NotificationQueue int
+	// Logger receives every message at Debug level and problems at Warn or
+	// Error. nil discards.
+	Logger *slog.Logger
+}
+
+// withDefaults returns o with zero fields replaced by their defaults.
+func (o Options) withDefaults() Options {
+	if o.MaxMessageBytes <= 0 {
+		o.MaxMessageBytes = DefaultMaxMessageBytes
+	}
+	if o.NotificationQueue <= 0 {
+		o.NotificationQueue = DefaultNotificationQueue
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return o
+}

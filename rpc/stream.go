@@ -1,0 +1,276 @@
+package rpc
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"strconv"
+	"sync"
+
+	"github.com/sourcegraph/jsonrpc2"
+)
+
+// stream is the jsonrpc2.ObjectStream under a Conn. It frames messages,
+// validates everything it reads and answers invalid messages itself, so that
+// jsonrpc2 only ever sees messages it can represent.
+//
+// jsonrpc2.ID holds neither null nor negative ids, so every incoming request
+// id is replaced by a synthetic string id ("in-N") on read and the original
+// bytes are put back when the response with that id is written. Params are
+// not passed through jsonrpc2 (which would re-encode them through
+// map[string]any): the stream keeps the last request or notification read
+// in cur, and the Conn's handler takes it, which is safe because jsonrpc2
+// calls the handler synchronously in its read loop, right after ReadObject.
+type stream struct {
+	rwc     io.ReadWriteCloser
+	frames  frameReader
+	framing Framing
+	log     *slog.Logger
+	// start is closed once the Conn is wired; ReadObject waits for it.
+	start chan struct{}
+
+	// cur is the request or notification last returned by ReadObject. Only
+	// the read loop goroutine touches it.
+	cur message
+
+	// wmu serialises writes to rwc, so frames never interleave.
+	wmu sync.Mutex
+
+	// idmu guards seq and ids.
+	idmu sync.Mutex
+	seq  uint64
+	// ids maps the synthetic id of each unanswered request to its raw id.
+	ids map[uint64]json.RawMessage
+}
+
+var _ jsonrpc2.ObjectStream = (*stream)(nil)
+
+// synthPrefix starts every synthetic request id; all incoming request ids
+// are replaced, so the peer's ids can never collide with these.
+const synthPrefix = "in-"
+
+func newStream(rwc io.ReadWriteCloser, o Options) *stream {
+	return &stream{
+		rwc:     rwc,
+		frames:  newFrameReader(o.Framing, rwc, o.MaxMessageBytes),
+		framing: o.Framing,
+		log:     o.Logger,
+		start:   make(chan struct{}),
+		ids:     map[uint64]json.RawMessage{},
+	}
+}
+
+// ReadObject implements jsonrpc2.ObjectStream. It returns only on a message
+// jsonrpc2 should see or on a read error; invalid messages are answered here.
+func (s *stream) ReadObject(v any) error {
+	<-s.start
+	for {
+		frame, err := s.frames.next()
+		if err != nil {
+			if e, ok := errors.AsType[*Error](err); ok {
+				s.reply(jsonNull, e)
+				continue
+			}
+			return err
+		}
+		out, ok := s.accept(frame)
+		if !ok {
+			continue
+		}
+		if err := json.Unmarshal(out, v); err != nil {
+			s.log.Error("rpc: jsonrpc2 rejected a normalised message", "err", err)
+			continue
+		}
+		return nil
+	}
+}
+
+// skeleton is what jsonrpc2 sees of a request or notification.
+type skeleton struct {
+	JSONRPC string `json:"jsonrpc"`
+	ID      string `json:"id,omitempty"`
+	Method  string `json:"method"`
+}
+
+// ownResponse is what jsonrpc2 sees of a response to one of our calls.
+type ownResponse struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      uint64          `json:"id"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Error   *jsonrpc2.Error `json:"error,omitempty"`
+}
+
+// accept validates frame and returns the bytes to hand to jsonrpc2, or
+// false when the message was answered or dropped here.
+func (s *stream) accept(frame []byte) ([]byte, bool) {
+	m, e, id := parseMessage(frame)
+	if e != nil {
+		s.trace("in", "invalid", "", id, len(frame), "code", e.Code)
+		s.reply(id, e)
+		return nil, false
+	}
+	s.trace("in", m.kind.String(), m.method, m.id, len(frame))
+	if m.kind == kindResponse {
+		return s.response(m)
+	}
+	s.cur = m
+	sk := skeleton{JSONRPC: "2.0", Method: m.method}
+	if m.kind == kindRequest {
+		sk.ID = s.register(m.id)
+	}
+	out, err := json.Marshal(sk)
+	return out, err == nil
+}
+
+// response returns the jsonrpc2 form of a response, or false when its id
+// cannot belong to one of our calls.
+func (s *stream) response(m message) ([]byte, bool) {
+	n, ok := ownID(m.id)
+	if !ok {
+		if m.err != nil {
+			s.log.Warn("rpc: peer sent an error for no request of ours",
+				"id", string(m.id), "code", m.err.Code, "message", m.err.Message)
+		} else {
+			s.log.Debug("rpc: dropping a response with an id we never used", "id", string(m.id))
+		}
+		return nil, false
+	}
+	r := ownResponse{JSONRPC: "2.0", ID: n, Result: m.result}
+	if m.err != nil {
+		r.Error = &jsonrpc2.Error{Code: m.err.Code, Message: m.err.Message}
+		if d, ok := m.err.Data.(json.RawMessage); ok {
+			r.Error.Data = &d
+		}
+	}
+	out, err := json.Marshal(r)
+	return out, err == nil
+}
+
+// take returns the request or notification last read and forgets it.
+func (s *stream) take() message {
+	m := s.cur
+	s.cur = message{}
+	return m
+}
+
+// register records raw under a new synthetic id and returns that id.
+func (s *stream) register(raw json.RawMessage) string {
+	s.idmu.Lock()
+	defer s.idmu.Unlock()
+	s.seq++
+	s.ids[s.seq] = raw
+	return synthPrefix + strconv.FormatUint(s.seq, 10)
+}
+
+// WriteObject implements jsonrpc2.ObjectStream.
+func (s *stream) WriteObject(obj any) error {
+	data, err := json.Marshal(obj)
+	if err != nil {
+		return err
+	}
+	return s.write(s.restoreID(data))
+}
+
+var (
+	synthResponsePrefix = []byte(`{"id":"` + synthPrefix)
+	jsonrpcSuffix       = []byte(`,"jsonrpc":"2.0"}`)
+)
+
+// restoreID puts the peer's raw id back into a response jsonrpc2 marshalled
+// with a synthetic id, and moves "jsonrpc" to the front. jsonrpc2 v0.2.3
+// marshals a Response as {"id":...,"result"|"error":...,"jsonrpc":"2.0"};
+// anything else passes unchanged.
+func (s *stream) restoreID(data []byte) []byte {
+	if !bytes.HasPrefix(data, synthResponsePrefix) {
+		return data
+	}
+	rest := data[len(synthResponsePrefix):]
+	end := bytes.IndexByte(rest, '"')
+	if end < 0 {
+		return data
+	}
+	n, err := strconv.ParseUint(string(rest[:end]), 10, 64)
+	if err != nil {
+		return data
+	}
+	s.idmu.Lock()
+	raw, ok := s.ids[n]
+	delete(s.ids, n)
+	s.idmu.Unlock()
+	if !ok {
+		s.log.Error("rpc: response for an unknown synthetic id", "id", n)
+		return data
+	}
+	rest = rest[end+1:]
+	out := make([]byte, 0, len(data)+len(raw))
+	if body, ok := bytes.CutSuffix(rest, jsonrpcSuffix); ok {
+		out = append(out, `{"jsonrpc":"2.0","id":`...)
+		out = append(out, raw...)
+		out = append(out, body...)
+		return append(out, '}')
+	}
+	out = append(out, `{"id":`...)
+	out = append(out, raw...)
+	return append(out, rest...)
+}
+
+// errorReply is a response carrying an error, written by the stream itself.
+type errorReply struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Error   *Error          `json:"error"`
+}
+
+// reply answers an invalid message. Write errors are only logged: the read
+// loop notices a dead connection on its next read.
+func (s *stream) reply(id json.RawMessage, e *Error) {
+	data, err := json.Marshal(errorReply{JSONRPC: "2.0", ID: id, Error: e})
+	if err == nil {
+		s.trace("out", "response", "", id, len(data), "code", e.Code)
+		err = s.write(data)
+	}
+	if err != nil {
+		s.log.Debug("rpc: cannot answer an invalid message", "err", err)
+	}
+}
+
+// write sends one framed message in a single Write.
+func (s *stream) write(data []byte) error {
+	var buf []byte
+	if s.framing == ContentLength {
+		buf = make([]byte, 0, len(data)+32)
+		buf = append(buf, "Content-Length: "...)
+		buf = strconv.AppendInt(buf, int64(len(data)), 10)
+		buf = append(buf, "\r\n\r\n"...)
+		buf = append(buf, data...)
+	} else {
+		buf = append(data, '\n')
+	}
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	_, err := s.rwc.Write(buf)
+	return err
+}
+
+// Close implements jsonrpc2.ObjectStream.
+func (s *stream) Close() error {
+	return s.rwc.Close()
+}
+
+// trace logs one message at Debug level.
+func (s *stream) trace(dir, kind, method string, id json.RawMessage, size int, extra ...any) {
+	if !s.log.Enabled(context.Background(), slog.LevelDebug) {
+		return
+	}
+	args := []any{"dir", dir, "kind", kind, "bytes", size}
+	if method != "" {
+		args = append(args, "method", method)
+	}
+	if id != nil {
+		args = append(args, "id", string(id))
+	}
+	s.log.Debug("rpc message", append(args, extra...)...)
+}

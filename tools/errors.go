@@ -1,0 +1,23 @@
+package tools
+
+import "errors"
+
+// Sentinel errors of the package. Callers test them with errors.Is; the
+// messages that reach the model carry more detail around them.
+var (
+	// ErrOutsideRoots means a path lies outside every workspace root.
+	ErrOutsideRoots = errors.New("path is outside the workspace roots")
+	// ErrInvalidArgs means a tool call's arguments do not fit its schema.
+	ErrInvalidArgs = errors.New("invalid tool arguments")
+	// ErrDuplicateTool means a registry already holds a tool of that name.
+	ErrDuplicateTool = errors.New("duplicate tool name")
+	// ErrBadRoot means a directory cannot serve as a workspace root.
+	ErrBadRoot = errors.New("invalid workspace root")
+)
+
+// errStopWalk is returned by a walk visitor to end the walk early; walk
+// itself then returns nil.
+var errStopWalk = errors.New("stop walk")
+
+// errRipgrep wraps a failed ripgrep run; grep then searches in Go.
+var errRipgrep = errors.New("ripgrep failed")

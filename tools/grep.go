@@ -1,0 +1,236 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+//go:embed descriptions/grep.md
+var grepDescription string
+
+// grepParams are grep's parameters (Gemini CLI's search_file_content).
+type grepParams struct {
+	Pattern string `json:"pattern" required:"true" desc:"The regular expression (RE2 syntax) to search file contents for, e.g. \"func\\\\s+main\" or \"TODO|FIXME\"."`
+	DirPath string `json:"dir_path" alias:"path" desc:"The directory to search in: absolute or relative to the session root. Defaults to the session root."`
+	Include string `json:"include" desc:"A glob limiting the files searched, e.g. \"*.go\" or \"src/**/*.{ts,tsx}\". Without a \"/\" it matches file names at any depth."`
+}
+
+// grepTool searches file contents with ripgrep when it is installed, else
+// with a parallel search in Go; both give the same output.
+type grepTool struct {
+	opts   ReadOnlyOptions
+	schema json.RawMessage
+	// rgOnce guards the lazy lookup of rg; rgPath is "" when rg is not used.
+	rgOnce sync.Once
+	rgPath string
+}
+
+func newGrep(o ReadOnlyOptions) *grepTool {
+	return &grepTool{opts: o, schema: SchemaFor[grepParams]()}
+}
+
+func (t *grepTool) Name() string            { return "grep" }
+func (t *grepTool) Description() string     { return grepDescription }
+func (t *grepTool) Schema() json.RawMessage { return t.schema }
+func (t *grepTool) Kind() Kind              { return KindSearch }
+
+// ripgrep returns the rg binary to run, or "" to search in Go. The PATH
+// lookup happens once, on first use.
+func (t *grepTool) ripgrep() string {
+	t.rgOnce.Do(func() {
+		switch t.opts.RipgrepPath {
+		case "-":
+		case "":
+			t.rgPath, _ = exec.LookPath("rg")
+		default:
+			t.rgPath = t.opts.RipgrepPath
+		}
+	})
+	return t.rgPath
+}
+
+func (t *grepTool) Prepare(env *Env, args json.RawMessage) (Invocation, error) {
+	p, err := Bind[grepParams](args)
+	if err != nil {
+		return nil, err
+	}
+	if p.Pattern == "" {
+		return nil, argErrorf("parameter %q must not be empty", "pattern")
+	}
+	re, err := regexp.Compile(p.Pattern)
+	if err != nil {
+		return nil, argErrorf("pattern %q is not a valid RE2 regular expression: %v", p.Pattern, err)
+	}
+	include := filepath.ToSlash(strings.TrimSpace(p.Include))
+	if include != "" && !doublestar.ValidatePattern(include) {
+		return nil, argErrorf("include %q is not a valid glob", p.Include)
+	}
+	dir, err := env.Roots.Resolve(p.DirPath)
+	if err != nil {
+		return nil, err
+	}
+	root, _ := env.Roots.RootOf(dir)
+	q := grepQuery{
+		re: re, root: root, dir: dir, include: include,
+		limit: t.opts.MaxGrepMatches, maxFileSize: t.opts.MaxGrepFileSize,
+	}
+	return &grepCall{env: env, tool: t, p: p, q: q}, nil
+}
+
+// grepQuery is what both search engines need.
+type grepQuery struct {
+	re *regexp.Regexp
+	// root is the workspace root holding dir; ignore rules start there.
+	root, dir string
+	// include is the optional file glob, with forward slashes.
+	include string
+	// limit is the most matches shown; engines gather limit+1 so the caller
+	// knows whether there are more.
+	limit       int
+	maxFileSize int64
+}
+
+// grepLine is one matching line.
+type grepLine struct {
+	abs  string
+	line int
+	text string
+}
+
+// included reports whether a file (components relative to the search
+// directory) passes the include glob. A glob without "/" matches the file's
+// name at any depth, as ripgrep's --glob does.
+func (q *grepQuery) included(rel []string) bool {
+	if q.include == "" {
+		return true
+	}
+	name := strings.Join(rel, "/")
+	if !strings.Contains(q.include, "/") {
+		name = rel[len(rel)-1]
+	}
+	ok, _ := doublestar.Match(q.include, name)
+	return ok
+}
+
+// grepCall is one validated grep call.
+type grepCall struct {
+	env  *Env
+	tool *grepTool
+	p    grepParams
+	q    grepQuery
+}
+
+// GrepRaw is grep's structured output for front ends.
+type GrepRaw struct {
+	Pattern   string `json:"pattern"`
+	Dir       string `json:"dir"`
+	Include   string `json:"include,omitempty"`
+	Matches   int    `json:"matches"`
+	Files     int    `json:"files"`
+	Truncated bool   `json:"truncated,omitempty"`
+	// Engine is "ripgrep" or "go".
+	Engine string `json:"engine"`
+}
+
+func (c *grepCall) Title() string {
+	return fmt.Sprintf("Grep %q in %s", c.p.Pattern, c.env.Roots.Display(c.q.dir))
+}
+func (c *grepCall) Locations() []Location       { return []Location{{Path: c.q.dir}} }
+func (c *grepCall) Confirmation() *Confirmation { return nil }
+
+func (c *grepCall) Execute(ctx context.Context, _ Output) (*Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if fi, err := os.Stat(c.q.dir); err != nil || !fi.IsDir() {
+		return ErrorResult(fmt.Sprintf("Directory not found: %s.", c.env.Roots.Display(c.q.dir))), nil
+	}
+	lines, engine, err := c.search(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return c.format(lines, engine), nil
+}
+
+// search runs ripgrep when available, falling back to the Go search when rg
+// fails (a pattern RE2 accepts and rg's regex engine does not, say).
+func (c *grepCall) search(ctx context.Context) ([]grepLine, string, error) {
+	if rg := c.tool.ripgrep(); rg != "" {
+		lines, err := searchRipgrep(ctx, rg, c.q)
+		if err == nil {
+			return lines, "ripgrep", nil
+		}
+		if ctx.Err() != nil {
+			return nil, "", ctx.Err()
+		}
+		c.env.Log.Warn("ripgrep failed; searching in Go", "err", err)
+	}
+	lines, err := searchGo(ctx, c.q)
+	return lines, "go", err
+}
+
+// format renders matches grouped by file, in search order.
+func (c *grepCall) format(lines []grepLine, engine string) *Result {
+	raw := GrepRaw{Pattern: c.p.Pattern, Dir: c.q.dir, Include: c.p.Include, Engine: engine}
+	where := c.env.Roots.displayDir(c.q.dir)
+	if c.q.include != "" {
+		where += fmt.Sprintf(" (files matching %q)", c.q.include)
+	}
+	if len(lines) == 0 {
+		return &Result{Text: fmt.Sprintf("No matches found for pattern %q in %s.", c.p.Pattern, where), Raw: raw}
+	}
+	if len(lines) > c.q.limit {
+		lines, raw.Truncated = lines[:c.q.limit], true
+	}
+	var b strings.Builder
+	more := ""
+	if raw.Truncated {
+		more = "the first "
+	}
+	fmt.Fprintf(&b, "Found %s%d %s for pattern %q in %s:\n", more, len(lines),
+		plural(len(lines), "match", "matches"), c.p.Pattern, where)
+	file := ""
+	for _, l := range lines {
+		if l.abs != file {
+			file = l.abs
+			raw.Files++
+			fmt.Fprintf(&b, "---\nFile: %s\n", c.env.Roots.Display(l.abs))
+		}
+		fmt.Fprintf(&b, "L%d: %s\n", l.line, c.cut(l.text))
+	}
+	b.WriteString("---")
+	if raw.Truncated {
+		fmt.Fprintf(&b, "\n(There are more than %d matches; use a more specific pattern, dir_path or include to see the rest.)", c.q.limit)
+	}
+	raw.Matches = len(lines)
+	return &Result{Text: b.String(), Raw: raw}
+}
+
+// cut prepares a matching line for display: valid UTF-8, no line ending,
+// at most MaxGrepLineLength characters.
+func (c *grepCall) cut(text string) string {
+	text = strings.TrimSuffix(strings.ToValidUTF8(text, "\uFFFD"), "\r")
+	max := c.tool.opts.MaxGrepLineLength
+	if utf8.RuneCountInString(text) <= max {
+		return text
+	}
+	n := 0
+	for i := range text {
+		if n == max {
+			return text[:i] + lineCutMarker
+		}
+		n++
+	}
+	return text
+}

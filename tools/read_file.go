@@ -1,0 +1,241 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+//go:embed descriptions/read_file.md
+var readFileDescription string
+
+// readFileParams are read_file's parameters, as Gemini CLI names them.
+type readFileParams struct {
+	FilePath string `json:"file_path" required:"true" desc:"The file to read: an absolute path, or a path relative to the session root."`
+	Offset   int    `json:"offset" minimum:"0" desc:"The 0-based line to start reading at. Use it with limit to page through large files."`
+	Limit    int    `json:"limit" minimum:"1" desc:"The most lines to return. Defaults to the tool's limit (2000 lines)."`
+}
+
+// readFileTool reads text, images and PDFs.
+type readFileTool struct {
+	opts   ReadOnlyOptions
+	schema json.RawMessage
+}
+
+func newReadFile(o ReadOnlyOptions) *readFileTool {
+	return &readFileTool{opts: o, schema: SchemaFor[readFileParams]()}
+}
+
+func (t *readFileTool) Name() string            { return "read_file" }
+func (t *readFileTool) Description() string     { return readFileDescription }
+func (t *readFileTool) Schema() json.RawMessage { return t.schema }
+func (t *readFileTool) Kind() Kind              { return KindRead }
+
+func (t *readFileTool) Prepare(env *Env, args json.RawMessage) (Invocation, error) {
+	p, err := Bind[readFileParams](args)
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(p.FilePath) == "" {
+		return nil, argErrorf("parameter %q must not be empty", "file_path")
+	}
+	abs, err := env.Roots.Resolve(p.FilePath)
+	if err != nil {
+		return nil, err
+	}
+	limit := p.Limit
+	if limit <= 0 || limit > t.opts.MaxLines {
+		limit = t.opts.MaxLines
+	}
+	return &readFileCall{env: env, opts: t.opts, abs: abs, offset: p.Offset, limit: limit}, nil
+}
+
+// readFileCall is one validated read_file call.
+type readFileCall struct {
+	env    *Env
+	opts   ReadOnlyOptions
+	abs    string
+	offset int
+	limit  int
+}
+
+// ReadFileRaw is read_file's structured output for front ends.
+type ReadFileRaw struct {
+	Path       string `json:"path"`
+	StartLine  int    `json:"startLine,omitempty"`
+	EndLine    int    `json:"endLine,omitempty"`
+	TotalLines int    `json:"totalLines"`
+	Truncated  bool   `json:"truncated,omitempty"`
+	CutLines   int    `json:"cutLines,omitempty"`
+	Binary     bool   `json:"binary,omitempty"`
+	MIMEType   string `json:"mimeType,omitempty"`
+	Bytes      int64  `json:"bytes,omitempty"`
+}
+
+func (c *readFileCall) Title() string { return "Read " + c.env.Roots.Display(c.abs) }
+
+func (c *readFileCall) Locations() []Location {
+	return []Location{{Path: c.abs, Line: c.offset + 1}}
+}
+
+func (c *readFileCall) Confirmation() *Confirmation { return nil }
+
+func (c *readFileCall) Execute(ctx context.Context, _ Output) (*Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if mime := mediaType(c.abs); mime != "" {
+		return c.readMedia(ctx, mime)
+	}
+	r, res, err := c.open(ctx)
+	if res != nil || err != nil {
+		return res, err
+	}
+	defer func() { _ = r.Close() }()
+	pg, err := readPage(ctx, r, c.offset, c.limit, c.opts.MaxLineLength)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return ErrorResult(fmt.Sprintf("Could not read %s: %v", c.env.Roots.Display(c.abs), err)), nil
+	}
+	return c.format(pg), nil
+}
+
+// open returns the file's text, through the editor when it offers itself.
+// A problem the model should hear about comes back as a Result.
+func (c *readFileCall) open(ctx context.Context) (io.ReadCloser, *Result, error) {
+	shown := c.env.Roots.Display(c.abs)
+	if fi, err := os.Stat(c.abs); err == nil && fi.IsDir() {
+		return nil, ErrorResult(fmt.Sprintf("%s is a directory, not a file; use list_directory to see what it holds.", shown)), nil
+	}
+	if c.env.Files != nil {
+		text, err := c.env.Files.ReadTextFile(ctx, c.abs)
+		if err != nil {
+			res, err := c.readError(ctx, err)
+			return nil, res, err
+		}
+		return io.NopCloser(strings.NewReader(text)), nil, nil
+	}
+	f, err := os.Open(c.abs)
+	if err != nil {
+		res, err := c.readError(ctx, err)
+		return nil, res, err
+	}
+	return f, nil, nil
+}
+
+// readError turns a failed read into a result, or ctx's error when cancelled.
+func (c *readFileCall) readError(ctx context.Context, err error) (*Result, error) {
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	shown := c.env.Roots.Display(c.abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return ErrorResult(fmt.Sprintf("File not found: %s. Check the path with glob or list_directory.", shown)), nil
+	}
+	c.env.Log.Debug("read_file failed", "path", c.abs, "err", err)
+	return ErrorResult(fmt.Sprintf("Could not read %s: %v", shown, err)), nil
+}
+
+// format renders a page of text with a note saying how to read on.
+func (c *readFileCall) format(pg page) *Result {
+	shown := c.env.Roots.Display(c.abs)
+	raw := ReadFileRaw{Path: c.abs, TotalLines: pg.total, CutLines: pg.cut, Binary: pg.binary}
+	switch {
+	case pg.binary:
+		return &Result{Text: fmt.Sprintf("Cannot show %s: it is a binary file.", shown), Raw: raw}
+	case pg.total == 0:
+		return &Result{Text: fmt.Sprintf("%s is empty.", shown), Raw: raw}
+	case c.offset >= pg.total:
+		return ErrorResult(fmt.Sprintf("offset %d is past the end of %s, which has %d lines; use an offset below %d.",
+			c.offset, shown, pg.total, pg.total))
+	}
+	start, end := c.offset+1, c.offset+len(pg.lines)
+	raw.StartLine, raw.EndLine = start, end
+	raw.Truncated = start > 1 || end < pg.total
+	var notes []string
+	if end < pg.total {
+		notes = append(notes, fmt.Sprintf("Showing lines %d-%d of %d; call read_file with offset %d to read more.",
+			start, end, pg.total, end))
+	} else if start > 1 {
+		notes = append(notes, fmt.Sprintf("Showing lines %d-%d of %d (the end of the file).", start, end, pg.total))
+	}
+	if pg.cut > 0 {
+		notes = append(notes, fmt.Sprintf("%d %s longer than %d characters %s cut, marked %q.",
+			pg.cut, plural(pg.cut, "line", "lines"), c.opts.MaxLineLength,
+			plural(pg.cut, "was", "were"), lineCutMarker))
+	}
+	text := strings.Join(pg.lines, "\n")
+	if len(notes) > 0 {
+		text = "[" + strings.Join(notes, " ") + "]\n" + text
+	}
+	return &Result{Text: text, Raw: raw}
+}
+
+// mediaType returns the MIME type of files read_file returns as inline
+// media, or "" for everything read as text (SVG included).
+func mediaType(path string) string {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".png":
+		return "image/png"
+	case ".jpg", ".jpeg":
+		return "image/jpeg"
+	case ".gif":
+		return "image/gif"
+	case ".webp":
+		return "image/webp"
+	case ".bmp":
+		return "image/bmp"
+	case ".pdf":
+		return "application/pdf"
+	}
+	return ""
+}
+
+// readMedia returns an image or PDF from disk as inline data.
+func (c *readFileCall) readMedia(ctx context.Context, mime string) (*Result, error) {
+	shown := c.env.Roots.Display(c.abs)
+	fi, err := os.Stat(c.abs)
+	if err != nil {
+		return c.readError(ctx, err)
+	}
+	if fi.IsDir() {
+		return ErrorResult(fmt.Sprintf("%s is a directory, not a file; use list_directory to see what it holds.", shown)), nil
+	}
+	if fi.Size() > c.opts.MaxMediaBytes {
+		return ErrorResult(fmt.Sprintf("%s is %s, over the %s limit for images and PDFs.",
+			shown, formatSize(fi.Size()), formatSize(c.opts.MaxMediaBytes))), nil
+	}
+	data, err := os.ReadFile(c.abs)
+	if err != nil {
+		return c.readError(ctx, err)
+	}
+	what := "image"
+	if mime == "application/pdf" {
+		what = "PDF"
+	}
+	return &Result{
+		Text:   fmt.Sprintf("Read %s %s (%s, %s).", what, shown, mime, formatSize(int64(len(data)))),
+		Images: []Image{{MIMEType: mime, Data: data}},
+		Raw:    ReadFileRaw{Path: c.abs, MIMEType: mime, Bytes: int64(len(data))},
+	}, nil
+}
+
+// formatSize renders a byte count for people and models.
+func formatSize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

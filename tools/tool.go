@@ -1,0 +1,115 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+)
+
+// Kind classifies a tool so front ends can pick an icon and a policy. The
+// values match ACP's ToolKind.
+type Kind string
+
+// Tool kinds.
+const (
+	KindRead    Kind = "read"
+	KindEdit    Kind = "edit"
+	KindDelete  Kind = "delete"
+	KindMove    Kind = "move"
+	KindSearch  Kind = "search"
+	KindExecute Kind = "execute"
+	KindThink   Kind = "think"
+	KindFetch   Kind = "fetch"
+	KindOther   Kind = "other"
+)
+
+// Tool is something the model can call. A Tool is stateless and shared by
+// every session; per-call state lives in the Invocation it builds.
+type Tool interface {
+	// Name is the function name the model uses.
+	Name() string
+	// Description tells the model what the tool does and when to use it.
+	Description() string
+	// Schema is the JSON Schema (an object) of the tool's parameters.
+	Schema() json.RawMessage
+	// Kind classifies the tool.
+	Kind() Kind
+	// Prepare checks args and builds an invocation. A non-nil error is a
+	// problem the model can fix (bad arguments, path outside the roots); the
+	// caller reports it to the model as an error result.
+	Prepare(env *Env, args json.RawMessage) (Invocation, error)
+}
+
+// Invocation is one validated call of a tool.
+type Invocation interface {
+	// Title is a short human description, e.g. "Read src/main.go".
+	Title() string
+	// Locations are the files the call touches, for "follow the agent".
+	Locations() []Location
+	// Confirmation describes what the user must approve, or nil when the call
+	// needs no approval (read-only tools).
+	Confirmation() *Confirmation
+	// Execute runs the call. Problems the model can fix come back as a Result
+	// with IsError set; a Go error means the infrastructure failed. Execute
+	// returns promptly when ctx is cancelled. out may receive streamed output.
+	Execute(ctx context.Context, out Output) (*Result, error)
+}
+
+// Location is a file (absolute path) and optionally a 1-based line.
+type Location struct {
+	Path string
+	Line int
+}
+
+// Confirmation is what the user is asked before a call runs. Type is one of
+// "edit", "exec", "mcp", "info"; later issues fill in the details.
+type Confirmation struct {
+	Type  string
+	Title string
+}
+
+// Output receives streamed output while a call runs (shell output, progress).
+type Output interface {
+	Write(text string)
+}
+
+// Result is what a call produced.
+type Result struct {
+	// Text is what the model reads.
+	Text string
+	// Images are media the model also sees (read_file of a PNG).
+	Images []Image
+	// Display is what the user sees, when it differs from Text (markdown).
+	Display string
+	// IsError marks a failure the model should react to.
+	IsError bool
+	// Raw is structured output for front ends (ACP rawOutput); may be nil.
+	Raw any
+}
+
+// Image is inline media.
+type Image struct {
+	MIMEType string
+	Data     []byte
+}
+
+// ErrorResult is a Result telling the model what went wrong.
+func ErrorResult(msg string) *Result { return &Result{Text: msg, IsError: true} }
+
+// Files reads text through the editor when it offers itself, so unsaved
+// buffers are seen. Implementations return an error wrapping fs.ErrNotExist
+// for a missing file.
+type Files interface {
+	ReadTextFile(ctx context.Context, path string) (string, error)
+}
+
+// Env is what a call may use: the session's roots, how to read files, and
+// where to log. It is built per session by the agent.
+type Env struct {
+	// Roots confines paths: the session root first, then additional roots.
+	Roots *Roots
+	// Files reads text files; nil means the local disk.
+	Files Files
+	// Log receives diagnostics; never nil.
+	Log *slog.Logger
+}
