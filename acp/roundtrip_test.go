@@ -16,27 +16,50 @@ import (
 // goldenTypes maps each testdata/<Def>.json file to a constructor of the Go
 // type for that schema definition.
 func goldenTypes() map[string]func() any {
+	types := goldenPartTypes()
+	for def, f := range goldenMessageTypes() {
+		types[def] = f
+	}
+	return types
+}
+
+// goldenPartTypes are the unions and raw types with golden files.
+func goldenPartTypes() map[string]func() any {
 	return map[string]func() any{
-		"AuthMethod":                      func() any { return new(AuthMethod) },
+		"AuthMethod":                 func() any { return new(AuthMethod) },
+		"AvailableCommandInput":      func() any { return new(AvailableCommandInput) },
+		"ContentBlock":               func() any { return new(ContentBlock) },
+		"ElicitationContentValue":    func() any { return new(ElicitationContentValue) },
+		"ElicitationPropertySchema":  func() any { return new(ElicitationPropertySchema) },
+		"EmbeddedResourceResource":   func() any { return new(EmbeddedResourceResource) },
+		"Error":                      func() any { return new(Error) },
+		"McpServer":                  func() any { return new(MCPServer) },
+		"MultiSelectItems":           func() any { return new(MultiSelectItems) },
+		"RequestId":                  func() any { return new(RequestID) },
+		"RequestPermissionOutcome":   func() any { return new(RequestPermissionOutcome) },
+		"SessionConfigOption":        func() any { return new(SessionConfigOption) },
+		"SessionConfigSelectOptions": func() any { return new(SessionConfigSelectOptions) },
+		"SessionUpdate":              func() any { return new(SessionUpdate) },
+		"ToolCallContent":            func() any { return new(ToolCallContent) },
+	}
+}
+
+// goldenMessageTypes are the params and results with golden files.
+func goldenMessageTypes() map[string]func() any {
+	return map[string]func() any{
 		"AuthenticateRequest":             func() any { return new(AuthenticateRequest) },
 		"AuthenticateResponse":            func() any { return new(AuthenticateResponse) },
-		"AvailableCommandInput":           func() any { return new(AvailableCommandInput) },
 		"CancelNotification":              func() any { return new(CancelNotification) },
 		"CancelRequestNotification":       func() any { return new(CancelRequestNotification) },
 		"CloseSessionRequest":             func() any { return new(CloseSessionRequest) },
 		"CloseSessionResponse":            func() any { return new(CloseSessionResponse) },
 		"CompleteElicitationNotification": func() any { return new(CompleteElicitationNotification) },
-		"ContentBlock":                    func() any { return new(ContentBlock) },
 		"CreateElicitationRequest":        func() any { return new(CreateElicitationRequest) },
 		"CreateElicitationResponse":       func() any { return new(CreateElicitationResponse) },
 		"CreateTerminalRequest":           func() any { return new(CreateTerminalRequest) },
 		"CreateTerminalResponse":          func() any { return new(CreateTerminalResponse) },
 		"DeleteSessionRequest":            func() any { return new(DeleteSessionRequest) },
 		"DeleteSessionResponse":           func() any { return new(DeleteSessionResponse) },
-		"ElicitationContentValue":         func() any { return new(ElicitationContentValue) },
-		"ElicitationPropertySchema":       func() any { return new(ElicitationPropertySchema) },
-		"EmbeddedResourceResource":        func() any { return new(EmbeddedResourceResource) },
-		"Error":                           func() any { return new(Error) },
 		"InitializeRequest":               func() any { return new(InitializeRequest) },
 		"InitializeResponse":              func() any { return new(InitializeResponse) },
 		"KillTerminalRequest":             func() any { return new(KillTerminalRequest) },
@@ -47,8 +70,6 @@ func goldenTypes() map[string]func() any {
 		"LoadSessionResponse":             func() any { return new(LoadSessionResponse) },
 		"LogoutRequest":                   func() any { return new(LogoutRequest) },
 		"LogoutResponse":                  func() any { return new(LogoutResponse) },
-		"McpServer":                       func() any { return new(MCPServer) },
-		"MultiSelectItems":                func() any { return new(MultiSelectItems) },
 		"NewSessionRequest":               func() any { return new(NewSessionRequest) },
 		"NewSessionResponse":              func() any { return new(NewSessionResponse) },
 		"PromptRequest":                   func() any { return new(PromptRequest) },
@@ -57,23 +78,17 @@ func goldenTypes() map[string]func() any {
 		"ReadTextFileResponse":            func() any { return new(ReadTextFileResponse) },
 		"ReleaseTerminalRequest":          func() any { return new(ReleaseTerminalRequest) },
 		"ReleaseTerminalResponse":         func() any { return new(ReleaseTerminalResponse) },
-		"RequestId":                       func() any { return new(RequestID) },
-		"RequestPermissionOutcome":        func() any { return new(RequestPermissionOutcome) },
 		"RequestPermissionRequest":        func() any { return new(RequestPermissionRequest) },
 		"RequestPermissionResponse":       func() any { return new(RequestPermissionResponse) },
 		"ResumeSessionRequest":            func() any { return new(ResumeSessionRequest) },
 		"ResumeSessionResponse":           func() any { return new(ResumeSessionResponse) },
-		"SessionConfigOption":             func() any { return new(SessionConfigOption) },
-		"SessionConfigSelectOptions":      func() any { return new(SessionConfigSelectOptions) },
 		"SessionNotification":             func() any { return new(SessionNotification) },
-		"SessionUpdate":                   func() any { return new(SessionUpdate) },
 		"SetSessionConfigOptionRequest":   func() any { return new(SetSessionConfigOptionRequest) },
 		"SetSessionConfigOptionResponse":  func() any { return new(SetSessionConfigOptionResponse) },
 		"SetSessionModeRequest":           func() any { return new(SetSessionModeRequest) },
 		"SetSessionModeResponse":          func() any { return new(SetSessionModeResponse) },
 		"TerminalOutputRequest":           func() any { return new(TerminalOutputRequest) },
 		"TerminalOutputResponse":          func() any { return new(TerminalOutputResponse) },
-		"ToolCallContent":                 func() any { return new(ToolCallContent) },
 		"WaitForTerminalExitRequest":      func() any { return new(WaitForTerminalExitRequest) },
 		"WaitForTerminalExitResponse":     func() any { return new(WaitForTerminalExitResponse) },
 		"WriteTextFileRequest":            func() any { return new(WriteTextFileRequest) },

@@ -46,7 +46,8 @@ func NewServer(opts Options) *Server {
 // reaches EOF or ctx is cancelled. It closes every session before returning.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	c := newConnState(s)
-	conn := rpc.NewConn(ctx, stdio{in, out}, c.mux(), rpc.Options{Framing: rpc.Newline, Logger: s.log})
+	conn := rpc.NewConn(ctx, stdio{in, out}, c.mux(), rpc.Options{Framing: rpc.Newline, Logger: s.log,
+		Inline: []string{MethodInitialize}})
 	select {
 	case <-conn.Done():
 	case <-ctx.Done():

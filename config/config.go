@@ -34,6 +34,8 @@ type Config struct {
 	// Script runs a scripted model from this file instead of a real one;
 	// "demo" picks the built-in demo script.
 	Script string `json:"script,omitempty"`
+	// Retry tunes how failed model requests are retried.
+	Retry Retry `json:"retry,omitzero"`
 	// MaxTurnRequests bounds model requests per prompt.
 	MaxTurnRequests int `json:"maxTurnRequests,omitempty"`
 	// LogFile receives logs; "" means stderr.
@@ -42,6 +44,14 @@ type Config struct {
 
 	// SettingsPath is the user settings file that was read (or would be).
 	SettingsPath string `json:"-"`
+}
+
+// Retry tunes the model client's retries; zero fields keep the provider's
+// defaults (5 attempts, backoff from 1 s up to 30 s).
+type Retry struct {
+	MaxAttempts int `json:"maxAttempts,omitempty"`
+	BaseDelayMs int `json:"baseDelayMs,omitempty"`
+	MaxDelayMs  int `json:"maxDelayMs,omitempty"`
 }
 
 // HasCredentials reports whether a model can be reached: an API key,

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
 )
@@ -38,6 +39,9 @@ type Conn struct {
 	closed   bool
 	inflight map[string]*inflight // by idKey of the peer's request id
 	wg       sync.WaitGroup       // handler goroutines and the notification loop
+	reqs     sync.WaitGroup       // request handler goroutines only
+	drainFor time.Duration
+	inline   map[string]bool // methods served on the read goroutine
 }
 
 // NewConn starts serving rwc with h and returns the connection. It owns rwc
@@ -55,6 +59,12 @@ func NewConn(ctx context.Context, rwc io.ReadWriteCloser, h Handler, opts Option
 		inflight: map[string]*inflight{},
 	}
 	c.base, c.cancelBase = context.WithCancel(ctx)
+	c.drainFor = o.DrainTimeout
+	c.inline = map[string]bool{}
+	for _, m := range o.Inline {
+		c.inline[m] = true
+	}
+	c.s.drain = c.drain
 	c.rpc = jsonrpc2.NewConn(c.base, c.s, dispatcher{c}, jsonrpc2.SetLogger(printfLogger{c.log}))
 	c.wg.Add(1)
 	go c.notificationLoop()
@@ -138,6 +148,25 @@ func (c *Conn) Close() error {
 	return err
 }
 
+// drain runs when the input ends: it cancels the requests in flight and
+// gives their handlers up to drainFor to send their answers (a cancelled
+// ACP prompt still answers "cancelled"), so a peer that closes its end
+// after sending still gets every response that can be made.
+func (c *Conn) drain() {
+	c.mu.Lock()
+	for _, r := range c.inflight {
+		r.cancel()
+	}
+	c.mu.Unlock()
+	done := make(chan struct{})
+	go func() { c.reqs.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(c.drainFor):
+		c.log.Warn("rpc: requests still running after the input ended", "waited", c.drainFor)
+	}
+}
+
 // watch shuts down once jsonrpc2 reports the connection closed.
 func (c *Conn) watch() {
 	<-c.rpc.DisconnectNotify()
@@ -188,6 +217,7 @@ func (c *Conn) trace(kind, method string, id uint64) {
 // printfLogger sends jsonrpc2's own log lines to slog at Debug level.
 type printfLogger struct{ log *slog.Logger }
 
+// Printf implements jsonrpc2.Logger.
 func (p printfLogger) Printf(format string, args ...any) {
 	p.log.Debug(strings.TrimSpace(fmt.Sprintf(format, args...)))
 }

@@ -23,7 +23,9 @@
 //     is full the reader waits. A notification handler should therefore not
 //     wait for the answer to a Call.
 //   - Notify returns once the bytes are written, so a handler's
-//     notifications always precede its response.
+//     notifications always precede its response. AfterReply schedules work
+//     (such as a notification that must follow the answer) for right after
+//     the response is written.
 //   - Ids are echoed with their exact JSON type and text: integers of any
 //     size and sign, strings and null. Fractional or other ids get -32600.
 //   - Every message written carries "jsonrpc":"2.0"; a response has exactly

@@ -1,6 +1,9 @@
 package rpc
 
-import "log/slog"
+import (
+	"log/slog"
+	"time"
+)
 
 // Framing selects how messages are delimited on the byte stream.
 type Framing int
@@ -33,6 +36,9 @@ const (
 	// DefaultNotificationQueue is the notification queue length used when
 	// Options.NotificationQueue is 0.
 	DefaultNotificationQueue = 1024
+	// DefaultDrainTimeout is how long requests in flight may take to answer
+	// after the input ends, when Options.DrainTimeout is 0.
+	DefaultDrainTimeout = 2 * time.Second
 )
 
 // Options configures a Conn. The zero value is usable: newline framing,
@@ -46,6 +52,14 @@ type Options struct {
 	// NotificationQueue is how many incoming notifications may wait for the
 	// notification goroutine before the reader blocks. 0 means 1024.
 	NotificationQueue int
+	// DrainTimeout bounds how long, once the input has ended, requests in
+	// flight (cancelled at that moment) may take to send their answers
+	// before the output closes. 0 means 2 s.
+	DrainTimeout time.Duration
+	// Inline names request methods served on the reading goroutine, in
+	// arrival order, before the next message is read: quick handshakes
+	// (ACP's initialize) that later requests must find done.
+	Inline []string
 	// Logger receives every message at Debug level and problems at Warn or
 	// Error. nil discards.
 	Logger *slog.Logger
@@ -58,6 +72,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.NotificationQueue <= 0 {
 		o.NotificationQueue = DefaultNotificationQueue
+	}
+	if o.DrainTimeout <= 0 {
+		o.DrainTimeout = DefaultDrainTimeout
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)

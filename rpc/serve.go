@@ -14,11 +14,15 @@ import (
 // HandleRequest runs on its own goroutine per request, with a context that
 // is cancelled by "$/cancel_request", by the connection closing and when the
 // response has been sent. Its result is marshalled with encoding/json (nil
-// becomes {}); its error is mapped with ToWire.
+// becomes {}); its error is mapped with ToWire; a panic becomes -32603.
 //
 // HandleNotification runs for one notification at a time, in arrival order,
-// on one goroutine. It should not wait for a Call's response: while it runs
-// and the queue is full, the connection reads nothing.
+// on one goroutine, with a context cancelled when the connection closes. It
+// should not wait for a Call's response: while it runs and the queue is
+// full, the connection reads nothing.
+//
+// Both must return soon after their context is cancelled: Conn.Done waits
+// for them.
 type Handler interface {
 	HandleRequest(ctx context.Context, c *Conn, method string, params json.RawMessage) (any, error)
 	HandleNotification(ctx context.Context, c *Conn, method string, params json.RawMessage)
@@ -40,9 +44,17 @@ type inflight struct {
 // on a full notification queue.
 type dispatcher struct{ c *Conn }
 
+// Handle implements jsonrpc2.Handler: requests start on their own
+// goroutine, "$/cancel_request" is acted on at once, other notifications
+// are queued.
 func (d dispatcher) Handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request) {
 	c := d.c
 	m := c.s.take()
+	if m.method != req.Method {
+		// Only if jsonrpc2 stopped calling handlers synchronously.
+		c.log.Error("rpc: message stash out of step with jsonrpc2", "method", req.Method)
+		return
+	}
 	switch {
 	case !req.Notif:
 		c.startRequest(req.ID, m)
@@ -56,12 +68,27 @@ func (d dispatcher) Handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Re
 	}
 }
 
-// startRequest serves one request on a goroutine of its own.
+// startRequest serves one request on a goroutine of its own, or on the
+// reading goroutine for Options.Inline methods.
 func (c *Conn) startRequest(id jsonrpc2.ID, m message) {
+	ctx, key, r, ok := c.register(m)
+	if !ok {
+		return
+	}
+	if c.inline[m.method] {
+		c.serve(ctx, id, m, key, r)
+		return
+	}
+	go c.serve(ctx, id, m, key, r)
+}
+
+// register records a request in flight and gives it its context; it
+// reports false once the connection is closed.
+func (c *Conn) register(m message) (context.Context, string, *inflight, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
-		return
+		return nil, "", nil, false
 	}
 	ctx, cancel := context.WithCancel(c.base)
 	key := idKey(m.id)
@@ -71,12 +98,14 @@ func (c *Conn) startRequest(id jsonrpc2.ID, m message) {
 	}
 	c.inflight[key] = r
 	c.wg.Add(1)
-	go c.serve(ctx, id, m, key, r)
+	c.reqs.Add(1)
+	return ctx, key, r, true
 }
 
 // serve runs the handler for one request and sends its response.
 func (c *Conn) serve(ctx context.Context, id jsonrpc2.ID, m message, key string, r *inflight) {
 	defer c.wg.Done()
+	defer c.reqs.Done()
 	defer func() {
 		c.mu.Lock()
 		if c.inflight[key] == r {

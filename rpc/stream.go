@@ -31,6 +31,9 @@ type stream struct {
 	log     *slog.Logger
 	// start is closed once the Conn is wired; ReadObject waits for it.
 	start chan struct{}
+	// drain runs once the input has ended, before jsonrpc2 learns of it, so
+	// requests in flight can still answer.
+	drain func()
 
 	// cur is the request or notification last returned by ReadObject. Only
 	// the read loop goroutine touches it.
@@ -73,6 +76,9 @@ func (s *stream) ReadObject(v any) error {
 			if e, ok := errors.AsType[*Error](err); ok {
 				s.reply(jsonNull, e)
 				continue
+			}
+			if s.drain != nil {
+				s.drain()
 			}
 			return err
 		}

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -30,6 +31,7 @@ type grepParams struct {
 // with a parallel search in Go; both give the same output.
 type grepTool struct {
 	opts   ReadOnlyOptions
+	desc   string
 	schema json.RawMessage
 	// rgOnce guards the lazy lookup of rg; rgPath is "" when rg is not used.
 	rgOnce sync.Once
@@ -37,11 +39,16 @@ type grepTool struct {
 }
 
 func newGrep(o ReadOnlyOptions) *grepTool {
-	return &grepTool{opts: o, schema: SchemaFor[grepParams]()}
+	desc := strings.NewReplacer(
+		"{max_matches}", strconv.Itoa(o.MaxGrepMatches),
+		"{max_line_length}", strconv.Itoa(o.MaxGrepLineLength),
+		"{max_file_size}", formatSize(o.MaxGrepFileSize),
+	).Replace(grepDescription)
+	return &grepTool{opts: o, desc: desc, schema: SchemaFor[grepParams]()}
 }
 
 func (t *grepTool) Name() string            { return "grep" }
-func (t *grepTool) Description() string     { return grepDescription }
+func (t *grepTool) Description() string     { return t.desc }
 func (t *grepTool) Schema() json.RawMessage { return t.schema }
 func (t *grepTool) Kind() Kind              { return KindSearch }
 

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -18,23 +19,29 @@ var readFileDescription string
 
 // readFileParams are read_file's parameters, as Gemini CLI names them.
 type readFileParams struct {
-	FilePath string `json:"file_path" required:"true" desc:"The file to read: an absolute path, or a path relative to the session root."`
+	FilePath string `json:"file_path" required:"true" alias:"absolute_path" desc:"The file to read: an absolute path, or a path relative to the session root."`
 	Offset   int    `json:"offset" minimum:"0" desc:"The 0-based line to start reading at. Use it with limit to page through large files."`
-	Limit    int    `json:"limit" minimum:"1" desc:"The most lines to return. Defaults to the tool's limit (2000 lines)."`
+	Limit    int    `json:"limit" minimum:"1" desc:"The most lines to return. Defaults to (and is capped at) the tool's line limit."`
 }
 
 // readFileTool reads text, images and PDFs.
 type readFileTool struct {
 	opts   ReadOnlyOptions
+	desc   string
 	schema json.RawMessage
 }
 
 func newReadFile(o ReadOnlyOptions) *readFileTool {
-	return &readFileTool{opts: o, schema: SchemaFor[readFileParams]()}
+	desc := strings.NewReplacer(
+		"{max_lines}", strconv.Itoa(o.MaxLines),
+		"{max_line_length}", strconv.Itoa(o.MaxLineLength),
+		"{max_media}", formatSize(o.MaxMediaBytes),
+	).Replace(readFileDescription)
+	return &readFileTool{opts: o, desc: desc, schema: SchemaFor[readFileParams]()}
 }
 
 func (t *readFileTool) Name() string            { return "read_file" }
-func (t *readFileTool) Description() string     { return readFileDescription }
+func (t *readFileTool) Description() string     { return t.desc }
 func (t *readFileTool) Schema() json.RawMessage { return t.schema }
 func (t *readFileTool) Kind() Kind              { return KindRead }
 

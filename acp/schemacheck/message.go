@@ -58,6 +58,7 @@ const (
 
 // Message is what Validator.Message learned from a valid line.
 type Message struct {
+	// Kind is the message's JSON-RPC shape.
 	Kind Kind
 	// Method is the request's or notification's method; for a response, the
 	// method of the request it answers when known.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"time"
 
 	"companion/acp"
 	"companion/agent/model"
@@ -88,14 +89,18 @@ func (s *modelSource) get(ctx context.Context, cfg config.Config) (model.Model, 
 		return s.m, nil
 	}
 	gc := gemini.Config{APIKey: cfg.APIKey, UseVertexAI: cfg.VertexAI, Project: cfg.Project,
-		Location: cfg.Location, BaseURL: cfg.BaseURL, Logger: s.log}
+		Location: cfg.Location, BaseURL: cfg.BaseURL, Logger: s.log, Retry: gemini.RetryPolicy{
+			MaxAttempts: cfg.Retry.MaxAttempts,
+			BaseDelay:   time.Duration(cfg.Retry.BaseDelayMs) * time.Millisecond,
+			MaxDelay:    time.Duration(cfg.Retry.MaxDelayMs) * time.Millisecond,
+		}}
 	if cfg.Script != "" {
 		srv, err := startScript(cfg.Script, s.log)
 		if err != nil {
 			return nil, err
 		}
 		s.server = srv
-		gc = gemini.Config{APIKey: "demo", BaseURL: srv.URL(), Logger: s.log}
+		gc.APIKey, gc.UseVertexAI, gc.BaseURL = "demo", false, srv.URL()
 	}
 	m, err := gemini.New(ctx, gc)
 	if err != nil {

@@ -9,33 +9,31 @@ import (
 
 // node is the subset of a JSON Schema object that the ACP schema uses.
 type node struct {
-	Ref                  string            `json:"$ref"`
-	ID                   string            `json:"$id"`
-	Type                 typeList          `json:"type"`
-	Title                string            `json:"title"`
-	Description          string            `json:"description"`
-	Format               string            `json:"format"`
-	Const                json.RawMessage   `json:"const"`
-	Default              json.RawMessage   `json:"default"`
-	Properties           ordered[*node]    `json:"properties"`
-	Required             []string          `json:"required"`
-	Items                *node             `json:"items"`
-	AdditionalProperties json.RawMessage   `json:"additionalProperties"`
-	AllOf                []*node           `json:"allOf"`
-	AnyOf                []*node           `json:"anyOf"`
-	OneOf                []*node           `json:"oneOf"`
-	Not                  *node             `json:"not"`
-	XMethod              string            `json:"x-method"`
-	XSide                string            `json:"x-side"`
-	XDocsIgnore          bool              `json:"x-docs-ignore"`
+	Ref                  string          `json:"$ref"`
+	Type                 typeList        `json:"type"`
+	Title                string          `json:"title"`
+	Description          string          `json:"description"`
+	Const                json.RawMessage `json:"const"`
+	Default              json.RawMessage `json:"default"`
+	Properties           ordered[*node]  `json:"properties"`
+	Required             []string        `json:"required"`
+	Items                *node           `json:"items"`
+	AdditionalProperties json.RawMessage `json:"additionalProperties"`
+	AllOf                []*node         `json:"allOf"`
+	AnyOf                []*node         `json:"anyOf"`
+	OneOf                []*node         `json:"oneOf"`
+	Not                  *node           `json:"not"`
+	XMethod              string          `json:"x-method"`
+	XSide                string          `json:"x-side"`
+	XDocsIgnore          bool            `json:"x-docs-ignore"`
 }
 
 // document is the top level of the schema file.
 type document struct {
-	ID         string         `json:"$id"`
-	Version    string         `json:"version"`
-	XVersion   string         `json:"x-sdk-version"`
-	Defs       ordered[*node] `json:"$defs"`
+	ID       string         `json:"$id"`
+	Version  string         `json:"version"`
+	XVersion string         `json:"x-sdk-version"`
+	Defs     ordered[*node] `json:"$defs"`
 }
 
 // metaFile is meta.json: the protocol version and method names by group.

@@ -1,0 +1,78 @@
+package bench
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// BenchmarkStartup measures spawn → initialize answer of the real binary
+// (built without the race detector), and its resident memory after
+// session/new. It reports the median start-up and the median RSS.
+func BenchmarkStartup(b *testing.B) {
+	bin := filepath.Join(b.TempDir(), "companion")
+	if out, err := exec.Command("go", "build", "-o", bin, "companion/cmd/companion").CombinedOutput(); err != nil {
+		b.Fatalf("build: %v\n%s", err, out)
+	}
+	ws := b.TempDir()
+	var starts []time.Duration
+	var rss []float64
+	b.ResetTimer()
+	for range b.N {
+		d, kb := startOnce(b, bin, ws)
+		starts = append(starts, d)
+		rss = append(rss, kb)
+	}
+	b.StopTimer()
+	slices.Sort(starts)
+	slices.Sort(rss)
+	b.ReportMetric(float64(starts[len(starts)/2].Microseconds())/1e3, "ms-median-initialize")
+	b.ReportMetric(rss[len(rss)/2]/1024, "MB-median-rss")
+}
+
+func startOnce(b *testing.B, bin, ws string) (time.Duration, float64) {
+	cmd := exec.Command(bin, "acp", "--demo")
+	cmd.Env = []string{"HOME=" + ws, "PATH=" + os.Getenv("PATH")}
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	sc := bufio.NewScanner(stdout)
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	io.WriteString(stdin, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}`+"\n")
+	if !sc.Scan() {
+		b.Fatal("no initialize answer")
+	}
+	d := time.Since(start)
+	fmt.Fprintf(stdin, `{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":%q,"mcpServers":[]}}`+"\n", ws)
+	for sc.Scan() && !strings.Contains(sc.Text(), `"id":1`) {
+	}
+	kb := rssKB(cmd.Process.Pid)
+	stdin.Close()
+	cmd.Wait()
+	return d, kb
+}
+
+// rssKB reads VmRSS of pid from /proc, in KiB (0 where /proc is missing).
+func rssKB(pid int) float64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			n, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 64)
+			return n
+		}
+	}
+	return 0
+}

@@ -1,0 +1,81 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"companion/internal/acptest"
+)
+
+// startWithSettings starts companion on a script with a settings file
+// (fast retries, limits) in its config directory.
+func startWithSettings(t *testing.T, scriptJSON, settings string, args ...string) *acptest.Editor {
+	e := env(t)
+	home := strings.TrimPrefix(e[0], "HOME=")
+	dir := filepath.Join(home, ".config", "companion")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "settings.json"), []byte(settings), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args = append([]string{"acp", "--script", script(t, scriptJSON)}, args...)
+	return acptest.Start(t, binary, args, e, nil)
+}
+
+const fastRetries = `{"retry":{"maxAttempts":3,"baseDelayMs":5,"maxDelayMs":20}}`
+
+func TestScriptedModelOutcomes(t *testing.T) {
+	tests := []struct {
+		name, script, settings string
+		args                   []string
+		stop                   string // expected stopReason, or "" for an error
+		errText                string // expected in the error message
+		text                   string // expected in the agent's message chunks
+	}{
+		{name: "429 then success", stop: "end_turn", text: "Recovered.",
+			script: `{"turns":[{"status":429,"message":"Resource exhausted","retryDelay":"10ms"},{"chunks":[{"text":"Recovered."}]}],"fallback":"error"}`},
+		{name: "500 until retries give up", errText: "500",
+			script: `{"turns":[{"status":500,"message":"backend exploded","times":10}]}`},
+		{name: "400 is not retried", errText: "400",
+			script: `{"turns":[{"status":400,"message":"bad request"},{"chunks":[{"text":"should not be reached"}]}]}`},
+		{name: "safety block", stop: "refusal",
+			script: `{"turns":[{"blockReason":"SAFETY"}]}`},
+		{name: "safety finish", stop: "refusal",
+			script: `{"turns":[{"chunks":[{"text":"I will not"}],"finishReason":"SAFETY"}]}`},
+		{name: "max tokens", stop: "max_tokens", text: "cut off",
+			script: `{"turns":[{"chunks":[{"text":"cut off"}],"finishReason":"MAX_TOKENS"}]}`},
+		{name: "request limit", stop: "max_turn_requests", args: []string{"--max-turn-requests", "3"}, text: "Stopped after 3 model requests",
+			script: `{"turns":[{"times":10,"chunks":[{"functionCall":{"name":"list_directory","args":{"dir_path":"."}}}]}]}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ed := startWithSettings(t, tt.script, fastRetries, tt.args...)
+			ed.Initialize(map[string]any{})
+			id := ed.NewSession(workspace(t, map[string]string{"a.txt": "a"}))
+			m := ed.Wait(ed.Prompt(id, "go"))
+			if tt.stop == "" {
+				if m.Error == nil || !strings.Contains(m.Error.Message, tt.errText) {
+					t.Fatalf("prompt = %s %+v, want an error mentioning %q", m.Result, m.Error, tt.errText)
+				}
+				if strings.Count(m.Error.Message, ".") > 2 || strings.Contains(m.Error.Message, "\n") {
+					t.Errorf("error is not one clear sentence: %q", m.Error.Message)
+				}
+			} else if got := ed.StopReason(m); got != tt.stop {
+				t.Fatalf("stopReason = %q, want %q", got, tt.stop)
+			}
+			var text string
+			for _, u := range ed.Updates(id) {
+				if u.Kind == "agent_message_chunk" {
+					text += u.Text()
+				}
+			}
+			if !strings.Contains(text, tt.text) {
+				t.Errorf("agent text = %q, want it to contain %q", text, tt.text)
+			}
+			ed.Close()
+		})
+	}
+}
