@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
+	"strings"
 
 	"companion/rpc"
 	"companion/tools"
@@ -13,7 +13,8 @@ import (
 
 // files reads through the editor when it offers fs/read_text_file, so the
 // model sees unsaved buffers; otherwise, or when the editor cannot read a
-// file that exists on disk, it reads the disk.
+// file that exists on disk, it reads the disk. A "not found" from the
+// editor (-32002, or a message saying so) means the file is new.
 type files struct {
 	client *Client
 }
@@ -32,7 +33,7 @@ func (f *files) ReadTextFile(ctx context.Context, path string) (string, error) {
 		return text, err
 	}
 	var rerr *rpc.Error
-	if errors.As(err, &rerr) && rerr.Code == rpc.CodeResourceNotFound {
+	if errors.As(err, &rerr) && (rerr.Code == rpc.CodeResourceNotFound || saysNotFound(rerr.Message)) {
 		return "", fmt.Errorf("%s: %w", path, fs.ErrNotExist)
 	}
 	// The editor failed for another reason: the disk decides.
@@ -40,9 +41,22 @@ func (f *files) ReadTextFile(ctx context.Context, path string) (string, error) {
 }
 
 func readLocal(path string) (string, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return "", err
+	return tools.LocalFiles{}.ReadTextFile(context.Background(), path)
+}
+
+// WriteTextFile implements tools.Files: through the editor when it offers
+// fs/write_text_file (it tracks the change and may review it), else an
+// atomic local write.
+func (f *files) WriteTextFile(ctx context.Context, path, content string) error {
+	if !f.client.CanWriteFiles() {
+		return tools.LocalFiles{}.WriteTextFile(ctx, path, content)
 	}
-	return string(data), nil
+	return f.client.WriteTextFile(ctx, path, content)
+}
+
+// saysNotFound recognises editors that answer a missing file with a generic
+// error whose message says so.
+func saysNotFound(msg string) bool {
+	m := strings.ToLower(msg)
+	return strings.Contains(m, "not found") || strings.Contains(m, "no such file") || strings.Contains(m, "does not exist")
 }

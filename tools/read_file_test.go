@@ -22,6 +22,17 @@ type fakeFiles struct {
 	err     error
 }
 
+func (f *fakeFiles) WriteTextFile(_ context.Context, path, content string) error {
+	if f.err != nil {
+		return f.err
+	}
+	if f.buffers == nil {
+		f.buffers = map[string]string{}
+	}
+	f.buffers[path] = content
+	return nil
+}
+
 func (f *fakeFiles) ReadTextFile(_ context.Context, path string) (string, error) {
 	if f.err != nil {
 		return "", f.err

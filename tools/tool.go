@@ -61,16 +61,18 @@ type Location struct {
 	Line int
 }
 
-// Confirmation is what the user is asked before a call runs. Type is one of
-// "edit", "exec", "mcp", "info"; later issues fill in the details.
-type Confirmation struct {
-	Type  string
-	Title string
-}
-
 // Output receives streamed output while a call runs (shell output, progress).
+// Write replaces nothing: each call appends text. An Output may also
+// implement TerminalDisplay.
 type Output interface {
 	Write(text string)
+}
+
+// TerminalDisplay is implemented by outputs that can show an editor
+// terminal (ACP terminal/create) inside the tool call, so the user watches
+// a command run live.
+type TerminalDisplay interface {
+	ShowTerminal(id string)
 }
 
 // Result is what a call produced.
@@ -85,6 +87,28 @@ type Result struct {
 	IsError bool
 	// Raw is structured output for front ends (ACP rawOutput); may be nil.
 	Raw any
+	// Plan, when non-nil, replaces the session's plan (write_todos).
+	Plan []PlanEntry
+	// Diff, when set, is the change an edit made, for the editor's review.
+	Diff *Diff
+}
+
+// Diff is a file change: absolute path, text before (nil for a new file)
+// and after.
+type Diff struct {
+	Path    string
+	OldText *string
+	NewText string
+}
+
+// PlanEntry is one item of the agent's plan (a todo).
+type PlanEntry struct {
+	Content string
+	// Priority is "high", "medium" or "low".
+	Priority string
+	// Status is "pending", "in_progress" or "completed" ("cancelled" items
+	// are dropped before they reach the editor).
+	Status string
 }
 
 // Image is inline media.
@@ -96,11 +120,13 @@ type Image struct {
 // ErrorResult is a Result telling the model what went wrong.
 func ErrorResult(msg string) *Result { return &Result{Text: msg, IsError: true} }
 
-// Files reads text through the editor when it offers itself, so unsaved
-// buffers are seen. Implementations return an error wrapping fs.ErrNotExist
-// for a missing file.
+// Files reads and writes text through the editor when it offers itself, so
+// unsaved buffers are seen and edits are reviewable there. ReadTextFile
+// returns an error wrapping fs.ErrNotExist for a missing file; WriteTextFile
+// creates missing files.
 type Files interface {
 	ReadTextFile(ctx context.Context, path string) (string, error)
+	WriteTextFile(ctx context.Context, path, content string) error
 }
 
 // Env is what a call may use: the session's roots, how to read files, and
@@ -108,8 +134,13 @@ type Files interface {
 type Env struct {
 	// Roots confines paths: the session root first, then additional roots.
 	Roots *Roots
-	// Files reads text files; nil means the local disk.
+	// Files reads and writes text files; nil means the local disk.
 	Files Files
+	// Terminals runs commands in the editor; nil means locally.
+	Terminals Terminals
+	// StateDir is a private directory for this session's files (saved
+	// command output); "" means the system temp directory.
+	StateDir string
 	// Log receives diagnostics; never nil.
 	Log *slog.Logger
 }

@@ -88,7 +88,8 @@ async function makeWorkspace(files) {
 /**
  * start launches `$COMPANION_BIN acp --script <tmp>` with a clean env and
  * connects an SDK client app to it. Options:
- *   script: the scripted-model script (object)
+ *   script: the scripted-model script (object); null runs the real model
+ *     provider, which without an API key must refuse to start sessions
  *   files: workspace files {relative path: content}
  *   readTextFile / writeTextFile / requestPermission: client handlers
  *     (SDK request contexts: {params, signal, requestId, ...}); the default
@@ -118,8 +119,12 @@ class Companion {
   async launch() {
     this.home = await mkdtemp(path.join(tmpdir(), "companion-home-"));
     this.workspace = await makeWorkspace(this.opts.files);
-    const scriptPath = path.join(this.home, "script.json");
-    await writeFile(scriptPath, JSON.stringify(this.opts.script ?? { turns: [] }));
+    const args = ["acp"];
+    if (this.opts.script !== null) {
+      const scriptPath = path.join(this.home, "script.json");
+      await writeFile(scriptPath, JSON.stringify(this.opts.script ?? { turns: [] }));
+      args.push("--script", scriptPath);
+    }
     this.t.after(() => this.cleanup());
 
     const env = {
@@ -127,7 +132,7 @@ class Companion {
       PATH: process.env.PATH ?? "/usr/bin:/bin",
       XDG_CONFIG_HOME: path.join(this.home, ".config"),
     };
-    this.child = spawn(companionBin(), ["acp", "--script", scriptPath], {
+    this.child = spawn(companionBin(), args, {
       cwd: this.workspace,
       env,
       stdio: ["pipe", "pipe", "pipe"],
@@ -228,6 +233,16 @@ class Companion {
     return this.until(() => this.messages.find((m) => m.dir === dir && pred(m.msg))?.msg, label);
   }
 
+  /**
+   * answerTo returns the captured response to the last request for method
+   * sent in dir ("c2a": a request to the agent), or undefined.
+   */
+  answerTo(method, dir = "c2a") {
+    const req = this.messages.findLast((m) => m.dir === dir && m.msg.method === method && "id" in m.msg);
+    if (!req) return undefined;
+    return this.messages.find((m) => m.dir !== dir && !m.msg.method && m.msg.id === req.msg.id)?.msg;
+  }
+
   /** updates returns the session/update payloads the SDK delivered for a session. */
   updates(sessionId) {
     return [...(this.updatesBySession.get(sessionId) ?? [])];
@@ -293,6 +308,10 @@ class Companion {
     this.child.stdin.end();
     const { code, signal } = await withTimeout(Promise.race([this.exited, this.spawnError]), "companion to exit");
     this.connection.close();
+    assert.ok(
+      this.messages.some((m) => m.dir === "c2a") && this.messages.some((m) => m.dir === "a2c"),
+      "no traffic was captured in one of the directions",
+    );
     this.assertValid();
     assert.equal(code, 0, `companion exited with code ${code} signal ${signal}; stderr:\n${this.stderr.slice(-4000)}`);
     assert.deepEqual(this.sdkErrors.filter((e) => e), [], "the SDK connection closed with an error");

@@ -55,6 +55,9 @@ func (a answer) stream(ctx context.Context, w http.ResponseWriter) {
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
+	if err := rc.Flush(); err != nil { // headers now, even before a delayed first chunk
+		return
+	}
 	for i, ev := range a.events() {
 		if i < len(a.turn.Chunks) && !a.pause(ctx) {
 			return

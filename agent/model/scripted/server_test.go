@@ -34,25 +34,31 @@ func serve(t *testing.T, js string) *Server {
 // post sends body to method of gemini-test and returns status and body.
 func post(t *testing.T, ctx context.Context, srv *Server, method, body string) (int, string) {
 	t.Helper()
+	status, data, err := send(ctx, srv, method, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return status, data
+}
+
+// send is post for goroutines, where t.Fatal must not be called.
+func send(ctx context.Context, srv *Server, method, body string) (int, string, error) {
 	url := srv.URL() + "/v1beta/models/gemini-test:" + method
 	if method == "streamGenerateContent" {
 		url += "?alt=sse"
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
 	if err != nil {
-		t.Fatal(err)
+		return 0, "", err
 	}
 	req.Header.Set("x-goog-api-key", "k")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		t.Fatal(err)
+		return 0, "", err
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, string(data)
+	return resp.StatusCode, string(data), err
 }
 
 // userBody is a request body with one user text.
@@ -136,9 +142,9 @@ func TestTurnOrderMatchAndTimes(t *testing.T) {
 		wantStatus int
 		wantHas    string
 	}{
-		{"beta", 500, "Internal"},   // alpha does not match; the 500 turn does
+		{"beta", 500, "Internal"},    // alpha does not match; the 500 turn does
 		{"alpha", 200, `"text":"A"`}, // alpha is still unconsumed
-		{"beta", 500, "Internal"},   // second of two 500s
+		{"beta", 500, "Internal"},    // second of two 500s
 		{"beta", 200, "after errors"},
 		{"alpha", 500, "ran out"},
 	}
@@ -162,7 +168,11 @@ func TestConcurrentSessions(t *testing.T) {
 	results := make([]string, sessions)
 	for i := range sessions {
 		wg.Go(func() {
-			_, results[i] = post(t, context.Background(), srv, "generateContent", userBody(fmt.Sprintf("session-%d: hi", i)))
+			_, body, err := send(context.Background(), srv, "generateContent", userBody(fmt.Sprintf("session-%d: hi", i)))
+			if err != nil {
+				body = err.Error()
+			}
+			results[i] = body
 		})
 	}
 	wg.Wait()
@@ -186,7 +196,8 @@ func TestClientGoneEndsHandler(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			srv := serve(t, tt.script)
-			ctx, cancel := context.WithCancel(context.Background())
+			ctx, cancel := context.WithTimeout(context.Background(), deadline)
+			defer cancel()
 			req, err := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL()+"/v1beta/models/m:streamGenerateContent?alt=sse", bytes.NewBufferString(userBody("hi")))
 			if err != nil {
 				t.Fatal(err)

@@ -1,0 +1,51 @@
+package tools
+
+// ConfirmType says what kind of question a confirmation asks; front ends
+// render each differently (a diff, a command card, a server/tool card, a
+// plain question).
+type ConfirmType string
+
+// Confirmation types.
+const (
+	ConfirmEdit ConfirmType = "edit"
+	ConfirmExec ConfirmType = "exec"
+	ConfirmMCP  ConfirmType = "mcp"
+	ConfirmInfo ConfirmType = "info"
+)
+
+// Confirmation is what the user is asked before a call runs. Only the
+// fields of its Type are set.
+type Confirmation struct {
+	Type  ConfirmType
+	Title string
+
+	// Edit: the file (absolute) and its text before (nil for a new file)
+	// and after the change.
+	Path    string
+	OldText *string
+	NewText string
+
+	// Exec: the command line, the directory it runs in, and the programs it
+	// runs (every command of every pipeline, list and substitution), which
+	// "always allow" remembers. Parsed is false when the command could not
+	// be parsed: such a command always asks.
+	Command      string
+	Dir          string
+	RootCommands []string
+	Parsed       bool
+
+	// MCP: the server and tool, with the call's arguments as JSON.
+	Server, Tool string
+	Arguments    string
+
+	// Info: a question and the URLs involved (web_fetch).
+	Prompt string
+	URLs   []string
+}
+
+// Modifiable is implemented by invocations whose proposed text the user may
+// change while reviewing it (an edit shown in the editor's diff view). The
+// agent calls UseModifiedContent before Execute with the user's final text.
+type Modifiable interface {
+	UseModifiedContent(text string)
+}
