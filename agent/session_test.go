@@ -97,9 +97,9 @@ type echoCall struct {
 	block bool
 }
 
-func (c echoCall) Title() string                     { return "Echo " + c.text }
-func (echoCall) Locations() []tools.Location         { return nil }
-func (echoCall) Confirmation() *tools.Confirmation   { return nil }
+func (c echoCall) Title() string                                           { return "Echo " + c.text }
+func (echoCall) Locations() []tools.Location                               { return nil }
+func (echoCall) Confirmation(context.Context) (*tools.Confirmation, error) { return nil, nil }
 func (c echoCall) Execute(ctx context.Context, out tools.Output) (*tools.Result, error) {
 	if c.block {
 		out.Write("waiting")

@@ -46,7 +46,7 @@ func (s *Session) runTool(ctx context.Context, fc *model.FunctionCall) *tools.Re
 	}
 	s.emit(ctx, ToolCallStarted{ID: id, Name: fc.Name, Title: inv.Title(), Kind: tool.Kind(),
 		Locations: inv.Locations(), Input: args})
-	if c := inv.Confirmation(); c != nil {
+	if c, _ := inv.Confirmation(ctx); c != nil {
 		res := tools.ErrorResult(fmt.Sprintf("%s needs the user's approval, and this session has no way to ask for it.", fc.Name))
 		s.finishTool(ctx, id, res)
 		return res

@@ -33,6 +33,13 @@ type Confirmation struct {
 	Dir          string
 	RootCommands []string
 	Parsed       bool
+	// Commands are the words of every simple command the line runs, with
+	// wrappers such as env, nohup, timeout and bash -c unwrapped; a word
+	// that is not a plain literal (an expansion) makes the command Dynamic
+	// and then it always asks. Redirects are the files the line writes to
+	// ("" for a target that is not a literal).
+	Commands  []ShellCommand
+	Redirects []string
 
 	// MCP: the server and tool, with the call's arguments as JSON.
 	Server, Tool string
@@ -48,4 +55,10 @@ type Confirmation struct {
 // agent calls UseModifiedContent before Execute with the user's final text.
 type Modifiable interface {
 	UseModifiedContent(text string)
+}
+
+// ShellCommand is one simple command found in a shell line.
+type ShellCommand struct {
+	Words   []string
+	Dynamic bool
 }

@@ -107,8 +107,8 @@ type GlobRaw struct {
 func (c *globCall) Title() string {
 	return fmt.Sprintf("Glob %s in %s", c.p.Pattern, c.env.Roots.Display(c.dir))
 }
-func (c *globCall) Locations() []Location       { return []Location{{Path: c.dir}} }
-func (c *globCall) Confirmation() *Confirmation { return nil }
+func (c *globCall) Locations() []Location                               { return []Location{{Path: c.dir}} }
+func (c *globCall) Confirmation(context.Context) (*Confirmation, error) { return nil, nil }
 
 // globMatch is one file found.
 type globMatch struct {

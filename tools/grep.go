@@ -153,8 +153,8 @@ type GrepRaw struct {
 func (c *grepCall) Title() string {
 	return fmt.Sprintf("Grep %q in %s", c.p.Pattern, c.env.Roots.Display(c.q.dir))
 }
-func (c *grepCall) Locations() []Location       { return []Location{{Path: c.q.dir}} }
-func (c *grepCall) Confirmation() *Confirmation { return nil }
+func (c *grepCall) Locations() []Location                               { return []Location{{Path: c.q.dir}} }
+func (c *grepCall) Confirmation(context.Context) (*Confirmation, error) { return nil, nil }
 
 func (c *grepCall) Execute(ctx context.Context, _ Output) (*Result, error) {
 	if err := ctx.Err(); err != nil {

@@ -74,9 +74,9 @@ type ListDirectoryRaw struct {
 	Truncated bool   `json:"truncated,omitempty"`
 }
 
-func (c *listDirectoryCall) Title() string               { return "List " + c.env.Roots.Display(c.abs) }
-func (c *listDirectoryCall) Locations() []Location       { return []Location{{Path: c.abs}} }
-func (c *listDirectoryCall) Confirmation() *Confirmation { return nil }
+func (c *listDirectoryCall) Title() string                                       { return "List " + c.env.Roots.Display(c.abs) }
+func (c *listDirectoryCall) Locations() []Location                               { return []Location{{Path: c.abs}} }
+func (c *listDirectoryCall) Confirmation(context.Context) (*Confirmation, error) { return nil, nil }
 
 func (c *listDirectoryCall) Execute(ctx context.Context, _ Output) (*Result, error) {
 	if err := ctx.Err(); err != nil {

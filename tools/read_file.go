@@ -92,7 +92,7 @@ func (c *readFileCall) Locations() []Location {
 	return []Location{{Path: c.abs, Line: c.offset + 1}}
 }
 
-func (c *readFileCall) Confirmation() *Confirmation { return nil }
+func (c *readFileCall) Confirmation(context.Context) (*Confirmation, error) { return nil, nil }
 
 func (c *readFileCall) Execute(ctx context.Context, _ Output) (*Result, error) {
 	if err := ctx.Err(); err != nil {

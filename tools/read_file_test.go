@@ -222,8 +222,8 @@ func TestReadFilePrepare(t *testing.T) {
 	if locs := inv.Locations(); len(locs) != 1 || locs[0] != want {
 		t.Errorf("Locations() = %+v, want %+v", locs, want)
 	}
-	if inv.Title() != "Read src/app.go" || inv.Confirmation() != nil {
-		t.Errorf("Title() = %q, Confirmation() = %v", inv.Title(), inv.Confirmation())
+	if c, err := inv.Confirmation(context.Background()); inv.Title() != "Read src/app.go" || c != nil || err != nil {
+		t.Errorf("Title() = %q, Confirmation() = %v, %v", inv.Title(), c, err)
 	}
 }
 

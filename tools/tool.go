@@ -46,9 +46,11 @@ type Invocation interface {
 	Title() string
 	// Locations are the files the call touches, for "follow the agent".
 	Locations() []Location
-	// Confirmation describes what the user must approve, or nil when the call
-	// needs no approval (read-only tools).
-	Confirmation() *Confirmation
+	// Confirmation describes what the user would approve, or nil when the
+	// call never needs approval (read-only tools). Working it out may read
+	// files (an edit's diff); an error is a problem the model can fix, such
+	// as an old_string that is not in the file.
+	Confirmation(ctx context.Context) (*Confirmation, error)
 	// Execute runs the call. Problems the model can fix come back as a Result
 	// with IsError set; a Go error means the infrastructure failed. Execute
 	// returns promptly when ctx is cancelled. out may receive streamed output.

@@ -46,3 +46,18 @@ test("prompt to an unknown session fails with -32002", { timeout: TEST_TIMEOUT_M
   assert.equal(err.code, -32002, err.message);
   await h.close();
 });
+
+test("without an API key sessions and authenticate fail with -32000", { timeout: TEST_TIMEOUT_MS }, async (t) => {
+  const h = await start(t, { script: null }); // the real provider, and the env has no key
+  const init = await h.initialize();
+  const ids = (init.authMethods ?? []).map((m) => m.id);
+  assert.ok(ids.includes("gemini-api-key"), `authMethods ${ids}`);
+  const refused = await rpcError(h.newSession(), "session/new without a key");
+  assert.equal(refused.code, -32000, refused.message);
+  const auth = await rpcError(
+    h.agent.request(acp.methods.agent.authenticate, { methodId: "gemini-api-key" }),
+    "authenticate without a key",
+  );
+  assert.equal(auth.code, -32000, auth.message);
+  await h.close();
+});

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"companion/agent/model"
+	"companion/agent/model/scripted"
 )
 
 func TestStreamChunksInOrder(t *testing.T) {
@@ -138,5 +139,29 @@ func TestContextWindow(t *testing.T) {
 		if got := p.ContextWindow(name); got != want {
 			t.Errorf("ContextWindow(%q) = %d, want %d", name, got, want)
 		}
+	}
+}
+
+func TestVertexExpressMode(t *testing.T) {
+	t.Parallel()
+	srv, err := scripted.NewServer(parse(t, `{"turns": [{"chunks": [{"text": "from vertex"}]}], "fallback": "error"}`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	p, err := New(context.Background(), Config{UseVertexAI: true, APIKey: "vk", BaseURL: srv.URL(), Retry: fastRetry()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunks, err := collect(t, context.Background(), p, userRequest("gemini-2.5-pro", "hi"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := text(chunks); got != "from vertex" {
+		t.Errorf("text = %q, want %q", got, "from vertex")
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 || !strings.HasPrefix(reqs[0].Path, "/v1beta1/") || reqs[0].APIKey != "vk" {
+		t.Errorf("requests = %+v, want one Vertex (v1beta1) request with key vk", reqs)
 	}
 }
