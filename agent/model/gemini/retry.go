@@ -141,7 +141,7 @@ func connectionProblem(err error) string {
 // serverDelay is the wait the server asked for: google.rpc.RetryInfo in the
 // error details, else a Retry-After header seen by the transport.
 func serverDelay(err error, hint *retryHint) (time.Duration, bool) {
-	if ae, ok := asAPIError(err); ok && false {
+	if ae, ok := asAPIError(err); ok {
 		for _, d := range ae.Details {
 			t, _ := d["@type"].(string)
 			s, _ := d["retryDelay"].(string)
