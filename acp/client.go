@@ -35,11 +35,11 @@ func (c *Client) CanWriteFiles() bool { return c.caps.Fs.WriteTextFile }
 func (c *Client) CanRunTerminals() bool { return c.caps.Terminal }
 
 // RequestPermission asks the user about a tool call. Any session may ask.
-func (c *Client) RequestPermission(ctx context.Context, call ToolCallUpdate, opts []PermissionOption) (RequestPermissionOutcome, error) {
+func (c *Client) RequestPermission(ctx context.Context, call ToolCallUpdate, opts []PermissionOption) (*RequestPermissionResponse, error) {
 	var resp RequestPermissionResponse
 	err := c.conn.Call(ctx, MethodSessionRequestPermission,
 		&RequestPermissionRequest{SessionID: c.id, ToolCall: call, Options: opts}, &resp)
-	return resp.Outcome, wrap(MethodSessionRequestPermission, err)
+	return &resp, wrap(MethodSessionRequestPermission, err)
 }
 
 // ReadTextFile reads a file as the editor sees it, unsaved changes

@@ -19,10 +19,6 @@ type files struct {
 	client *Client
 }
 
-func newFiles(conn *rpc.Conn, id SessionID, caps ClientCapabilities) tools.Files {
-	return &files{client: NewClient(conn, id, caps)}
-}
-
 // ReadTextFile implements tools.Files.
 func (f *files) ReadTextFile(ctx context.Context, path string) (string, error) {
 	if !f.client.CanReadFiles() {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"companion/agent/model"
 )
 
 // requestTypes are the params the agent decodes from clients, indexed by
@@ -52,7 +54,7 @@ func FuzzDecodeRequest(f *testing.F) {
 			return
 		}
 		if p, ok := v.(*PromptRequest); ok {
-			promptParts(p.Prompt)
+			promptParts(p.Prompt, func(*ResourceLink) []model.Part { return nil })
 		}
 		out, err := json.Marshal(v)
 		if err != nil {

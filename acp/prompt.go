@@ -19,7 +19,9 @@ func (c *connState) prompt(ctx context.Context, _ *rpc.Conn, p *PromptRequest) (
 	if err != nil {
 		return nil, err
 	}
-	parts, err := promptParts(p.Prompt)
+	parts, err := promptParts(p.Prompt, func(l *ResourceLink) []model.Part {
+		return s.agent.ReadMention(ctx, l.URI, l.Name)
+	})
 	if err != nil {
 		return nil, rpc.Errorf(rpc.CodeInvalidParams, "%v", err)
 	}
@@ -51,15 +53,19 @@ func (c *connState) cancel(_ context.Context, _ *rpc.Conn, p *CancelNotification
 	}
 }
 
-// promptParts turns the prompt's content blocks into model parts. Embedded
-// resources become text the model reads; links are named so the model can
-// read them with its tools.
-func promptParts(blocks []ContentBlock) ([]model.Part, error) {
+// promptParts turns the prompt's content blocks into model parts.
+// Embedded resources become text the model reads; links (@-mentions) are
+// read by readLink.
+func promptParts(blocks []ContentBlock, readLink func(*ResourceLink) []model.Part) ([]model.Part, error) {
 	if len(blocks) == 0 {
 		return nil, errors.New("the prompt is empty")
 	}
 	parts := make([]model.Part, 0, len(blocks))
 	for i, b := range blocks {
+		if b.ResourceLink != nil {
+			parts = append(parts, readLink(b.ResourceLink)...)
+			continue
+		}
 		p, err := blockPart(b)
 		if err != nil {
 			return nil, fmt.Errorf("prompt block %d: %w", i, err)
@@ -77,9 +83,6 @@ func blockPart(b ContentBlock) (model.Part, error) {
 		return mediaPart(b.Image.MIMEType, b.Image.Data)
 	case b.Audio != nil:
 		return mediaPart(b.Audio.MIMEType, b.Audio.Data)
-	case b.ResourceLink != nil:
-		l := b.ResourceLink
-		return model.Part{Text: fmt.Sprintf("[@%s](%s)", l.Name, l.URI)}, nil
 	case b.Resource != nil:
 		return resourcePart(b.Resource.Resource)
 	}

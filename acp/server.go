@@ -22,7 +22,7 @@ type Options struct {
 	// is created and may build the provider lazily.
 	Model func(ctx context.Context, cfg config.Config) (model.Model, error)
 	// Tools returns the tool registry for a new session.
-	Tools func() *tools.Registry
+	Tools func(cfg config.Config) *tools.Registry
 	// ReloadConfig re-reads settings for authenticate; nil keeps Config.
 	ReloadConfig func() (config.Config, error)
 	Log          *slog.Logger

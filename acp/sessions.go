@@ -5,12 +5,15 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 
 	"companion/agent"
+	"companion/config"
 	"companion/rpc"
 	"companion/tools"
+	"companion/tools/policy"
 )
 
 // Config option ids.
@@ -40,11 +43,12 @@ func (c *connState) newSession(ctx context.Context, conn *rpc.Conn, p *NewSessio
 	}
 	id := newSessionID()
 	sink := &updates{conn: conn, id: id, log: c.srv.log}
-	a, err := agent.NewSession(agent.Options{
-		ID: string(id), Roots: roots, Model: m, ModelName: cfg.Model, Models: cfg.Models,
-		Tools: c.srv.opts.Tools(), Files: newFiles(conn, id, c.clientCaps()), Sink: sink,
-		Log: c.srv.log.With("session", id), MaxRequests: cfg.MaxTurnRequests,
-	})
+	opts, err := c.agentOptions(conn, id, roots, cfg)
+	if err != nil {
+		return nil, err
+	}
+	opts.Model, opts.Sink = m, sink
+	a, err := agent.NewSession(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -54,6 +58,58 @@ func (c *connState) newSession(ctx context.Context, conn *rpc.Conn, p *NewSessio
 	c.mu.Unlock()
 	rpc.AfterReply(ctx, func() { sink.Emit(context.Background(), agent.CommandsChanged{Commands: a.Commands()}) })
 	return &NewSessionResponse{SessionID: id, Modes: modeState(a), ConfigOptions: configOptions(a)}, nil
+}
+
+// agentOptions gathers what an agent session needs from the editor and the
+// settings: files, terminals, questions, and the permission policy.
+func (c *connState) agentOptions(conn *rpc.Conn, id SessionID, roots *tools.Roots, cfg config.Config) (agent.Options, error) {
+	client := NewClient(conn, id, c.clientCaps())
+	root := roots.Primary()
+	pol, err := sessionPolicy(cfg, roots)
+	if err != nil {
+		return agent.Options{}, rpc.Errorf(rpc.CodeInvalidParams, "%v", err)
+	}
+	opts := agent.Options{
+		ID: string(id), Roots: roots, ModelName: cfg.Model, Models: cfg.Models,
+		Tools: c.srv.opts.Tools(cfg), Files: &files{client: client}, Asker: &asker{client: client},
+		Policy: pol, SaveRule: func(rule string) error { return config.AddProjectAllowRule(root, rule) },
+		StateDir: filepath.Join(cfg.StateDir, "sessions", string(id)),
+		Log:      c.srv.log.With("session", id), MaxRequests: cfg.MaxTurnRequests,
+	}
+	if client.CanRunTerminals() {
+		opts.Terminals = &terminals{client: client}
+	}
+	return opts, nil
+}
+
+// sessionPolicy builds the permission policy from user settings and, in
+// a trusted folder, the project's settings.
+func sessionPolicy(cfg config.Config, roots *tools.Roots) (*policy.Policy, error) {
+	trusted := cfg.FolderTrust.Trusts(roots.Primary())
+	perms := []config.Permissions{cfg.Permissions}
+	if trusted {
+		proj, err := config.LoadProject(roots.Primary())
+		if err != nil {
+			return nil, err
+		}
+		perms = append(perms, proj.Permissions)
+	}
+	var rules policy.Rules
+	for _, p := range perms {
+		for _, set := range []struct {
+			in  []string
+			out *[]policy.Rule
+		}{{p.Allow, &rules.Allow}, {p.Ask, &rules.Ask}, {p.Deny, &rules.Deny}} {
+			for _, text := range set.in {
+				r, err := policy.ParseRule(text)
+				if err != nil {
+					return nil, fmt.Errorf("permission rule: %w", err)
+				}
+				*set.out = append(*set.out, r)
+			}
+		}
+	}
+	return policy.New(policy.Options{Trusted: trusted, Roots: roots, Rules: rules}), nil
 }
 
 // sessionRoots checks cwd and the additional directories: absolute,

@@ -3,7 +3,9 @@ package acp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"companion/agent"
@@ -57,7 +59,7 @@ func toUpdate(ev agent.Event) (SessionUpdate, bool) {
 	case agent.ToolCallStarted:
 		return SessionUpdate{ToolCall: &ToolCall{ToolCallID: ToolCallID(ev.ID), Title: ev.Title, Name: ev.Name,
 			Kind: ToolKind(ev.Kind), Status: ToolCallStatusPending, Locations: locations(ev.Locations),
-			RawInput: ev.Input}}, true
+			RawInput: ev.Input, Content: confirmContent(ev.Confirm)}}, true
 	case agent.ToolCallUpdated:
 		return SessionUpdate{ToolCallUpdate: toolCallUpdate(ev)}, true
 	case agent.UsageUpdated:
@@ -67,12 +69,23 @@ func toUpdate(ev agent.Event) (SessionUpdate, bool) {
 			UpdatedAt: time.Now().UTC().Format(time.RFC3339)}}, true
 	case agent.CommandsChanged:
 		return SessionUpdate{AvailableCommandsUpdate: &AvailableCommandsUpdate{AvailableCommands: commands(ev.Commands)}}, true
+	case agent.PlanUpdated:
+		return SessionUpdate{Plan: plan(ev.Entries)}, true
+	case agent.ModeChanged:
+		return SessionUpdate{CurrentModeUpdate: &CurrentModeUpdate{CurrentModeID: SessionModeID(ev.ID)}}, true
 	}
 	return SessionUpdate{}, false
 }
 
 func toolCallUpdate(ev agent.ToolCallUpdated) *ToolCallUpdate {
 	up := &ToolCallUpdate{ToolCallID: ToolCallID(ev.ID), Status: ToolCallStatus(ev.Status)}
+	if ev.TerminalID != "" {
+		up.Content = append(up.Content, TerminalContent(TerminalID(ev.TerminalID)))
+		return up
+	}
+	if d := ev.Diff; d != nil {
+		up.Content = append(up.Content, DiffContent(d.Path, d.OldText, d.NewText))
+	}
 	if ev.Text != "" {
 		up.Content = append(up.Content, ToolContent(TextBlock(ev.Text)))
 	}
@@ -110,4 +123,36 @@ func commands(cs []agent.Command) []AvailableCommand {
 		out = append(out, ac)
 	}
 	return out
+}
+
+// confirmContent shows what a call would do before it runs: an edit's
+// diff, a command and its directory.
+func confirmContent(c *tools.Confirmation) []ToolCallContent {
+	if c == nil {
+		return nil
+	}
+	switch c.Type {
+	case tools.ConfirmEdit:
+		return []ToolCallContent{DiffContent(c.Path, c.OldText, c.NewText)}
+	case tools.ConfirmExec:
+		fence := "```"
+		for strings.Contains(c.Command, fence) {
+			fence += "`"
+		}
+		return []ToolCallContent{ToolContent(TextBlock(fmt.Sprintf("%ssh\n%s\n%s\nin `%s`", fence, c.Command, fence, c.Dir)))}
+	case tools.ConfirmMCP:
+		return []ToolCallContent{ToolContent(TextBlock(fmt.Sprintf("Tool `%s` of MCP server `%s` with arguments:\n```json\n%s\n```", c.Tool, c.Server, c.Arguments)))}
+	case tools.ConfirmInfo:
+		return []ToolCallContent{ToolContent(TextBlock(c.Prompt))}
+	}
+	return nil
+}
+
+// plan maps the agent's plan to ACP's.
+func plan(entries []tools.PlanEntry) *Plan {
+	p := &Plan{Entries: []PlanEntry{}}
+	for _, e := range entries {
+		p.Entries = append(p.Entries, PlanEntry{Content: e.Content, Priority: PlanEntryPriority(e.Priority), Status: PlanEntryStatus(e.Status)})
+	}
+	return p
 }

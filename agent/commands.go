@@ -16,6 +16,9 @@ func (s *Session) Commands() []Command {
 		{Name: "tools", Description: "List the tools the model may call"},
 		{Name: "clear", Description: "Forget this conversation and start afresh"},
 		{Name: "model", Description: "Show or switch the model", Hint: "model name"},
+		{Name: "mode", Description: "Show or switch the approval mode", Hint: "default | auto_edit | yolo | plan"},
+		{Name: "undo", Description: "Undo the last file change"},
+		{Name: "restore", Description: "List checkpoints, or restore one", Hint: "checkpoint id"},
 	}
 }
 
@@ -35,6 +38,12 @@ func (s *Session) runCommand(ctx context.Context, text string) (StopReason, erro
 		out = "Conversation cleared."
 	case "model":
 		out = s.modelCommand(arg)
+	case "mode":
+		out = s.modeCommand(ctx, arg)
+	case "undo":
+		out = s.undo(ctx)
+	case "restore":
+		out = s.restoreCommand(ctx, arg)
 	default:
 		out = fmt.Sprintf("Unknown command /%s. Type /help for the list.", name)
 	}
@@ -75,6 +84,17 @@ func (s *Session) modelCommand(arg string) string {
 		return fmt.Sprintf("Unknown model %q. Available: %s.", arg, strings.Join(s.Models(), ", "))
 	}
 	return fmt.Sprintf("Model switched to %s.", arg)
+}
+
+func (s *Session) modeCommand(ctx context.Context, arg string) string {
+	if arg == "" {
+		return fmt.Sprintf("Mode: %s. Available: default, auto_edit, yolo, plan.", s.Mode())
+	}
+	if !validMode(arg) {
+		return fmt.Sprintf("Unknown mode %q. Available: default, auto_edit, yolo, plan.", arg)
+	}
+	s.setModeAndAnnounce(ctx, arg)
+	return fmt.Sprintf("Mode switched to %s.", arg)
 }
 
 // maxTitleRunes bounds a session title.

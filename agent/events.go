@@ -43,7 +43,8 @@ const (
 	ToolFailed     ToolStatus = "failed"
 )
 
-// ToolCallStarted announces a tool call the model asked for.
+// ToolCallStarted announces a tool call the model asked for. Confirm, when
+// set, is what the user would approve (an edit's diff, a command).
 type ToolCallStarted struct {
 	ID        string
 	Name      string
@@ -51,6 +52,7 @@ type ToolCallStarted struct {
 	Kind      tools.Kind
 	Locations []tools.Location
 	Input     json.RawMessage
+	Confirm   *tools.Confirmation
 }
 
 // ToolCallUpdated reports a change of a tool call: its status, and when it
@@ -63,7 +65,18 @@ type ToolCallUpdated struct {
 	Images []tools.Image
 	// Raw is structured output for the editor; may be nil.
 	Raw any
+	// Diff is the change an edit made, shown as a diff.
+	Diff *tools.Diff
+	// TerminalID embeds an editor terminal showing the call's output.
+	TerminalID string
 }
+
+// PlanUpdated is the agent's whole plan after a change.
+type PlanUpdated struct{ Entries []tools.PlanEntry }
+
+// ModeChanged reports that the agent changed its approval mode itself
+// (the user chose "allow all edits").
+type ModeChanged struct{ ID string }
 
 // UsageUpdated reports how much of the context window is in use.
 type UsageUpdated struct {
@@ -92,3 +105,5 @@ func (ToolCallUpdated) isEvent() {}
 func (UsageUpdated) isEvent()    {}
 func (TitleChanged) isEvent()    {}
 func (CommandsChanged) isEvent() {}
+func (PlanUpdated) isEvent()     {}
+func (ModeChanged) isEvent()     {}

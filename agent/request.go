@@ -14,6 +14,11 @@ func (s *Session) buildRequest(ctx context.Context) (*model.Request, error) {
 		return nil, err
 	}
 	req := &model.Request{Model: s.ModelName(), System: system, Contents: s.curated()}
+	if note := s.reminder(); note != "" {
+		// Ephemeral: the note rides on this request only, never in history.
+		req.Contents = append(req.Contents, contentText(note))
+		req.Contents = curate(req.Contents)
+	}
 	for _, t := range s.opts.Tools.All() {
 		req.Tools = append(req.Tools, model.ToolDecl{
 			Name: t.Name(), Description: t.Description(), Parameters: t.Schema()})

@@ -10,6 +10,7 @@ import (
 
 	"companion/agent/model"
 	"companion/tools"
+	"companion/tools/policy"
 )
 
 // DefaultMaxRequests bounds the model requests one prompt may make.
@@ -33,6 +34,24 @@ type Options struct {
 	MaxRequests int
 	// Mode is the initial approval mode; "" means ModeDefault.
 	Mode string
+	// Policy decides about tool calls; nil builds one from Mode that trusts
+	// the folder and has no rules.
+	Policy *policy.Policy
+	// Asker asks the user about calls the policy cannot decide; nil refuses
+	// them.
+	Asker Asker
+	// SaveRule persists an "always allow" rule to the project settings;
+	// nil keeps such answers for the session only.
+	SaveRule func(rule string) error
+	// Checkpoints saves files before mutating calls, for /undo; may be nil.
+	Checkpoints Checkpointer
+	// Terminals runs commands in the editor; nil runs them locally.
+	Terminals tools.Terminals
+	// StateDir holds the session's private files; "" means a temp dir.
+	StateDir string
+	// TodoReminderEvery reminds the model of open todos every this many
+	// model requests; 0 means 3, negative never.
+	TodoReminderEvery int
 	// Now is the clock, for tests; nil means time.Now.
 	Now func() time.Time
 }
@@ -43,13 +62,16 @@ type Session struct {
 	opts Options
 	env  *tools.Env
 
+	policy *policy.Policy
+
 	// mu guards the fields below.
 	mu        sync.Mutex
 	running   bool
 	cancel    context.CancelFunc
 	closed    bool
-	mode      string
 	modelName string
+	plan      []tools.PlanEntry
+	requests  int
 	history   []model.Content
 	titled    bool
 	system    string
@@ -80,8 +102,15 @@ func NewSession(opts Options) (*Session, error) {
 	if !slices.Contains(opts.Models, opts.ModelName) {
 		opts.Models = append([]string{opts.ModelName}, opts.Models...)
 	}
-	s := &Session{opts: opts, mode: opts.Mode, modelName: opts.ModelName}
-	s.env = &tools.Env{Roots: opts.Roots, Files: opts.Files, Log: opts.Log}
+	if opts.TodoReminderEvery == 0 {
+		opts.TodoReminderEvery = 3
+	}
+	s := &Session{opts: opts, modelName: opts.ModelName, policy: opts.Policy}
+	if s.policy == nil {
+		s.policy = policy.New(policy.Options{Mode: opts.Mode, Trusted: true, Roots: opts.Roots})
+	}
+	s.env = &tools.Env{Roots: opts.Roots, Files: opts.Files, Terminals: opts.Terminals,
+		StateDir: opts.StateDir, Log: opts.Log}
 	return s, nil
 }
 
@@ -92,21 +121,22 @@ func (s *Session) ID() string { return s.opts.ID }
 func (s *Session) Root() string { return s.opts.Roots.Primary() }
 
 // Mode is the current approval mode id.
-func (s *Session) Mode() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.mode
-}
+func (s *Session) Mode() string { return s.policy.Mode() }
 
 // SetMode changes the approval mode; it applies to the next tool call.
 func (s *Session) SetMode(id string) error {
 	if !validMode(id) {
 		return fmt.Errorf("%w %q", ErrUnknownMode, id)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.mode = id
+	s.policy.SetMode(id)
 	return nil
+}
+
+// setModeAndAnnounce changes the mode on the agent's own initiative and
+// tells the front end.
+func (s *Session) setModeAndAnnounce(ctx context.Context, id string) {
+	s.policy.SetMode(id)
+	s.emit(ctx, ModeChanged{ID: id})
 }
 
 // ModelName is the model the next request goes to.

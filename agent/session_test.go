@@ -417,3 +417,5 @@ func describe(cs []model.Content) string {
 	}
 	return strings.Join(out, " ")
 }
+
+func runtimeGosched() { time.Sleep(time.Millisecond) }

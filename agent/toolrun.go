@@ -4,73 +4,150 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"companion/agent/model"
 	"companion/tools"
 )
 
-// runTools runs the model's calls in order and returns the function
-// responses (and any media they produced) for the next request. Calls left
-// when the turn is cancelled are answered as cancelled without running.
+// prepared is a call ready to run: its id, tool and invocation, or the
+// result it already has (an early failure).
+type prepared struct {
+	fc   *model.FunctionCall
+	id   string
+	args json.RawMessage
+	tool tools.Tool
+	inv  tools.Invocation
+	res  *tools.Result
+}
+
+// readOnly reports whether a call may run beside others: it reads or
+// searches and never needs approval.
+func (p *prepared) readOnly() bool {
+	if p.inv == nil {
+		return true
+	}
+	k := p.tool.Kind()
+	return k == tools.KindRead || k == tools.KindSearch
+}
+
+// runTools runs the model's calls and returns the function responses (and
+// any media they produced) for the next request. Runs of consecutive
+// read-only calls go concurrently; the others one at a time, in the
+// model's order. Calls left when the turn is cancelled are answered as
+// cancelled without running.
 func (s *Session) runTools(ctx context.Context, calls []model.FunctionCall) []model.Part {
-	var parts, media []model.Part
+	ps := make([]*prepared, len(calls))
 	for i := range calls {
-		fc := &calls[i]
-		if ctx.Err() != nil {
-			parts = append(parts, functionResponse(fc, nil, "The user cancelled the turn before this tool ran."))
+		ps[i] = s.prepare(&calls[i])
+	}
+	for i := 0; i < len(ps); {
+		j := i + 1
+		if ps[i].readOnly() {
+			for j < len(ps) && ps[j].readOnly() {
+				j++
+			}
+		}
+		s.runBatch(ctx, ps[i:j])
+		i = j
+	}
+	var parts, media []model.Part
+	for _, p := range ps {
+		parts = append(parts, functionResponse(p.fc, p.res, "The user cancelled the turn before this tool ran."))
+		if p.res == nil {
 			continue
 		}
-		res := s.runTool(ctx, fc)
-		parts = append(parts, functionResponse(fc, res, ""))
-		for _, img := range res.Images {
+		for _, img := range p.res.Images {
 			media = append(media, model.Part{InlineData: &model.Blob{MIMEType: img.MIMEType, Data: img.Data}})
 		}
 	}
 	return append(parts, media...)
 }
 
-// runTool takes one call through its lifecycle, reporting each state.
-func (s *Session) runTool(ctx context.Context, fc *model.FunctionCall) *tools.Result {
-	id := s.nextCallID()
-	args, _ := json.Marshal(fc.Args)
+// runBatch runs calls concurrently (a batch of one runs inline).
+func (s *Session) runBatch(ctx context.Context, batch []*prepared) {
+	if len(batch) == 1 {
+		s.runOne(ctx, batch[0])
+		return
+	}
+	var wg sync.WaitGroup
+	for _, p := range batch {
+		wg.Go(func() { s.runOne(ctx, p) })
+	}
+	wg.Wait()
+}
+
+// prepare looks the tool up and validates the arguments.
+func (s *Session) prepare(fc *model.FunctionCall) *prepared {
+	p := &prepared{fc: fc, id: s.nextCallID()}
+	p.args, _ = json.Marshal(fc.Args)
 	if fc.Args == nil {
-		args = []byte("{}")
+		p.args = []byte("{}")
 	}
 	tool, ok := s.opts.Tools.Get(fc.Name)
 	if !ok {
-		return s.failEarly(ctx, id, fc, args, fmt.Sprintf("There is no tool named %q.", fc.Name))
+		p.res = tools.ErrorResult(fmt.Sprintf("There is no tool named %q.", fc.Name))
+		return p
 	}
-	inv, err := tool.Prepare(s.env, args)
+	p.tool = tool
+	inv, err := tool.Prepare(s.env, p.args)
 	if err != nil {
-		return s.failEarly(ctx, id, fc, args, fmt.Sprintf("Invalid call of %s: %v", fc.Name, err))
+		p.res = tools.ErrorResult(fmt.Sprintf("Invalid call of %s: %v", fc.Name, err))
+		return p
 	}
-	s.emit(ctx, ToolCallStarted{ID: id, Name: fc.Name, Title: inv.Title(), Kind: tool.Kind(),
-		Locations: inv.Locations(), Input: args})
-	if c, _ := inv.Confirmation(ctx); c != nil {
-		res := tools.ErrorResult(fmt.Sprintf("%s needs the user's approval, and this session has no way to ask for it.", fc.Name))
-		s.finishTool(ctx, id, res)
-		return res
-	}
-	s.emit(ctx, ToolCallUpdated{ID: id, Status: ToolInProgress})
-	res, err := inv.Execute(ctx, &toolOutput{s: s, ctx: ctx, id: id})
-	switch {
-	case ctx.Err() != nil:
-		res = tools.ErrorResult("The user cancelled this tool call.")
-	case err != nil:
-		s.opts.Log.Error("tool failed", "tool", fc.Name, "err", err)
-		res = tools.ErrorResult(fmt.Sprintf("%s failed: %v", fc.Name, err))
-	case res == nil:
-		res = &tools.Result{}
-	}
-	s.finishTool(ctx, id, res)
-	return res
+	p.inv = inv
+	return p
 }
 
-// failEarly reports a call that could not even start.
-func (s *Session) failEarly(ctx context.Context, id string, fc *model.FunctionCall, args []byte, msg string) *tools.Result {
-	s.emit(ctx, ToolCallStarted{ID: id, Name: fc.Name, Title: fc.Name, Kind: tools.KindOther, Input: args})
-	res := tools.ErrorResult(msg)
-	s.finishTool(ctx, id, res)
+// runOne takes one call through its lifecycle, reporting each state.
+func (s *Session) runOne(ctx context.Context, p *prepared) {
+	if ctx.Err() != nil {
+		return // answered as cancelled by runTools
+	}
+	if p.inv == nil {
+		s.emit(ctx, ToolCallStarted{ID: p.id, Name: p.fc.Name, Title: p.fc.Name, Kind: tools.KindOther, Input: p.args})
+		s.finishTool(ctx, p.id, p.res)
+		return
+	}
+	conf, err := p.inv.Confirmation(ctx)
+	started := ToolCallStarted{ID: p.id, Name: p.fc.Name, Title: p.inv.Title(), Kind: p.tool.Kind(),
+		Locations: p.inv.Locations(), Input: p.args, Confirm: conf}
+	s.emit(ctx, started)
+	if err != nil {
+		p.res = tools.ErrorResult(err.Error())
+		s.finishTool(ctx, p.id, p.res)
+		return
+	}
+	q := Question{CallID: p.id, Tool: p.fc.Name, Title: started.Title, Kind: started.Kind,
+		Locations: started.Locations, Input: p.args, Confirm: conf}
+	if refusal := s.permit(ctx, q, p.inv); refusal != "" {
+		p.res = tools.ErrorResult(refusal)
+		s.finishTool(ctx, p.id, p.res)
+		return
+	}
+	if conf != nil {
+		s.checkpoint(ctx, p, conf)
+	}
+	s.emit(ctx, ToolCallUpdated{ID: p.id, Status: ToolInProgress})
+	p.res = s.execute(ctx, p)
+	s.finishTool(ctx, p.id, p.res)
+	if p.res.Plan != nil {
+		s.setPlan(ctx, p.res.Plan)
+	}
+}
+
+// execute runs an approved call, mapping failures to results.
+func (s *Session) execute(ctx context.Context, p *prepared) *tools.Result {
+	res, err := p.inv.Execute(ctx, &toolOutput{s: s, ctx: ctx, id: p.id})
+	switch {
+	case ctx.Err() != nil:
+		return tools.ErrorResult("The user cancelled this tool call.")
+	case err != nil:
+		s.opts.Log.Error("tool failed", "tool", p.fc.Name, "err", err)
+		return tools.ErrorResult(fmt.Sprintf("%s failed: %v", p.fc.Name, err))
+	case res == nil:
+		return &tools.Result{}
+	}
 	return res
 }
 
@@ -84,7 +161,7 @@ func (s *Session) finishTool(ctx context.Context, id string, res *tools.Result) 
 	if text == "" {
 		text = res.Text
 	}
-	s.emit(ctx, ToolCallUpdated{ID: id, Status: status, Text: text, Images: res.Images, Raw: res.Raw})
+	s.emit(ctx, ToolCallUpdated{ID: id, Status: status, Text: text, Images: res.Images, Raw: res.Raw, Diff: res.Diff})
 }
 
 func (s *Session) nextCallID() string {
@@ -113,11 +190,22 @@ type toolOutput struct {
 	s   *Session
 	ctx context.Context
 	id  string
+
+	// mu guards buf.
+	mu  sync.Mutex
 	buf []byte
 }
 
 // Write appends text to the call's visible output.
 func (o *toolOutput) Write(text string) {
+	o.mu.Lock()
 	o.buf = append(o.buf, text...)
-	o.s.emit(o.ctx, ToolCallUpdated{ID: o.id, Status: ToolInProgress, Text: string(o.buf)})
+	all := string(o.buf)
+	o.mu.Unlock()
+	o.s.emit(o.ctx, ToolCallUpdated{ID: o.id, Status: ToolInProgress, Text: all})
+}
+
+// ShowTerminal embeds an editor terminal in the call.
+func (o *toolOutput) ShowTerminal(id string) {
+	o.s.emit(o.ctx, ToolCallUpdated{ID: o.id, Status: ToolInProgress, TerminalID: id})
 }

@@ -110,7 +110,9 @@ func startInProcess(b *testing.B, m model.Model) *wire {
 	srv := acp.NewServer(acp.Options{Name: "companion", Version: "bench",
 		Config: config.Config{Script: "bench", Model: "bench-model"},
 		Model:  func(context.Context, config.Config) (model.Model, error) { return m, nil },
-		Tools:  func() *tools.Registry { return tools.NewRegistry(tools.ReadOnly(tools.ReadOnlyOptions{})...) },
+		Tools: func(config.Config) *tools.Registry {
+			return tools.NewRegistry(tools.ReadOnly(tools.ReadOnlyOptions{})...)
+		},
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})

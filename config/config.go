@@ -36,6 +36,17 @@ type Config struct {
 	Script string `json:"script,omitempty"`
 	// Retry tunes how failed model requests are retried.
 	Retry Retry `json:"retry,omitzero"`
+	// Permissions are allow / ask / deny rules such as
+	// "run_shell_command(git status)" or "edit(src/**)".
+	Permissions Permissions `json:"permissions,omitzero"`
+	// FolderTrust, when enabled, makes folders outside Trusted untrusted:
+	// nothing runs there without asking and project settings are ignored.
+	FolderTrust FolderTrust `json:"folderTrust,omitzero"`
+	// AllowPrivateFetch lets web_fetch reach private and loopback addresses.
+	AllowPrivateFetch bool `json:"allowPrivateFetch,omitempty"`
+	// StateDir holds sessions, checkpoints and command logs; "" means
+	// $XDG_STATE_HOME/companion (or ~/.local/state/companion).
+	StateDir string `json:"stateDir,omitempty"`
 	// MaxTurnRequests bounds model requests per prompt.
 	MaxTurnRequests int `json:"maxTurnRequests,omitempty"`
 	// LogFile receives logs; "" means stderr.
@@ -44,6 +55,33 @@ type Config struct {
 
 	// SettingsPath is the user settings file that was read (or would be).
 	SettingsPath string `json:"-"`
+}
+
+// Permissions are rules in "tool" or "tool(pattern)" form.
+type Permissions struct {
+	Allow []string `json:"allow,omitempty"`
+	Ask   []string `json:"ask,omitempty"`
+	Deny  []string `json:"deny,omitempty"`
+}
+
+// FolderTrust lists the folders the user trusts.
+type FolderTrust struct {
+	Enabled bool     `json:"enabled,omitempty"`
+	Trusted []string `json:"trusted,omitempty"`
+}
+
+// Trusts reports whether dir is trusted: always when folder trust is off,
+// else when dir is inside one of the trusted folders.
+func (f FolderTrust) Trusts(dir string) bool {
+	if !f.Enabled {
+		return true
+	}
+	for _, t := range f.Trusted {
+		if rel, err := filepath.Rel(t, dir); err == nil && filepath.IsLocal(rel) {
+			return true
+		}
+	}
+	return false
 }
 
 // Retry tunes the model client's retries; zero fields keep the provider's
@@ -136,4 +174,19 @@ func applyEnv(c *Config, getenv func(string) string) {
 	set(&c.Script, "COMPANION_SCRIPT")
 	set(&c.LogFile, "COMPANION_LOG_FILE")
 	set(&c.LogLevel, "COMPANION_LOG_LEVEL")
+	set(&c.StateDir, "COMPANION_STATE_DIR")
+	if c.StateDir == "" {
+		c.StateDir = stateDir(getenv)
+	}
+}
+
+// stateDir is $XDG_STATE_HOME/companion, else ~/.local/state/companion.
+func stateDir(getenv func(string) string) string {
+	if d := getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "companion")
+	}
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(h, ".local", "state", "companion")
+	}
+	return filepath.Join(os.TempDir(), "companion-state")
 }

@@ -122,3 +122,110 @@ func ReadOnly(opts ReadOnlyOptions) []Tool {
 		newGrep(o),
 	}
 }
+
+// ExtraOptions configures web_fetch, write_todos and read_many_files. Zero
+// fields take the defaults given.
+type ExtraOptions struct {
+	// AllowPrivate lets web_fetch reach loopback, private, link-local,
+	// unique-local, CGNAT, unspecified and other non-public addresses (a
+	// user setting; off by default).
+	AllowPrivate bool
+	// FetchTimeout bounds one web_fetch call, redirects and body included
+	// (30 s).
+	FetchTimeout time.Duration
+	// MaxFetchBytes is the most of a response body web_fetch reads (5 MiB).
+	MaxFetchBytes int64
+	// MaxFetchText is where web_fetch cuts the text it returns, in bytes
+	// (100 KiB).
+	MaxFetchText int
+	// MaxRedirects is the most redirects web_fetch follows (5).
+	MaxRedirects int
+	// UserAgent is web_fetch's User-Agent header (it names companion).
+	UserAgent string
+	// LookupIP resolves host names for web_fetch (nil: the system
+	// resolver). Tests map names to addresses with it.
+	LookupIP LookupFunc
+	// Dial connects to an address web_fetch has checked (nil: a net.Dialer
+	// that checks the socket address once more). Tests route "public"
+	// addresses to a local server with it.
+	Dial DialFunc
+	// MaxTodos is the most items write_todos accepts (100).
+	MaxTodos int
+	// MaxReadFiles is the most files read_many_files reads per call (100).
+	MaxReadFiles int
+	// MaxReadBytes bounds the text read_many_files returns (512 KiB).
+	MaxReadBytes int
+	// Read holds the per-file limits read_many_files shares with read_file
+	// (MaxLines, MaxLineLength, MaxMediaBytes; read_file's defaults).
+	Read ReadOnlyOptions
+}
+
+// withDefaults fills the zero fields.
+func (o ExtraOptions) withDefaults() ExtraOptions {
+	if o.FetchTimeout <= 0 {
+		o.FetchTimeout = 30 * time.Second
+	}
+	if o.MaxFetchBytes <= 0 {
+		o.MaxFetchBytes = 5 << 20
+	}
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&o.MaxFetchText, 100<<10)
+	def(&o.MaxRedirects, 5)
+	def(&o.MaxTodos, 100)
+	def(&o.MaxReadFiles, 100)
+	def(&o.MaxReadBytes, 512<<10)
+	if o.UserAgent == "" {
+		o.UserAgent = "companion (AI coding agent; web_fetch)"
+	}
+	o.Read = o.Read.withDefaults()
+	return o
+}
+
+// Extras returns the built-in tools beyond the read-only ones: web_fetch,
+// write_todos and read_many_files.
+func Extras(opts ExtraOptions) []Tool {
+	o := opts.withDefaults()
+	return []Tool{
+		newWebFetch(o),
+		newWriteTodos(o),
+		newReadManyFiles(o),
+	}
+}
+
+// EditOptions configures the editing tools. Zero fields take the defaults
+// given.
+type EditOptions struct {
+	// MaxFileBytes is the largest file replace and write_file edit (20 MiB).
+	MaxFileBytes int64
+	// FuzzyThreshold is the least similarity, in (0, 1], at which replace
+	// accepts a fuzzy match for an old_string that matched neither exactly
+	// nor ignoring whitespace (0.85). A value above 1 turns fuzzy matching
+	// off; the closest text is still shown when nothing matched.
+	FuzzyThreshold float64
+}
+
+// withDefaults fills the zero fields.
+func (o EditOptions) withDefaults() EditOptions {
+	if o.MaxFileBytes <= 0 {
+		o.MaxFileBytes = 20 << 20
+	}
+	if o.FuzzyThreshold <= 0 {
+		o.FuzzyThreshold = 0.85
+	}
+	return o
+}
+
+// Editing returns the file editing tools: replace and write_file. Both
+// propose their change as a whole-file diff through Confirmation and
+// implement Modifiable.
+func Editing(opts EditOptions) []Tool {
+	o := opts.withDefaults()
+	return []Tool{
+		newReplace(o),
+		newWriteFile(o),
+	}
+}

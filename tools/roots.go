@@ -96,11 +96,7 @@ func (r *Roots) All() []string {
 // ErrOutsideRoots and names the allowed roots.
 func (r *Roots) Resolve(path string) (string, error) {
 	dirs := r.All()
-	p := path
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(dirs[0], p)
-	}
-	real, err := resolveExisting(filepath.Clean(p))
+	real, err := absIn(dirs[0], path)
 	if err != nil {
 		return "", err
 	}
@@ -109,6 +105,23 @@ func (r *Roots) Resolve(path string) (string, error) {
 			ErrOutsideRoots, path, strings.Join(dirs, ", "))
 	}
 	return real, nil
+}
+
+// Abs resolves path the way Resolve does (relative to the primary root,
+// cleaned, symlinks resolved on the longest existing prefix) without
+// confining it to the roots. The editing tools use it: a write outside the
+// roots may be proposed, and the policy then always asks the user.
+func (r *Roots) Abs(path string) (string, error) {
+	return absIn(r.Primary(), path)
+}
+
+// absIn is Abs with the primary root given.
+func absIn(primary, path string) (string, error) {
+	p := path
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(primary, p)
+	}
+	return resolveExisting(filepath.Clean(p))
 }
 
 // Contains reports whether path resolves to a location inside a root.

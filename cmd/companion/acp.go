@@ -62,7 +62,7 @@ func serveACP(ctx context.Context, cfg config.Config, reload func() (config.Conf
 		Version:      version,
 		Config:       cfg,
 		Model:        models.get,
-		Tools:        func() *tools.Registry { return tools.NewRegistry(tools.ReadOnly(tools.ReadOnlyOptions{})...) },
+		Tools:        builtinTools,
 		ReloadConfig: reload,
 		Log:          log,
 	})
@@ -127,4 +127,9 @@ func startScript(path string, log *slog.Logger) (*scripted.Server, error) {
 		}
 	}
 	return scripted.NewServer(script, log)
+}
+
+// builtinTools is every built-in tool, configured from cfg.
+func builtinTools(cfg config.Config) *tools.Registry {
+	return tools.NewRegistry(tools.ReadOnly(tools.ReadOnlyOptions{})...)
 }

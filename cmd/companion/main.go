@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -103,5 +104,7 @@ func newLogger(file, level string, stderr io.Writer) (*slog.Logger, func(), erro
 		}
 		w, closeFn = f, func() { f.Close() }
 	}
+	// Libraries that use the standard log package (genai does) write there too.
+	log.SetOutput(w)
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lv})), closeFn, nil
 }

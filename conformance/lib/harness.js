@@ -90,6 +90,7 @@ async function makeWorkspace(files) {
  * connects an SDK client app to it. Options:
  *   script: the scripted-model script (object); null runs the real model
  *     provider, which without an API key must refuse to start sessions
+ *   command: [program, ...args] to run instead of $COMPANION_BIN (harness self-test)
  *   files: workspace files {relative path: content}
  *   readTextFile / writeTextFile / requestPermission: client handlers
  *     (SDK request contexts: {params, signal, requestId, ...}); the default
@@ -109,7 +110,6 @@ class Companion {
     this.messages = []; // {dir: "c2a"|"a2c", msg, line}
     this.violations = []; // {dir, line, problems}
     this.stderr = "";
-    this.sdkErrors = [];
     this.updatesBySession = new Map();
     this.waiters = new Set();
     this.checker = new MessageChecker();
@@ -132,7 +132,8 @@ class Companion {
       PATH: process.env.PATH ?? "/usr/bin:/bin",
       XDG_CONFIG_HOME: path.join(this.home, ".config"),
     };
-    this.child = spawn(companionBin(), args, {
+    const [bin, ...pre] = this.opts.command ?? [companionBin()];
+    this.child = spawn(bin, [...pre, ...args], {
       cwd: this.workspace,
       env,
       stdio: ["pipe", "pipe", "pipe"],
@@ -150,7 +151,6 @@ class Companion {
 
     this.connection = this.#connectSdk();
     this.agent = this.connection.agent;
-    this.connection.closed.catch((err) => this.sdkErrors.push(err));
   }
 
   #connectSdk() {
@@ -307,14 +307,22 @@ class Companion {
     this.closed = true;
     this.child.stdin.end();
     const { code, signal } = await withTimeout(Promise.race([this.exited, this.spawnError]), "companion to exit");
-    this.connection.close();
+    // stdout is at EOF: the SDK drains what is left and closes by itself.
+    await withTimeout(this.connection.closed, "the SDK connection to close");
+    await settle();
     assert.ok(
       this.messages.some((m) => m.dir === "c2a") && this.messages.some((m) => m.dir === "a2c"),
       "no traffic was captured in one of the directions",
     );
     this.assertValid();
+    const sent = this.messages.filter((m) => m.dir === "a2c" && m.msg.method === "session/update").length;
+    const delivered = [...this.updatesBySession.values()].reduce((n, l) => n + l.length, 0);
+    assert.equal(delivered, sent, "the SDK accepted every session/update the agent sent");
     assert.equal(code, 0, `companion exited with code ${code} signal ${signal}; stderr:\n${this.stderr.slice(-4000)}`);
-    assert.deepEqual(this.sdkErrors.filter((e) => e), [], "the SDK connection closed with an error");
+    // A clean end of input closes the SDK connection with its generic reason;
+    // anything else (a write failure, a handler error) is a failure.
+    const reason = this.connection.signal.reason;
+    assert.equal(reason?.message, "ACP connection closed", `the SDK connection closed with: ${reason?.stack ?? reason}`);
   }
 
   async cleanup() {

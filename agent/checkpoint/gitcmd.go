@@ -1,0 +1,172 @@
+package checkpoint
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+)
+
+// gitConfig returns the -c settings every git command runs with: no hooks,
+// no fsmonitor or other helper processes, no line-ending conversion, no
+// background maintenance, plain output.
+func gitConfig() []string {
+	return []string{
+		"core.bare=false",
+		"core.hooksPath=/dev/null",
+		"core.autocrlf=false",
+		"core.safecrlf=false",
+		"core.fsmonitor=false",
+		"core.untrackedCache=false",
+		"core.splitIndex=false",
+		"core.sparseCheckout=false",
+		"core.quotePath=false",
+		"commit.gpgSign=false",
+		"gc.auto=0",
+		"maintenance.auto=false",
+		"advice.addEmbeddedRepo=false",
+		"advice.addIgnoredFile=false",
+		"protocol.allow=never",
+	}
+}
+
+// gitIdentity is the fixed author and committer of checkpoint commits.
+const (
+	gitName  = "companion"
+	gitEmail = "companion@localhost"
+)
+
+// gitWaitDelay bounds how long a cancelled git may keep its pipes open.
+const gitWaitDelay = 5 * time.Second
+
+// gitRunner runs the git binary against the shadow repository with an
+// explicit environment: nothing of the user's git configuration, hooks or
+// GIT_* variables reaches it.
+type gitRunner struct {
+	bin      string // as configured; resolved by lookPath
+	gitDir   string
+	workTree string
+}
+
+// lookPath resolves the git binary, wrapping ErrNoGit when it is missing.
+func (r *gitRunner) lookPath() (string, error) {
+	p, err := exec.LookPath(r.bin)
+	if err != nil {
+		return "", fmt.Errorf("%w: %w", ErrNoGit, err)
+	}
+	return p, nil
+}
+
+// env is the complete environment of a git command. index, when set, is
+// used as GIT_INDEX_FILE instead of the shadow repository's own index.
+func (r *gitRunner) env(index string) []string {
+	env := []string{
+		"GIT_DIR=" + r.gitDir,
+		"GIT_WORK_TREE=" + r.workTree,
+		"HOME=" + r.gitDir, // no ~/.config/git/{ignore,attributes}
+		"GIT_CONFIG_GLOBAL=/dev/null",
+		"GIT_CONFIG_NOSYSTEM=1",
+		"GIT_ATTR_NOSYSTEM=1",
+		"GIT_AUTHOR_NAME=" + gitName,
+		"GIT_AUTHOR_EMAIL=" + gitEmail,
+		"GIT_COMMITTER_NAME=" + gitName,
+		"GIT_COMMITTER_EMAIL=" + gitEmail,
+		"GIT_TERMINAL_PROMPT=0",
+		"GIT_LITERAL_PATHSPECS=1",
+		"GIT_NO_REPLACE_OBJECTS=1",
+		"LC_ALL=C",
+	}
+	if index != "" {
+		env = append(env, "GIT_INDEX_FILE="+index)
+	}
+	for _, k := range []string{"PATH", "TMPDIR", "SYSTEMROOT", "TEMP", "TMP"} {
+		if v, ok := os.LookupEnv(k); ok {
+			env = append(env, k+"="+v)
+		}
+	}
+	return env
+}
+
+// gitCall is one git invocation.
+type gitCall struct {
+	args  []string
+	stdin io.Reader
+	index string // GIT_INDEX_FILE override
+}
+
+// run runs c and returns its standard output. A failure is an error naming
+// the subcommand and carrying git's first line of standard error.
+func (r *gitRunner) run(ctx context.Context, c gitCall) ([]byte, error) {
+	bin, err := r.lookPath()
+	if err != nil {
+		return nil, err
+	}
+	cmd := r.command(ctx, bin, c)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return stdout.Bytes(), fmt.Errorf("git %s: %w: %s", c.args[0], err, firstLine(stderr.String()))
+	}
+	return stdout.Bytes(), nil
+}
+
+// command builds the exec.Cmd of c, run in the work tree.
+func (r *gitRunner) command(ctx context.Context, bin string, c gitCall) *exec.Cmd {
+	config := gitConfig()
+	args := make([]string, 0, 2*len(config)+len(c.args))
+	for _, kv := range config {
+		args = append(args, "-c", kv)
+	}
+	cmd := exec.CommandContext(ctx, bin, append(args, c.args...)...)
+	cmd.Env = r.env(c.index)
+	cmd.Dir = r.workTree
+	cmd.Stdin = c.stdin
+	cmd.WaitDelay = gitWaitDelay
+	return cmd
+}
+
+// exitCode returns the exit status carried by err, or -1.
+func exitCode(err error) int {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	return -1
+}
+
+// firstLine returns the first non-empty line of s, trimmed.
+func firstLine(s string) string {
+	for line := range strings.SplitSeq(s, "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			return line
+		}
+	}
+	return "(no message)"
+}
+
+// nulJoin joins paths as a NUL-terminated list for --stdin -z style input.
+func nulJoin(paths []string) *strings.Reader {
+	var b strings.Builder
+	for _, p := range paths {
+		b.WriteString(p)
+		b.WriteByte(0)
+	}
+	return strings.NewReader(b.String())
+}
+
+// nulSplit splits NUL-terminated output into its fields.
+func nulSplit(out []byte) []string {
+	s := strings.TrimSuffix(string(out), "\x00")
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\x00")
+}

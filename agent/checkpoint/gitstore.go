@@ -1,0 +1,302 @@
+package checkpoint
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+const (
+	// checkpointRef is the shadow repository's ref to the newest checkpoint;
+	// each checkpoint commit's parent is the one before it.
+	checkpointRef = "refs/companion/checkpoints"
+	// metaPrefix starts the commit message line holding gitMeta as JSON.
+	metaPrefix = "companion-checkpoint: "
+	// shadowAttributes turns off every content conversion, so files come
+	// back byte for byte whatever the project's .gitattributes say.
+	shadowAttributes = "* -text -eol -crlf -filter -ident -working-tree-encoding\n"
+)
+
+// gitMeta is the part of a checkpoint commit's message the store reads back.
+type gitMeta struct {
+	V       int       `json:"v"`
+	Time    time.Time `json:"time"`
+	Paths   []string  `json:"paths,omitempty"`
+	Skipped []string  `json:"skipped,omitempty"`
+}
+
+// gitBackend keeps checkpoints as commits of a shadow repository whose work
+// tree is the project root.
+type gitBackend struct {
+	r   gitRunner
+	max int64
+	log *slog.Logger
+}
+
+func newGitBackend(bin, gitDir, root string, max int64, log *slog.Logger) *gitBackend {
+	return &gitBackend{r: gitRunner{bin: bin, gitDir: gitDir, workTree: root}, max: max, log: log}
+}
+
+// save snapshots the work tree plus the named paths and commits it.
+func (b *gitBackend) save(ctx context.Context, label string, named []string) (Checkpoint, error) {
+	if err := b.prepare(ctx); err != nil {
+		return Checkpoint{}, err
+	}
+	tree, skipped, err := b.stage(ctx, named)
+	if err != nil {
+		return Checkpoint{}, err
+	}
+	return b.commit(ctx, tree, label, without(named, skipped), skipped)
+}
+
+// prepare creates the shadow repository on first use and removes lock files
+// a crashed git left behind (safe: the caller holds the store's lock, so no
+// other git runs on this repository).
+func (b *gitBackend) prepare(ctx context.Context) error {
+	dir := b.r.gitDir
+	for _, name := range []string{"index.lock", "HEAD.lock", "config.lock", "packed-refs.lock",
+		filepath.FromSlash(checkpointRef) + ".lock", "index.restore"} {
+		if err := os.Remove(filepath.Join(dir, name)); err == nil {
+			b.log.Info("checkpoint: removed a stale git lock", "file", name)
+		}
+	}
+	attrs := filepath.Join(dir, "info", "attributes")
+	if _, err := os.Stat(attrs); err == nil {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "info"), 0o700); err != nil {
+		return fmt.Errorf("create shadow repository: %w", err)
+	}
+	if _, err := b.r.run(ctx, gitCall{args: []string{"init", "--quiet", "--template="}}); err != nil {
+		return err
+	}
+	return writeFileAtomic(attrs, []byte(shadowAttributes))
+}
+
+// stage brings the shadow index up to date with the work tree (honouring
+// .gitignore and leaving out large untracked files and nested
+// repositories), adds the named paths even when ignored, and writes the
+// index as a tree. It returns the tree and the named paths left out.
+func (b *gitBackend) stage(ctx context.Context, named []string) (tree string, skipped []string, err error) {
+	if err := b.excludeUntracked(ctx); err != nil {
+		return "", nil, err
+	}
+	if _, err := b.r.run(ctx, gitCall{args: []string{"add", "--all", "--ignore-errors"}}); err != nil {
+		if exitCode(err) != 1 {
+			return "", nil, err
+		}
+		b.log.Warn("checkpoint: some files could not be read into the snapshot", "err", err)
+	}
+	add, skipped, err := b.forceList(ctx, named, false)
+	if err != nil {
+		return "", nil, err
+	}
+	if err := b.forceAdd(ctx, add); err != nil {
+		return "", nil, err
+	}
+	tree, err = b.writeTree(ctx, "")
+	return tree, skipped, err
+}
+
+// forceAdd adds paths to the index even when ignored.
+func (b *gitBackend) forceAdd(ctx context.Context, paths []string) error {
+	if len(paths) == 0 {
+		return nil
+	}
+	_, err := b.r.run(ctx, gitCall{
+		args:  []string{"add", "--force", "--ignore-errors", "--pathspec-from-file=-", "--pathspec-file-nul"},
+		stdin: nulJoin(paths),
+	})
+	if exitCode(err) == 1 {
+		b.log.Warn("checkpoint: some named files could not be read into the snapshot", "err", err)
+		return nil
+	}
+	return err
+}
+
+// writeTree writes the index (or the given index file) as a tree.
+func (b *gitBackend) writeTree(ctx context.Context, index string) (string, error) {
+	out, err := b.r.run(ctx, gitCall{args: []string{"write-tree"}, index: index})
+	return strings.TrimSpace(string(out)), err
+}
+
+// forceList sorts named paths into those to add explicitly (files and
+// symlinks that exist) and those the snapshot cannot keep: files larger than
+// the limit and not yet in the index (unless always), other file types, and
+// paths beyond a symlink. Absent paths and directories are neither.
+func (b *gitBackend) forceList(ctx context.Context, named []string, always bool) (add, skipped []string, err error) {
+	var big []string
+	for _, p := range named {
+		if !plainParents(b.r.workTree, p) {
+			skipped = append(skipped, p)
+			continue
+		}
+		fi, err := os.Lstat(filepath.Join(b.r.workTree, filepath.FromSlash(p)))
+		switch {
+		case errors.Is(err, fs.ErrNotExist) || err == nil && fi.IsDir():
+		case err != nil:
+			return nil, nil, fmt.Errorf("snapshot %s: %w", p, err)
+		case fi.Mode()&fs.ModeSymlink != 0:
+			add = append(add, p)
+		case !fi.Mode().IsRegular():
+			skipped = append(skipped, p)
+		case !always && b.max > 0 && fi.Size() > b.max:
+			big = append(big, p)
+		default:
+			add = append(add, p)
+		}
+	}
+	if len(big) == 0 {
+		return add, skipped, nil
+	}
+	tracked, err := b.tracked(ctx, big)
+	for _, p := range big {
+		if !tracked[p] {
+			skipped = append(skipped, p)
+		}
+	}
+	return add, skipped, err
+}
+
+// tracked reports which of paths are in the shadow index.
+func (b *gitBackend) tracked(ctx context.Context, paths []string) (map[string]bool, error) {
+	out, err := b.r.run(ctx, gitCall{args: append([]string{"ls-files", "-z", "--cached", "--"}, paths...)})
+	set := map[string]bool{}
+	for _, p := range nulSplit(out) {
+		set[p] = true
+	}
+	return set, err
+}
+
+// plainParents reports whether every directory above rel (below root) is a
+// real directory, not a symlink: git holds nothing beyond a symlink.
+func plainParents(root, rel string) bool {
+	dir := filepath.Dir(filepath.FromSlash(rel))
+	for dir != "." {
+		fi, err := os.Lstat(filepath.Join(root, dir))
+		if err == nil && !fi.IsDir() {
+			return false
+		}
+		dir = filepath.Dir(dir)
+	}
+	return true
+}
+
+// head returns the newest checkpoint commit, or "" when there is none.
+func (b *gitBackend) head(ctx context.Context) (string, error) {
+	out, err := b.r.run(ctx, gitCall{args: []string{"rev-parse", "-q", "--verify", checkpointRef + "^{commit}"}})
+	if exitCode(err) == 1 {
+		return "", nil
+	}
+	return strings.TrimSpace(string(out)), err
+}
+
+// commit records tree as the newest checkpoint. The ref moves only after
+// the commit is written, and only from the head it was built on, so a crash
+// or a racing writer never loses a checkpoint.
+func (b *gitBackend) commit(ctx context.Context, tree, label string, paths, skipped []string) (Checkpoint, error) {
+	parent, err := b.head(ctx)
+	if err != nil {
+		return Checkpoint{}, err
+	}
+	m := gitMeta{V: 1, Time: time.Now().UTC(), Paths: nilIfEmpty(paths), Skipped: nilIfEmpty(skipped)}
+	js, err := json.Marshal(m)
+	if err != nil {
+		return Checkpoint{}, err
+	}
+	args := []string{"commit-tree", tree}
+	if parent != "" {
+		args = append(args, "-p", parent)
+	}
+	msg := label + "\n\n" + metaPrefix + string(js) + "\n"
+	out, err := b.r.run(ctx, gitCall{args: args, stdin: strings.NewReader(msg)})
+	if err != nil {
+		return Checkpoint{}, err
+	}
+	rev := strings.TrimSpace(string(out))
+	if _, err := b.r.run(ctx, gitCall{args: []string{"update-ref", checkpointRef, rev, parent}}); err != nil {
+		return Checkpoint{}, err
+	}
+	return Checkpoint{ID: shortID(rev), Label: label, Time: m.Time, Paths: m.Paths,
+		Skipped: m.Skipped, Backend: BackendGit, rev: rev}, nil
+}
+
+// list reads the checkpoint commits, newest first.
+func (b *gitBackend) list(ctx context.Context) ([]Checkpoint, error) {
+	if _, err := os.Stat(filepath.Join(b.r.gitDir, "HEAD")); err != nil {
+		return nil, nil
+	}
+	head, err := b.head(ctx)
+	if err != nil || head == "" {
+		return nil, err
+	}
+	out, err := b.r.run(ctx, gitCall{args: []string{"log", "-z", "--format=%H%x1f%ct%x1f%B", head}})
+	if err != nil {
+		return nil, err
+	}
+	var cps []Checkpoint
+	for _, rec := range nulSplit(out) {
+		if cp, ok := parseCommit(strings.TrimLeft(rec, "\n")); ok {
+			cps = append(cps, cp)
+		}
+	}
+	return cps, nil
+}
+
+// parseCommit reads one "hash \x1f unix-time \x1f message" record of list.
+func parseCommit(rec string) (Checkpoint, bool) {
+	f := strings.SplitN(rec, "\x1f", 3)
+	if len(f) != 3 || len(f[0]) < 12 {
+		return Checkpoint{}, false
+	}
+	cp := Checkpoint{ID: shortID(f[0]), Backend: BackendGit, rev: f[0]}
+	label, rest, _ := strings.Cut(f[2], "\n")
+	cp.Label = strings.TrimSpace(label)
+	if sec, err := strconv.ParseInt(f[1], 10, 64); err == nil {
+		cp.Time = time.Unix(sec, 0).UTC()
+	}
+	for line := range strings.SplitSeq(rest, "\n") {
+		var m gitMeta
+		if js, ok := strings.CutPrefix(line, metaPrefix); ok && json.Unmarshal([]byte(js), &m) == nil {
+			cp.Time, cp.Paths, cp.Skipped = m.Time, m.Paths, m.Skipped
+		}
+	}
+	return cp, true
+}
+
+// shortID is the id shown for a full hash.
+func shortID(rev string) string { return rev[:min(12, len(rev))] }
+
+// without returns paths minus those in drop.
+func without(paths, drop []string) []string {
+	if len(drop) == 0 {
+		return paths
+	}
+	gone := map[string]bool{}
+	for _, p := range drop {
+		gone[p] = true
+	}
+	var out []string
+	for _, p := range paths {
+		if !gone[p] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// nilIfEmpty normalises an empty slice to nil.
+func nilIfEmpty(s []string) []string {
+	if len(s) == 0 {
+		return nil
+	}
+	return s
+}

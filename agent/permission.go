@@ -1,0 +1,173 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"companion/tools"
+	"companion/tools/policy"
+)
+
+// Asker puts a question to the user: the front end's permission prompt.
+// It returns the chosen option, or Cancelled when the user (or the turn)
+// cancelled; an error counts as a refusal.
+type Asker interface {
+	Ask(ctx context.Context, q Question) (Answer, error)
+}
+
+// OptionKind hints how a front end presents an option.
+type OptionKind string
+
+// Option kinds, matching ACP's PermissionOptionKind.
+const (
+	AllowOnce    OptionKind = "allow_once"
+	AllowAlways  OptionKind = "allow_always"
+	RejectOnce   OptionKind = "reject_once"
+	RejectAlways OptionKind = "reject_always"
+)
+
+// Option ids: what each answer does.
+const (
+	ProceedOnce        = "proceed_once"
+	ProceedAlways      = "proceed_always"
+	ProceedAlwaysTool  = "proceed_always_tool"
+	ProceedAlwaysSave  = "proceed_always_save"
+	ProceedAlwaysSrv   = "proceed_always_server"
+	RejectOnceID       = "reject_once"
+	RejectAlwaysOption = "reject_always"
+)
+
+// Option is one answer the user may pick.
+type Option struct {
+	ID    string
+	Label string
+	Kind  OptionKind
+}
+
+// Question is a permission request for one tool call, announced earlier
+// with ToolCallStarted under CallID.
+type Question struct {
+	CallID    string
+	Tool      string
+	Title     string
+	Kind      tools.Kind
+	Locations []tools.Location
+	Input     json.RawMessage
+	Confirm   *tools.Confirmation
+	Options   []Option
+}
+
+// Answer is the user's choice. ModifiedContent is the text the user left
+// in an edit's diff view, when the editor let them change it.
+type Answer struct {
+	OptionID        string
+	Cancelled       bool
+	ModifiedContent *string
+}
+
+// options lists the answers offered for a confirmation.
+func options(c *tools.Confirmation, root string) []Option {
+	opts := []Option{{ProceedOnce, "Allow once", AllowOnce}}
+	switch c.Type {
+	case tools.ConfirmEdit:
+		name := displayPath(root, c.Path)
+		opts = append(opts,
+			Option{ProceedAlways, "Always allow edits to " + name, AllowAlways},
+			Option{ProceedAlwaysTool, "Allow all edits this session", AllowAlways},
+			Option{ProceedAlwaysSave, "Always allow edits to " + name + " in this project", AllowAlways})
+	case tools.ConfirmExec:
+		names := "`" + strings.Join(c.RootCommands, "`, `") + "`"
+		opts = append(opts,
+			Option{ProceedAlways, "Always allow " + names + " this session", AllowAlways},
+			Option{ProceedAlwaysSave, "Always allow " + names + " in this project", AllowAlways})
+	case tools.ConfirmMCP:
+		opts = append(opts,
+			Option{ProceedAlways, fmt.Sprintf("Always allow %s from %s", c.Tool, c.Server), AllowAlways},
+			Option{ProceedAlwaysSrv, "Always allow every tool of " + c.Server, AllowAlways})
+	default:
+		opts = append(opts, Option{ProceedAlways, "Always allow", AllowAlways})
+	}
+	return append(opts, Option{RejectOnceID, "Reject", RejectOnce}, Option{RejectAlwaysOption, "Always reject", RejectAlways})
+}
+
+// displayPath shows a path relative to the root when inside it.
+func displayPath(root, path string) string {
+	if rel, ok := strings.CutPrefix(path, root+"/"); ok {
+		return rel
+	}
+	return path
+}
+
+// permit asks the policy, and the user when the policy says so, whether a
+// call may run. It returns "" when it may, else the text the model gets.
+func (s *Session) permit(ctx context.Context, q Question, inv tools.Invocation) string {
+	call := policy.Call{Tool: q.Tool, Kind: q.Kind, Confirm: q.Confirm, Root: s.Root()}
+	v := s.policy.Decide(call)
+	switch v.Decision {
+	case policy.Allow:
+		return ""
+	case policy.Deny:
+		return v.Reason
+	}
+	if s.opts.Asker == nil {
+		return "This call needs the user's approval and there is no way to ask; it was not run."
+	}
+	q.Options = options(q.Confirm, s.Root())
+	ans, err := s.opts.Asker.Ask(ctx, q)
+	switch {
+	case err != nil && ctx.Err() == nil:
+		s.opts.Log.Warn("permission request failed", "err", err)
+		return "The permission request failed, so the call was not run."
+	case err != nil, ans.Cancelled:
+		return "The user cancelled; the call was not run."
+	}
+	return s.applyAnswer(ctx, call, ans, inv)
+}
+
+// applyAnswer records what an answer means and reports a refusal.
+func (s *Session) applyAnswer(ctx context.Context, call policy.Call, ans Answer, inv tools.Invocation) string {
+	switch ans.OptionID {
+	case RejectOnceID:
+		return "The user rejected this call."
+	case RejectAlwaysOption:
+		s.policy.Remember(false, policy.AlwaysRules(call, policy.ScopeThis)...)
+		return "The user rejected this call and asked not to be asked again this session."
+	case ProceedAlways:
+		s.policy.Remember(true, policy.AlwaysRules(call, policy.ScopeThis)...)
+	case ProceedAlwaysSrv:
+		s.policy.Remember(true, policy.AlwaysRules(call, policy.ScopeAll)...)
+	case ProceedAlwaysTool:
+		if call.Confirm.Type == tools.ConfirmEdit {
+			s.setModeAndAnnounce(ctx, ModeAutoEdit)
+		} else {
+			s.policy.Remember(true, policy.AlwaysRules(call, policy.ScopeThis)...)
+		}
+	case ProceedAlwaysSave:
+		rules := policy.AlwaysRules(call, policy.ScopeThis)
+		s.policy.Remember(true, rules...)
+		s.saveRules(rules)
+	case ProceedOnce:
+	default:
+		return fmt.Sprintf("The user's answer (%q) was not one of the options; the call was not run.", ans.OptionID)
+	}
+	if ans.ModifiedContent != nil {
+		if m, ok := inv.(tools.Modifiable); ok {
+			m.UseModifiedContent(*ans.ModifiedContent)
+		}
+	}
+	return ""
+}
+
+// saveRules writes "always" rules to the project settings.
+func (s *Session) saveRules(rules []policy.Rule) {
+	if s.opts.SaveRule == nil {
+		return
+	}
+	for _, r := range rules {
+		if err := s.opts.SaveRule(r.String()); err != nil {
+			s.opts.Log.Warn("cannot save permission rule", "rule", r.String(), "err", err)
+		}
+	}
+}

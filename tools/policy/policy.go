@@ -1,0 +1,255 @@
+package policy
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"companion/tools"
+)
+
+// Decision is what happens to a call.
+type Decision int
+
+// Decisions.
+const (
+	Allow Decision = iota
+	Ask
+	Deny
+)
+
+func (d Decision) String() string {
+	return [...]string{"allow", "ask", "deny"}[d]
+}
+
+// Verdict is a decision with the reason the model or user is told.
+type Verdict struct {
+	Decision Decision
+	Reason   string
+}
+
+// Approval modes, as the agent names them.
+const (
+	ModeDefault  = "default"
+	ModeAutoEdit = "auto_edit"
+	ModeYolo     = "yolo"
+	ModePlan     = "plan"
+)
+
+// Rules are allow, ask and deny rules; deny wins over ask over allow.
+type Rules struct {
+	Allow, Ask, Deny []Rule
+}
+
+// Options configure a Policy.
+type Options struct {
+	Mode string
+	// Trusted is false for a folder the user has not trusted: nothing is
+	// then approved without asking, whatever the mode or rules say.
+	Trusted bool
+	Roots   *tools.Roots
+	// Rules come from user and project settings.
+	Rules Rules
+}
+
+// Policy decides about one session's tool calls. It is safe for concurrent
+// use.
+type Policy struct {
+	roots   *tools.Roots
+	trusted bool
+	rules   Rules
+
+	// mu guards mode and session.
+	mu   sync.Mutex
+	mode string
+	// session holds the "always" answers given in this session.
+	session Rules
+}
+
+// New returns a policy.
+func New(opts Options) *Policy {
+	if opts.Mode == "" {
+		opts.Mode = ModeDefault
+	}
+	return &Policy{roots: opts.Roots, trusted: opts.Trusted, rules: opts.Rules, mode: opts.Mode}
+}
+
+// Mode is the current approval mode.
+func (p *Policy) Mode() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.mode
+}
+
+// SetMode changes the approval mode.
+func (p *Policy) SetMode(mode string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.mode = mode
+}
+
+// Remember adds a rule for the rest of the session (an "always" answer).
+func (p *Policy) Remember(allow bool, rs ...Rule) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if allow {
+		p.session.Allow = append(p.session.Allow, rs...)
+	} else {
+		p.session.Deny = append(p.session.Deny, rs...)
+	}
+}
+
+// Decide says what happens to a call. Calls without a confirmation
+// (read-only tools) are allowed unless a deny rule names them.
+func (p *Policy) Decide(c Call) Verdict {
+	p.mu.Lock()
+	mode, session := p.mode, p.session
+	p.mu.Unlock()
+	c.Root = p.roots.Primary()
+	all := Rules{
+		Allow: append(append([]Rule(nil), p.rules.Allow...), session.Allow...),
+		Ask:   p.rules.Ask,
+		Deny:  append(append([]Rule(nil), p.rules.Deny...), session.Deny...),
+	}
+	if r, ok := firstMatch(all.Deny, c, true); ok {
+		return Verdict{Deny, fmt.Sprintf("A deny rule (%s) forbids this call.", r)}
+	}
+	if c.Confirm == nil {
+		return Verdict{Decision: Allow}
+	}
+	if mode == ModePlan && c.Confirm.Type != tools.ConfirmInfo {
+		return Verdict{Deny, "Plan mode is read-only: no edits, commands or other changes. Describe the change instead, or ask the user to switch modes."}
+	}
+	if reason := p.alwaysAsk(c); reason != "" {
+		return Verdict{Ask, reason}
+	}
+	if !p.trusted {
+		return Verdict{Ask, "this folder is not trusted"}
+	}
+	if _, ok := firstMatch(all.Ask, c, false); ok {
+		return Verdict{Decision: Ask}
+	}
+	if modeAllows(mode, c.Confirm.Type) {
+		return Verdict{Decision: Allow}
+	}
+	if _, ok := firstMatch(all.Allow, c, false); ok {
+		return Verdict{Decision: Allow}
+	}
+	return Verdict{Decision: Ask}
+}
+
+// modeAllows reports whether the mode approves a confirmation type.
+func modeAllows(mode string, t tools.ConfirmType) bool {
+	switch mode {
+	case ModeYolo:
+		return true
+	case ModeAutoEdit:
+		return t == tools.ConfirmEdit
+	}
+	return false
+}
+
+// alwaysAsk names why a call must be asked whatever the mode and rules
+// say: writes outside the roots, and shell lines that cannot be read with
+// certainty.
+func (p *Policy) alwaysAsk(c Call) string {
+	conf := c.Confirm
+	switch conf.Type {
+	case tools.ConfirmEdit:
+		if !p.roots.Contains(conf.Path) {
+			return "the file is outside the workspace"
+		}
+	case tools.ConfirmExec:
+		if !conf.Parsed {
+			return "the command could not be parsed"
+		}
+		for _, cmd := range conf.Commands {
+			if cmd.Dynamic {
+				return "the command runs a program whose name is computed at run time"
+			}
+		}
+		for _, target := range conf.Redirects {
+			if target == "" || strings.HasPrefix(target, "~") || !p.roots.Contains(absUnder(c.Root, conf.Dir, target)) {
+				return "the command writes to a file outside the workspace"
+			}
+		}
+	}
+	return ""
+}
+
+// absUnder resolves a redirect target against the command's directory.
+func absUnder(root, dir, target string) string {
+	if filepath.IsAbs(target) {
+		return filepath.Clean(target)
+	}
+	if dir == "" {
+		dir = root
+	}
+	return filepath.Join(dir, target)
+}
+
+// firstMatch returns the first rule covering the call. For shell calls,
+// an allow or ask rule must cover every command of the line (any for
+// deny: one forbidden command forbids the line).
+func firstMatch(rules []Rule, c Call, deny bool) (Rule, bool) {
+	for _, r := range rules {
+		if !r.matchesTool(c) {
+			continue
+		}
+		if r.Pattern == "" || covers(r, c, deny) {
+			return r, true
+		}
+	}
+	if !deny && c.Confirm != nil && c.Confirm.Type == tools.ConfirmExec {
+		return allCommandsCovered(rules, c)
+	}
+	return Rule{}, false
+}
+
+// covers matches a rule's pattern against the call.
+func covers(r Rule, c Call, deny bool) bool {
+	conf := c.Confirm
+	if conf == nil {
+		return false
+	}
+	switch conf.Type {
+	case tools.ConfirmEdit:
+		return r.matchesPath(c.Root, conf.Path)
+	case tools.ConfirmMCP:
+		return r.matchesMCP(conf)
+	case tools.ConfirmExec:
+		if !deny {
+			return false // allow and ask: checked command by command
+		}
+		for _, cmd := range conf.Commands {
+			if r.matchesCommand(cmd) || (cmd.Dynamic && len(cmd.Words) > 0 && r.matchesCommand(tools.ShellCommand{Words: cmd.Words})) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// allCommandsCovered reports whether every command of a shell line is
+// covered by some rule with a pattern.
+func allCommandsCovered(rules []Rule, c Call) (Rule, bool) {
+	conf := c.Confirm
+	if len(conf.Commands) == 0 {
+		return Rule{}, false
+	}
+	var last Rule
+	for _, cmd := range conf.Commands {
+		found := false
+		for _, r := range rules {
+			if r.Pattern != "" && r.matchesTool(c) && r.matchesCommand(cmd) {
+				found, last = true, r
+				break
+			}
+		}
+		if !found {
+			return Rule{}, false
+		}
+	}
+	return last, true
+}

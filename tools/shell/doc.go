@@ -1,0 +1,12 @@
+// Package shell reads shell command lines without running them: it finds
+// every simple command a line would run (through pipelines, lists,
+// substitutions, compound commands, functions and wrappers such as env,
+// timeout, sudo, xargs, find -exec and bash -c) and the files it would write
+// by redirection, so a permission policy can judge the line command by
+// command.
+//
+// Parsing is done by mvdan.cc/sh/v3 in its Bash dialect. The package imports
+// nothing of companion's own (package tools imports it, so it cannot import
+// tools back); its Command has the same shape as tools.ShellCommand and
+// converts to it directly.
+package shell

@@ -1,0 +1,78 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"strings"
+)
+
+//go:embed descriptions/write_file.md
+var writeFileDescription string
+
+// writeFileParams are write_file's parameters, as Gemini CLI names them.
+type writeFileParams struct {
+	FilePath string `json:"file_path" required:"true" desc:"The file to write: an absolute path, or a path relative to the session root. Missing directories are created."`
+	Content  string `json:"content" required:"true" desc:"The file's complete new content."`
+}
+
+// writeFileTool creates a file or replaces its whole content.
+type writeFileTool struct {
+	opts   EditOptions
+	desc   string
+	schema json.RawMessage
+}
+
+func newWriteFile(o EditOptions) *writeFileTool {
+	desc := strings.NewReplacer("{max_file}", formatSize(o.MaxFileBytes)).Replace(writeFileDescription)
+	return &writeFileTool{opts: o, desc: desc, schema: SchemaFor[writeFileParams]()}
+}
+
+func (t *writeFileTool) Name() string            { return "write_file" }
+func (t *writeFileTool) Description() string     { return t.desc }
+func (t *writeFileTool) Schema() json.RawMessage { return t.schema }
+func (t *writeFileTool) Kind() Kind              { return KindEdit }
+
+func (t *writeFileTool) Prepare(env *Env, args json.RawMessage) (Invocation, error) {
+	p, err := Bind[writeFileParams](args)
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(p.FilePath) == "" {
+		return nil, argErrorf("parameter %q must not be empty", "file_path")
+	}
+	abs, err := env.Roots.Abs(p.FilePath)
+	if err != nil {
+		return nil, err
+	}
+	shown := env.Roots.Display(abs)
+	c := &editCall{env: env, opts: t.opts, abs: abs, shown: shown, tool: "write_file", title: "Write " + shown}
+	content := p.Content
+	c.plan = func(_ context.Context, cur *textFile) (*editPlan, error) {
+		return planWrite(cur, content, abs)
+	}
+	return c, nil
+}
+
+// planWrite works out an overwrite: content in the file's line endings, its
+// final newline kept, refused when it elides code the file has.
+func planWrite(cur *textFile, content, abs string) (*editPlan, error) {
+	if !cur.exists {
+		return &editPlan{before: cur, newText: content, line: 1}, nil
+	}
+	if line := findElision(toLF(cur.text), toLF(content), abs); line != "" {
+		return nil, elisionError("content", line, "use replace to change only part of the file")
+	}
+	eol := cur.eol()
+	text := keepFinalNewline(cur.text, adaptEOL(content, eol), eol)
+	return &editPlan{before: cur, newText: text, line: firstDiffLine(cur.text, text)}, nil
+}
+
+// firstDiffLine returns the 1-based line where a and b first differ.
+func firstDiffLine(a, b string) int {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	return strings.Count(a[:i], "\n") + 1
+}
