@@ -15,42 +15,57 @@ type indentStyle struct {
 
 // reindent fits the model's new lines to the file when old_string matched
 // only once whitespace was ignored. oldLines are old_string's lines and
-// fileLines the file lines they matched, pair by pair. A new line indented
-// like one of old_string's lines gets that line's indentation in the file;
-// any other keeps its depth relative to old_string's first line, in levels,
-// and is written in the file's style (tabs or spaces, its unit). Blank lines
+// fileLines the file lines they matched, pair by pair. A new line that is
+// one of old_string's lines, indentation included, gets that line's
+// indentation in the file. Any other keeps its depth relative to an anchor,
+// the old line at the same position (or the last one), counted in levels
+// and written in the file's style (tabs or spaces, its unit). Blank lines
 // stay empty.
 func reindent(newLines, oldLines, fileLines []string) []string {
 	same := map[string]string{}
 	for k, o := range oldLines {
-		if strings.TrimSpace(o) == "" {
-			continue
-		}
-		if _, ok := same[indentOf(o)]; !ok {
-			same[indentOf(o)] = indentOf(fileLines[k])
+		key := strings.TrimRight(o, " \t")
+		if _, ok := same[key]; !ok && key != "" {
+			same[key] = indentOf(fileLines[k])
 		}
 	}
 	modelStyle := styleOf(append(append([]string(nil), oldLines...), newLines...), indentStyle{unit: tabWidth})
 	fileStyle := styleOf(fileLines, modelStyle)
-	modelBase := columns(indentOf(firstNonBlank(oldLines)))
-	fileBase := columns(indentOf(firstNonBlank(fileLines)))
 	out := make([]string, len(newLines))
 	for i, l := range newLines {
 		ind := indentOf(l)
 		body := l[len(ind):]
-		switch fi, ok := same[ind]; {
-		case body == "":
-			out[i] = ""
-		case ok:
-			out[i] = fi + body
-		default:
-			d := columns(ind) - modelBase
-			levels, rest := d/modelStyle.unit, d%modelStyle.unit
-			cols := max(fileBase+levels*fileStyle.unit+rest, 0)
-			out[i] = fileStyle.render(cols) + body
+		if body == "" {
+			continue
 		}
+		if fi, ok := same[strings.TrimRight(l, " \t")]; ok {
+			out[i] = fi + body
+			continue
+		}
+		k := anchorLine(oldLines, i)
+		d := columns(ind) - columns(indentOf(oldLines[k]))
+		levels, rest := d/modelStyle.unit, d%modelStyle.unit
+		cols := max(columns(indentOf(fileLines[k]))+levels*fileStyle.unit+rest, 0)
+		out[i] = fileStyle.render(cols) + body
 	}
 	return out
+}
+
+// anchorLine returns the non-blank old line nearest position i, looking
+// back first. old has at least one non-blank line.
+func anchorLine(old []string, i int) int {
+	i = min(i, len(old)-1)
+	for k := i; k >= 0; k-- {
+		if strings.TrimSpace(old[k]) != "" {
+			return k
+		}
+	}
+	for k := i + 1; k < len(old); k++ {
+		if strings.TrimSpace(old[k]) != "" {
+			return k
+		}
+	}
+	return 0
 }
 
 // styleOf works out how lines indent: tabs when more indented lines start
@@ -115,13 +130,4 @@ func indentOf(s string) string { return s[:len(s)-len(strings.TrimLeft(s, " \t")
 // columns is the width of an indentation, a tab counting tabWidth.
 func columns(ind string) int {
 	return len(ind) + strings.Count(ind, "\t")*(tabWidth-1)
-}
-
-func firstNonBlank(lines []string) string {
-	for _, l := range lines {
-		if strings.TrimSpace(l) != "" {
-			return l
-		}
-	}
-	return ""
 }

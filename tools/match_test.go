@@ -69,8 +69,8 @@ func TestFindMatch(t *testing.T) {
 			name: "whitespace-flexible, deeper new line in the file's unit",
 			text: "def f():\n  if x:\n    return 1\n  return 0\n",
 			p: matchParams{
-				old: "if x:\n    return 1",
-				new: "if x:\n    if y:\n        return 2\n    return 1",
+				old: "    if x:\n        return 1",
+				new: "    if x:\n        if y:\n            return 2\n        return 1",
 			},
 			want: "def f():\n  if x:\n    if y:\n      return 2\n    return 1\n  return 0\n",
 			kind: matchFlexible, lines: []int{2},

@@ -131,5 +131,8 @@ func startScript(path string, log *slog.Logger) (*scripted.Server, error) {
 
 // builtinTools is every built-in tool, configured from cfg.
 func builtinTools(cfg config.Config) *tools.Registry {
-	return tools.NewRegistry(tools.ReadOnly(tools.ReadOnlyOptions{})...)
+	all := tools.ReadOnly(tools.ReadOnlyOptions{})
+	all = append(all, tools.Editing(tools.EditOptions{})...)
+	all = append(all, tools.Extras(tools.ExtraOptions{AllowPrivate: cfg.AllowPrivateFetch})...)
+	return tools.NewRegistry(all...)
 }

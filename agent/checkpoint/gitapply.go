@@ -1,0 +1,130 @@
+package checkpoint
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// apply carries out plan in the work tree, through an os.Root so that no
+// write or removal can leave it. It returns the paths removed and written.
+func (b *gitBackend) apply(ctx context.Context, plan []change) (removed, written []string, err error) {
+	root, err := os.OpenRoot(b.r.workTree)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open project root: %w", err)
+	}
+	defer root.Close()
+	var writes []change
+	for _, c := range plan {
+		if c.mode != "" {
+			writes = append(writes, c)
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return removed, written, err
+		}
+		gone, err := removePath(root, c.path)
+		if err != nil {
+			return removed, written, err
+		}
+		if gone {
+			removed = append(removed, c.path)
+		}
+	}
+	blobs := make([]string, len(writes))
+	for i, c := range writes {
+		blobs[i] = c.blob
+	}
+	err = b.r.catBlobs(ctx, blobs, func(i int, content io.Reader) error {
+		if err := writeGitEntry(root, writes[i], content); err != nil {
+			return err
+		}
+		written = append(written, writes[i].path)
+		return nil
+	})
+	return removed, written, err
+}
+
+// writeGitEntry puts one file of a snapshot tree back.
+func writeGitEntry(root *os.Root, c change, content io.Reader) error {
+	switch c.mode {
+	case "120000":
+		target, err := io.ReadAll(content)
+		if err != nil {
+			return err
+		}
+		return writeSymlink(root, c.path, string(target))
+	case "100755", "100644":
+		return writeFile(root, c.path, content, gitPerm(root, c.path, c.mode == "100755"))
+	default:
+		return fmt.Errorf("%w: %s has unknown mode %s", ErrCorrupt, c.path, c.mode)
+	}
+}
+
+// catBlobs streams the blobs ids, in order, through fn from one
+// `git cat-file --batch`. fn need not read all of its reader.
+func (r *gitRunner) catBlobs(ctx context.Context, ids []string, fn func(i int, content io.Reader) error) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	bin, err := r.lookPath()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	cmd := r.command(ctx, bin, gitCall{args: []string{"cat-file", "--batch"},
+		stdin: strings.NewReader(strings.Join(ids, "\n") + "\n")})
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("git cat-file: %w", err)
+	}
+	if err := readBatch(bufio.NewReader(stdout), ids, fn); err != nil {
+		cancel()
+		cmd.Wait()
+		return err
+	}
+	if err := cmd.Wait(); err != nil {
+		return fmt.Errorf("git cat-file: %w: %s", err, firstLine(stderr.String()))
+	}
+	return nil
+}
+
+// readBatch reads len(ids) `cat-file --batch` answers from br.
+func readBatch(br *bufio.Reader, ids []string, fn func(i int, content io.Reader) error) error {
+	for i, id := range ids {
+		header, err := br.ReadString('\n')
+		if err != nil {
+			return fmt.Errorf("git cat-file: %w", err)
+		}
+		f := strings.Fields(header)
+		if len(f) != 3 || f[1] != "blob" {
+			return fmt.Errorf("%w: object %s: %s", ErrCorrupt, id, strings.TrimSpace(header))
+		}
+		size, err := strconv.ParseInt(f[2], 10, 64)
+		if err != nil {
+			return fmt.Errorf("%w: object %s: %s", ErrCorrupt, id, strings.TrimSpace(header))
+		}
+		content := io.LimitReader(br, size)
+		if err := fn(i, content); err != nil {
+			return err
+		}
+		if _, err := io.Copy(io.Discard, content); err != nil {
+			return fmt.Errorf("git cat-file: %w", err)
+		}
+		if _, err := br.Discard(1); err != nil {
+			return fmt.Errorf("git cat-file: %w", err)
+		}
+	}
+	return nil
+}

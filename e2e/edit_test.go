@@ -1,0 +1,196 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"companion/internal/acptest"
+)
+
+// clientCaps are the two kinds of editor the tool tests run against.
+func clientCaps() map[string]map[string]any {
+	return map[string]map[string]any{
+		"editor with fs and terminals": {"fs": map[string]any{"readTextFile": true, "writeTextFile": true}, "terminal": true},
+		"bare client":                  {},
+	}
+}
+
+// startFake starts companion on a script with a fake editor.
+func startFake(t *testing.T, scriptJSON string, fake *acptest.Fake, settings string) *acptest.Editor {
+	e := env(t)
+	if settings != "" {
+		home := strings.TrimPrefix(e[0], "HOME=")
+		dir := filepath.Join(home, ".config", "companion")
+		os.MkdirAll(dir, 0o755)
+		os.WriteFile(filepath.Join(dir, "settings.json"), []byte(settings), 0o644)
+	}
+	return acptest.Start(t, binary, []string{"acp", "--script", script(t, scriptJSON)}, e, fake.Handle)
+}
+
+func replaceCall(file, old, new string) string {
+	args, _ := json.Marshal(map[string]any{"file_path": file, "old_string": old, "new_string": new})
+	return fmt.Sprintf(`{"functionCall":{"name":"replace","args":%s}}`, args)
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// toolUpdates returns the tool call updates of a session, "kind:status".
+func toolUpdates(ed *acptest.Editor, id string) []string {
+	var out []string
+	for _, u := range ed.Updates(id) {
+		if u.Kind == "tool_call" || u.Kind == "tool_call_update" {
+			var st string
+			u.Field("status", &st)
+			out = append(out, u.Kind+":"+st)
+		}
+	}
+	return out
+}
+
+func TestReplaceEverywhere(t *testing.T) {
+	for name, caps := range clientCaps() {
+		t.Run(name, func(t *testing.T) {
+			ws := workspace(t, map[string]string{"app.go": "package app\r\n\r\nfunc Old() {}\r\n"})
+			fake := acptest.NewFake()
+			ed := startFake(t, `{"turns":[{"chunks":[`+replaceCall("app.go", "func Old() {}", "func New() {}")+`]},
+				{"match":"functionResponse","chunks":[{"text":"Renamed."}]}],"fallback":"error"}`, fake, "")
+			ed.Initialize(caps)
+			id := ed.NewSession(ws)
+			if got := ed.StopReason(ed.Wait(ed.Prompt(id, "rename Old"))); got != "end_turn" {
+				t.Fatalf("stopReason = %q", got)
+			}
+			if got := readFile(t, filepath.Join(ws, "app.go")); got != "package app\r\n\r\nfunc New() {}\r\n" {
+				t.Errorf("file = %q (CRLF must be kept)", got)
+			}
+			if len(fake.Permissions) != 1 {
+				t.Fatalf("asked %d times, want 1", len(fake.Permissions))
+			}
+			perm := fake.Permissions[0]
+			if perm.ToolCall.Kind != "edit" || len(perm.ToolCall.Content) == 0 || !strings.Contains(string(perm.ToolCall.Content[0]), `"type":"diff"`) {
+				t.Errorf("permission toolCall = %+v", perm.ToolCall)
+			}
+			first := ed.Updates(id)
+			var sawDiffBeforeAsk bool
+			for _, u := range first {
+				if u.Kind == "tool_call" && strings.Contains(string(u.Raw), `"newText":"package app\r\n\r\nfunc New() {}\r\n"`) {
+					sawDiffBeforeAsk = true
+				}
+			}
+			if !sawDiffBeforeAsk {
+				t.Errorf("no tool_call with the whole-file diff before the question")
+			}
+			wantWrite := caps["fs"] != nil
+			if got := strings.Contains(strings.Join(fake.Calls, " "), "fs/write_text_file"); got != wantWrite {
+				t.Errorf("wrote through the editor = %v, want %v (calls %q)", got, wantWrite, fake.Calls)
+			}
+			ed.Close()
+		})
+	}
+}
+
+func TestPermissionAnswers(t *testing.T) {
+	modified := "user version\n"
+	tests := []struct {
+		name     string
+		answers  []string // option ids in order; "" cancels
+		meta     map[string]any
+		wantFile string
+		asked    int
+	}{
+		{"allow once twice", []string{"proceed_once", "proceed_once"}, nil, "v2\n", 2},
+		{"allow always", []string{"proceed_always"}, nil, "v2\n", 1},
+		{"reject", []string{"reject_once", "reject_once"}, nil, "v0\n", 2},
+		{"reject always", []string{"reject_always"}, nil, "v0\n", 1},
+		{"modified content", []string{"proceed_once", "proceed_once"}, map[string]any{"companion": map[string]any{"modifiedContent": modified}}, modified, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ws := workspace(t, map[string]string{"f.txt": "v0\n"})
+			fake := acptest.NewFake()
+			n := 0
+			fake.Answer = func(acptest.PermissionRequest) (string, map[string]any) {
+				a := tt.answers[min(n, len(tt.answers)-1)]
+				n++
+				return a, tt.meta
+			}
+			write := func(s string) string {
+				return fmt.Sprintf(`{"functionCall":{"name":"write_file","args":{"file_path":"f.txt","content":%q}}}`, s)
+			}
+			ed := startFake(t, `{"turns":[{"chunks":[`+write("v1\n")+`]},{"chunks":[`+write("v2\n")+`]},{"chunks":[{"text":"ok"}]}]}`, fake, "")
+			ed.Initialize(clientCaps()["editor with fs and terminals"])
+			id := ed.NewSession(ws)
+			if got := ed.StopReason(ed.Wait(ed.Prompt(id, "write"))); got != "end_turn" {
+				t.Fatalf("stopReason = %q", got)
+			}
+			if got := readFile(t, filepath.Join(ws, "f.txt")); got != tt.wantFile {
+				t.Errorf("file = %q, want %q", got, tt.wantFile)
+			}
+			if len(fake.Permissions) != tt.asked {
+				t.Errorf("asked %d times, want %d", len(fake.Permissions), tt.asked)
+			}
+			ed.Close()
+		})
+	}
+}
+
+func TestCancelWhileAsking(t *testing.T) {
+	ws := workspace(t, map[string]string{"f.txt": "v0\n"})
+	fake := acptest.NewFake()
+	asked := make(chan struct{}, 1)
+	release := make(chan struct{})
+	fake.Answer = func(acptest.PermissionRequest) (string, map[string]any) {
+		asked <- struct{}{}
+		<-release
+		return "", nil // the client answers cancelled after session/cancel
+	}
+	ed := startFake(t, `{"turns":[{"chunks":[{"functionCall":{"name":"write_file","args":{"file_path":"f.txt","content":"v1\n"}}}]}]}`, fake, "")
+	ed.Initialize(map[string]any{})
+	id := ed.NewSession(ws)
+	resp := ed.Prompt(id, "write")
+	<-asked
+	ed.Notify("session/cancel", map[string]any{"sessionId": id})
+	close(release)
+	if got := ed.StopReason(ed.Wait(resp)); got != "cancelled" {
+		t.Fatalf("stopReason = %q", got)
+	}
+	if got := readFile(t, filepath.Join(ws, "f.txt")); got != "v0\n" {
+		t.Errorf("file changed after a cancelled question: %q", got)
+	}
+	ed.Close()
+}
+
+func TestPlanModeAndTodos(t *testing.T) {
+	ws := workspace(t, map[string]string{"f.txt": "v0\n"})
+	fake := acptest.NewFake()
+	ed := startFake(t, `{"turns":[{"chunks":[
+		{"functionCall":{"name":"write_todos","args":{"todos":[{"description":"Read the code","status":"completed"},{"description":"Fix the bug","status":"in_progress"}]}}},
+		{"functionCall":{"name":"write_file","args":{"file_path":"f.txt","content":"v1\n"}}}]},
+		{"match":"Plan mode is read-only","chunks":[{"text":"I will only plan."}]}],"fallback":"error"}`, fake, "")
+	ed.Initialize(map[string]any{})
+	id := ed.NewSession(ws)
+	if r := ed.Call("session/set_mode", map[string]any{"sessionId": id, "modeId": "plan"}); r.Error != nil {
+		t.Fatal(r.Error)
+	}
+	if got := ed.StopReason(ed.Wait(ed.Prompt(id, "plan it"))); got != "end_turn" {
+		t.Fatalf("stopReason = %q", got)
+	}
+	u := ed.WaitUpdate(id, "plan")
+	if !strings.Contains(string(u.Raw), `"content":"Fix the bug","priority":"medium","status":"in_progress"`) {
+		t.Errorf("plan = %s", u.Raw)
+	}
+	if len(fake.Permissions) != 0 || readFile(t, filepath.Join(ws, "f.txt")) != "v0\n" {
+		t.Errorf("plan mode asked (%d) or wrote", len(fake.Permissions))
+	}
+	ed.Close()
+}

@@ -1,0 +1,224 @@
+package shell
+
+import (
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// maxDepth bounds how deep scripts inside scripts (bash -c, trap, alias)
+// are read; deeper ones make their command Dynamic.
+const maxDepth = 8
+
+// Command is one simple command a line runs. It has the shape of
+// tools.ShellCommand, to which it converts.
+type Command struct {
+	// Words are the command's words after quote removal and brace
+	// expansion; a word holding an expansion is kept as written ("$HOME").
+	Words []string
+	// Dynamic means the program that runs cannot be known before the line
+	// runs: its name is an expansion or a pattern, or it runs code given as
+	// data (eval, source, bash -c "$x", code piped into a shell), or it sets
+	// a variable that changes what programs run (PATH, LD_PRELOAD, ...).
+	Dynamic bool
+}
+
+// Analysis is what a command line would do, found without running it.
+type Analysis struct {
+	// Parsed is false when the line is not valid Bash; nothing else is set.
+	Parsed bool
+	// Commands are every simple command the line runs, in source order,
+	// with wrappers (env, nohup, time, timeout, nice, command, builtin,
+	// exec, stdbuf, setsid, xargs, bash -c) replaced by the command they
+	// run. sudo stays as a command of its own before the command it runs;
+	// find stays before the commands of its -exec actions.
+	Commands []Command
+	// Redirects are the files the line writes by redirection (>, >>, >|,
+	// &>, &>>, <>, >&file, find -fprint), as written and unquoted; "" for a
+	// target that is not a plain literal. /dev/null, /dev/stdout and
+	// /dev/stderr are left out.
+	Redirects []string
+	// RootCommands are the distinct literal program names of Commands, in
+	// order.
+	RootCommands []string
+}
+
+// Analyze reads a Bash command line and reports every command it would run
+// and every file it would write by redirection.
+func Analyze(line string) Analysis {
+	a := &analyzer{printer: syntax.NewPrinter()}
+	if !a.script(line, 0) {
+		return Analysis{}
+	}
+	res := Analysis{Parsed: true, Redirects: a.redirects}
+	for _, c := range a.cmds {
+		res.Commands = append(res.Commands, c.Command)
+		if c.named && !slices.Contains(res.RootCommands, c.Words[0]) {
+			res.RootCommands = append(res.RootCommands, c.Words[0])
+		}
+	}
+	return res
+}
+
+// found is a command with whether its first word is a literal name.
+type found struct {
+	Command
+	named bool
+}
+
+// analyzer collects commands and redirections while walking syntax trees.
+type analyzer struct {
+	printer   *syntax.Printer
+	cmds      []found
+	redirects []string
+}
+
+// script parses src and records what it runs; false means it does not
+// parse.
+func (a *analyzer) script(src string, depth int) bool {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		return false
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		a.visit(n, depth)
+		return true
+	})
+	return true
+}
+
+// visit records what one node runs or writes. Walk goes on into its
+// children, so substitutions nested anywhere are visited too.
+func (a *analyzer) visit(n syntax.Node, depth int) {
+	switch n := n.(type) {
+	case *syntax.Stmt:
+		if call, ok := n.Cmd.(*syntax.CallExpr); ok && len(call.Args) > 0 {
+			a.call(call, n.Redirs, depth)
+		}
+	case *syntax.CallExpr:
+		if len(n.Args) == 0 {
+			a.assignments(n.Assigns)
+		}
+	case *syntax.DeclClause:
+		a.decl(n)
+	case *syntax.Redirect:
+		a.redirect(n)
+	}
+}
+
+// add records a command.
+func (a *analyzer) add(ws []word, dynamic bool) {
+	if len(ws) == 0 {
+		return
+	}
+	a.cmds = append(a.cmds, found{
+		Command: Command{Words: vals(ws), Dynamic: dynamic || !ws[0].named()},
+		named:   ws[0].lit,
+	})
+}
+
+// call records a simple command with its prefix assignments.
+func (a *analyzer) call(c *syntax.CallExpr, redirs []*syntax.Redirect, depth int) {
+	risky := slices.ContainsFunc(c.Assigns, func(as *syntax.Assign) bool {
+		return as.Name != nil && riskyVar(as.Name.Value)
+	})
+	a.command(invocation{words: a.words(c.Args), redirs: redirs, depth: depth, risky: risky})
+}
+
+// assignments records a statement made only of assignments when one of
+// them sets a variable that changes what later commands run.
+func (a *analyzer) assignments(as []*syntax.Assign) {
+	for _, v := range as {
+		if v.Name != nil && riskyVar(v.Name.Value) {
+			a.add([]word{{val: a.assignSource(v), lit: true}}, true)
+		}
+	}
+}
+
+// decl records declare, export, local, readonly, typeset and nameref.
+// Setting a risky variable, or an argument whose name is only known at run
+// time, makes it Dynamic.
+func (a *analyzer) decl(d *syntax.DeclClause) {
+	ws := []word{{val: d.Variant.Value, lit: true}}
+	risky := false
+	for _, v := range d.Args {
+		switch {
+		case v.Name != nil:
+			ws = append(ws, word{val: a.assignSource(v), lit: true})
+			risky = risky || riskyVar(v.Name.Value)
+		default: // declare "$x", export "PATH=/x": a word read at run time
+			val, ok := literalWord(v.Value)
+			name, _, _ := strings.Cut(val, "=")
+			risky = risky || !ok || riskyVar(strings.TrimSuffix(name, "+"))
+			ws = append(ws, word{val: a.source(v.Value), lit: ok})
+		}
+	}
+	a.add(ws, risky)
+}
+
+// assignSource prints a named assignment as written.
+func (a *analyzer) assignSource(v *syntax.Assign) string {
+	var b strings.Builder
+	if err := a.printer.Print(&b, &syntax.CallExpr{Assigns: []*syntax.Assign{v}}); err != nil {
+		return "?"
+	}
+	return b.String()
+}
+
+// redirect records the file a redirection writes.
+func (a *analyzer) redirect(r *syntax.Redirect) {
+	switch r.Op {
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll,
+		syntax.RdrAllClob, syntax.AppAll, syntax.AppAllClob, syntax.RdrInOut:
+	case syntax.DplOut:
+		// >&2 and >&- duplicate or close a descriptor; >&file writes file.
+		if v, ok := literalWord(r.Word); ok && (v == "-" || isNumber(v)) {
+			return
+		}
+	default:
+		return // reads: <, <&, here-documents
+	}
+	if len(r.Word.Parts) == 1 {
+		if _, ok := r.Word.Parts[0].(*syntax.ProcSubst); ok {
+			return // > >(cmd) writes to a pipe; cmd is visited as a command
+		}
+	}
+	target, _ := literalWord(r.Word)
+	a.writes(target)
+}
+
+// writes records a written file, leaving out the pseudo-files that are
+// not files.
+func (a *analyzer) writes(target string) {
+	switch target {
+	case "/dev/null", "/dev/stdout", "/dev/stderr":
+		return
+	}
+	a.redirects = append(a.redirects, target)
+}
+
+// isNumber reports whether s is a non-empty run of decimal digits.
+func isNumber(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
+// riskyVar reports whether setting the variable changes which programs or
+// code run: the search path, preloaded libraries, shell start-up files,
+// exported functions, and the commands git, pagers and editors run.
+func riskyVar(name string) bool {
+	switch name {
+	case "PATH", "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES",
+		"DYLD_LIBRARY_PATH", "DYLD_FRAMEWORK_PATH", "BASH_ENV", "ENV", "PROMPT_COMMAND",
+		"PS4", "SHELLOPTS", "BASHOPTS", "IFS", "CDPATH", "PAGER", "MANPAGER", "EDITOR", "VISUAL",
+		"SSH_ASKPASS", "LESSOPEN", "LESSCLOSE", "PYTHONPATH", "PYTHONSTARTUP", "NODE_OPTIONS",
+		"PERL5OPT", "PERL5LIB", "RUBYOPT", "JAVA_TOOL_OPTIONS":
+		return true
+	case "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE", "GIT_COMMITTER_NAME",
+		"GIT_COMMITTER_EMAIL", "GIT_COMMITTER_DATE", "GIT_TERMINAL_PROMPT":
+		return false
+	}
+	// GIT_*: GIT_SSH_COMMAND, GIT_EXTERNAL_DIFF, GIT_CONFIG_*, GIT_DIR...
+	// can all make git run other programs.
+	return strings.HasPrefix(name, "GIT_") || strings.HasPrefix(name, "BASH_FUNC_")
+}
