@@ -49,15 +49,25 @@ func (s *Session) Prompt(ctx context.Context, parts []model.Part) (StopReason, e
 
 // loop alternates model requests and tool runs until the model stops.
 func (s *Session) loop(ctx context.Context) (StopReason, error) {
+	var loops loopDetector
 	for n := 0; ; n++ {
 		if n >= s.opts.MaxRequests {
 			s.emit(ctx, MessageChunk{Text: fmt.Sprintf(
 				"\n\nStopped after %d model requests in one prompt; send another prompt to continue.", n)})
 			return MaxTurnRequests, nil
 		}
-		resp, err := s.request(ctx)
+		resp, err := s.request(ctx, &loops)
 		if err != nil {
 			return "", err
+		}
+		if what := resp.loop; what != "" || loops.calls(resp.calls) {
+			if what == "" {
+				what = "the same tool call with the same arguments, again and again"
+			}
+			if stop, ok := s.onLoop(ctx, &loops, resp, what); ok {
+				return stop, nil
+			}
+			continue
 		}
 		switch resp.finish {
 		case model.FinishSafety:
@@ -78,19 +88,42 @@ func (s *Session) loop(ctx context.Context) (StopReason, error) {
 	}
 }
 
+// onLoop handles a detected loop: the first time the model gets a nudge
+// (its pending calls answered as skipped) and the prompt goes on; the
+// second time the prompt ends.
+func (s *Session) onLoop(ctx context.Context, loops *loopDetector, resp response, what string) (StopReason, bool) {
+	if loops.nudged {
+		s.emit(ctx, MessageChunk{Text: "\n\nStopped: the model kept repeating itself (" + what + "). Rephrase the request or break it into smaller steps."})
+		return MaxTurnRequests, true
+	}
+	loops.nudged = true
+	var parts []model.Part
+	for i := range resp.calls {
+		parts = append(parts, functionResponse(&resp.calls[i], nil, "Not run: you are repeating the same call."))
+	}
+	parts = append(parts, model.Part{Text: loopNudge(what)})
+	s.appendHistory(model.Content{Role: model.RoleUser, Parts: parts})
+	return "", false
+}
+
 // response is what one model request produced.
 type response struct {
 	calls  []model.FunctionCall
 	finish model.FinishReason
+	// loop names a repetition found in the streamed text, if any.
+	loop string
 }
 
 // request sends the history to the model, streams the answer out as events
 // and records the model's turn in the history.
-func (s *Session) request(ctx context.Context) (response, error) {
+func (s *Session) request(ctx context.Context, loops *loopDetector) (response, error) {
 	req, err := s.buildRequest(ctx)
 	if err != nil {
 		return response{}, err
 	}
+	loops.startResponse()
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	var (
 		resp  response
 		parts []model.Part
@@ -109,8 +142,14 @@ func (s *Session) request(ctx context.Context) (response, error) {
 			if p.FunctionCall != nil {
 				resp.calls = append(resp.calls, *p.FunctionCall)
 			}
+			if !p.Thought && p.Text != "" && loops.text(p.Text) {
+				resp.loop = "the same line of text, over and over"
+			}
 		}
 		parts = appendParts(parts, chunk.Parts)
+		if resp.loop != "" {
+			break // stop streaming a model that repeats itself
+		}
 		if chunk.FinishReason != model.FinishNone {
 			resp.finish = chunk.FinishReason
 		}

@@ -122,9 +122,9 @@ func TestWriteTodosTool(t *testing.T) {
 		`{"todos":[]}`: true,
 		`{"todos":[{"description":"a","status":"pending","priority":"high"}]}`: true,
 		`{}`: false,
-		`{"todos":[{"description":"a","status":"done"}]}`:                      false,
-		`{"todos":[{"description":"a","status":"pending","priority":"urgent"}]}`: false,
-		`{"todos":[{"status":"pending"}]}`:                                      false,
+		`{"todos":[{"description":"a","status":"done"}]}`:                                                                        false,
+		`{"todos":[{"description":"a","status":"pending","priority":"urgent"}]}`:                                                 false,
+		`{"todos":[{"status":"pending"}]}`:                                                                                       false,
 		`{"todos":[` + strings.Repeat(`{"description":"a","status":"pending"},`, 7) + `{"description":"a","status":"pending"}]}`: false,
 	} {
 		schemaErr := validate(args)

@@ -121,9 +121,6 @@ func (b *fileBackend) capture(root *os.Root, rel string) (entry, bool, error) {
 	return e, err == nil, err
 }
 
-// errTooLarge reports a file that grew past the limit while being read.
-var errTooLarge = errors.New("file grew past the size limit")
-
 // storeObject copies rel's content into the object store, returning its
 // hash. The copy is synced before it is renamed into place.
 func (b *fileBackend) storeObject(root *os.Root, rel string) (sum string, err error) {

@@ -1,0 +1,102 @@
+// Package checkpoint snapshots a project's files before each change the
+// agent makes, so that `/undo` and `/restore [id]` can put them back. It owns
+// the checkpoint data under a state directory outside the project (the
+// caller passes one per project; StateDir derives it from a base directory
+// such as $XDG_STATE_HOME/companion/checkpoints and the root). It imports
+// only the standard library (and golang.org/x/sys/windows for file locks on
+// Windows) and runs the `git` binary; it knows nothing of tools, sessions or
+// protocols.
+//
+// # Use
+//
+// The agent calls Store.Save before every mutating tool call, naming the
+// paths the call will touch (none for a shell command). `/undo` restores
+// the newest checkpoint; `/restore` lists checkpoints (Store.List, newest
+// first) and restores one. Store.Restore first saves the current state as a
+// checkpoint labelled "before restore of <id>" (Restoration.Undo), so a
+// restore can itself be undone by restoring that checkpoint.
+//
+// # Git backend
+//
+// When git (2.25 or later) is installed, checkpoints are commits of a
+// shadow repository: GIT_DIR is <state>/git and the work tree is the
+// project root. The project's own .git is never read or written (git skips
+// every .git entry of a work tree). Every git command gets an explicit
+// environment: GIT_DIR, GIT_WORK_TREE, GIT_CONFIG_GLOBAL=/dev/null,
+// GIT_CONFIG_NOSYSTEM=1, HOME set to the shadow repository (so no user
+// ignore or attribute files), a fixed author and committer, literal
+// pathspecs, and `-c` settings that disable hooks (core.hooksPath=/dev/null),
+// fsmonitor, line-ending conversion and automatic gc. The shadow
+// repository's info/attributes turns off every content conversion
+// (text, eol, filters, ident, encodings), so files come back byte for byte.
+//
+// A snapshot is `git add --all` into the shadow index (which honours the
+// project's .gitignore files), then write-tree and commit-tree; the ref
+// refs/companion/checkpoints moves to the new commit last, and only from the
+// commit it was built on, so a crash mid-save leaves every earlier
+// checkpoint intact. It is incremental: the index caches file stats, so
+// only changed files are read, and git stores each distinct content once.
+// The snapshot covers the whole work tree, so changes made by shell
+// commands are covered too. Left out are: ignored files; untracked files
+// larger than the size limit (WithMaxFileSize, default 10 MiB; once a file
+// is in the snapshot it stays whatever its size); nested repositories
+// (directories with their own .git). Both kinds are listed in the shadow
+// repository's info/exclude, rewritten on every save.
+//
+// Named paths are always kept exactly, even when ignored: existing ones are
+// force-added, and the commit message records the names (with the paths
+// that could not be kept, in Checkpoint.Skipped), so a named path absent
+// from the tree is known to have been absent.
+//
+// Restoring checkpoint T: the current state is staged, and the target
+// tree is T's tree, completed for ignored paths that T neither holds nor
+// names but a newer checkpoint named (their state comes from the oldest
+// such checkpoint). The difference between the two trees is the plan: files
+// that differ or are missing are written (content, and the executable bit;
+// other permission bits of an existing file are kept), symlinks recreated,
+// and files T lacks removed, unless they are ignored and not known to have
+// been absent. Ignored files the snapshots do not hold are never touched.
+// Before applying the plan, the current state is committed as the undo
+// checkpoint, with every planned path force-added and named (whatever its
+// size), so undoing the restore is exact. Directories emptied by removals
+// are removed, as git does.
+//
+// # File backend
+//
+// Without git (not installed, WithoutGit, or after any git failure for the
+// rest of the Store's life), checkpoints hold only the named paths, in
+// <state>/files: file contents stored once under objects/ by SHA-256, and a
+// JSON manifest per checkpoint (manifests/<seq>-<id>.json) mapping each path
+// to a file (hash and permission bits), a symlink (target), a directory
+// (existence only) or absent. Files larger than the size limit are skipped
+// and listed in Checkpoint.Skipped. Restoring T puts back every path named
+// by T or a newer checkpoint, each from the oldest of those checkpoints
+// naming it (its state before the first change since T): absent paths are
+// deleted, and a directory only when empty. A shell command (no paths)
+// therefore cannot be undone in this mode. Objects are written before the
+// manifest, each by rename, so a crash leaves at worst unused objects.
+//
+// List shows the checkpoints of both backends, newest first; a restore
+// stays within the target's backend.
+//
+// # Ids
+//
+// An id is the first 12 hex digits of the commit hash (git) or of the
+// manifest's SHA-256 (files): short, stable, and Restore accepts any unique
+// prefix of at least 4 characters.
+//
+// # Safety
+//
+// Paths given to Save must lie inside the root (ErrOutsideRoot) and outside
+// any .git directory (ErrGitDir); Open refuses a state directory inside the
+// project (ErrStateInRoot). Restore writes and removes only through an
+// os.Root on the project root, so nothing (.., symlinks leading out) can
+// take it outside; files are written through a temporary file and a rename.
+// Save, List and Restore on one Store are serialised by a mutex, and Save
+// and Restore across processes by an OS file lock on <state>/lock, which
+// also makes it safe to remove lock files a killed git left behind.
+//
+// Not handled: retention (checkpoints accumulate until the state directory
+// is removed) and compaction (the shadow repository is never gc'ed);
+// file-level content of nested repositories; empty directories with git.
+package checkpoint

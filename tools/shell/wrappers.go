@@ -1,0 +1,261 @@
+package shell
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// invocation is a command about to be examined: its words, the
+// redirections of its statement (a shell may read its script from a
+// here-document), how deep in nested scripts it sits, and whether a risky
+// variable is set for it.
+type invocation struct {
+	words  []word
+	redirs []*syntax.Redirect
+	depth  int
+	risky  bool
+}
+
+// command records a command, unwrapping wrappers until the command that
+// really runs is found.
+func (a *analyzer) command(inv invocation) {
+	for len(inv.words) > 0 {
+		if !inv.words[0].named() {
+			a.add(inv.words, true)
+			return
+		}
+		next, more := a.step(inv)
+		if !more {
+			return
+		}
+		inv = next
+	}
+}
+
+// step examines the first command of inv. It returns the wrapped command
+// and true when there is one to examine next.
+func (a *analyzer) step(inv invocation) (invocation, bool) {
+	ws := inv.words
+	switch wrapperName(ws[0].val) {
+	case "sudo":
+		return a.sudo(inv)
+	case "env":
+		return a.env(inv)
+	case "xargs":
+		return a.xargs(inv)
+	case "nohup", "builtin", "exec", "command", "timeout", "nice", "stdbuf", "setsid", "time":
+		return a.wrapper(inv)
+	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash":
+		a.shell(inv)
+	case "eval", "source", ".":
+		a.add(ws, true)
+	case "trap":
+		a.trap(inv)
+	case "alias":
+		a.alias(inv)
+	case "find":
+		a.find(inv)
+	default:
+		a.add(ws, inv.risky)
+	}
+	return invocation{}, false
+}
+
+// wrapperName returns the program name a wrapper is known by: the word
+// itself, or its base name when it lies in a system directory. A program
+// elsewhere (./env) is not the wrapper.
+func wrapperName(name string) string {
+	if !strings.Contains(name, "/") {
+		return name
+	}
+	switch path.Dir(name) {
+	case "/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin":
+		return path.Base(name)
+	}
+	return ""
+}
+
+// wrapperOptions returns the options of the simple wrappers. Options with
+// side effects of their own (time -o FILE) are left out on purpose: the
+// wrapper then stays a Dynamic command.
+func wrapperOptions(name string) opts {
+	switch name {
+	case "exec":
+		return opts{flags: "cl", valued: "a"}
+	case "command":
+		return opts{flags: "pvV"}
+	case "timeout":
+		return opts{flags: "v", valued: "sk", long: []string{"preserve-status", "foreground", "verbose"},
+			longVal: []string{"signal", "kill-after"}}
+	case "nice":
+		return opts{valued: "n", longVal: []string{"adjustment"}, numeric: true}
+	case "stdbuf":
+		return opts{valued: "ioe", longVal: []string{"input", "output", "error"}}
+	case "setsid":
+		return opts{flags: "cfw", long: []string{"ctty", "fork", "wait"}}
+	case "time":
+		return opts{flags: "pqv", valued: "f", long: []string{"portability", "quiet", "verbose"},
+			longVal: []string{"format"}}
+	}
+	return opts{} // nohup, builtin
+}
+
+// wrapper unwraps nohup, builtin, exec, command, timeout, nice, stdbuf,
+// setsid and time.
+func (a *analyzer) wrapper(inv invocation) (invocation, bool) {
+	ws := inv.words
+	name := wrapperName(ws[0].val)
+	rest, seen, ok := wrapperOptions(name).skip(ws[1:])
+	if ok && name == "timeout" {
+		if len(rest) == 0 || !rest[0].lit {
+			ok = false
+		} else {
+			rest = rest[1:] // the duration
+		}
+	}
+	_, lookup := seen["v"]
+	_, describe := seen["V"]
+	switch {
+	case !ok:
+		a.add(ws, true)
+	case name == "command" && (lookup || describe):
+		a.add(ws, inv.risky) // command -v only looks the name up
+	case len(rest) == 0:
+		if name != "exec" && name != "command" && name != "builtin" {
+			a.add(ws, inv.risky)
+		}
+	default:
+		inv.words = rest
+		return inv, true
+	}
+	return invocation{}, false
+}
+
+// env unwraps env [options] [NAME=VALUE...] command.
+func (a *analyzer) env(inv invocation) (invocation, bool) {
+	ws := inv.words
+	o := opts{flags: "i0v", valued: "uC", long: []string{"ignore-environment", "null", "debug"},
+		longVal: []string{"unset", "chdir"}}
+	if len(ws) > 1 && ws[1].val == "-" {
+		ws = append([]word{ws[0]}, ws[2:]...) // "env -" is env -i
+	}
+	rest, _, ok := o.skip(ws[1:])
+	if !ok {
+		a.add(inv.words, true) // includes -S, which splits a string into a command
+		return invocation{}, false
+	}
+	rest, risky, ok := skipAssignments(rest)
+	switch {
+	case !ok:
+		a.add(inv.words, true)
+	case len(rest) == 0:
+		a.add(inv.words, inv.risky || risky) // env alone prints the environment
+	default:
+		inv.words, inv.risky = rest, inv.risky || risky
+		return inv, true
+	}
+	return invocation{}, false
+}
+
+// sudo records sudo itself, so rules can deny it, then the command it runs.
+func (a *analyzer) sudo(inv invocation) (invocation, bool) {
+	ws := inv.words
+	o := opts{flags: "AbBEHiKklNnPSsVve", valued: "CDghpRrTtUu",
+		long: []string{"askpass", "background", "bell", "preserve-env", "edit", "help", "set-home",
+			"login", "remove-timestamp", "reset-timestamp", "list", "non-interactive",
+			"preserve-groups", "shell", "stdin", "validate", "version"},
+		longVal: []string{"close-from", "chdir", "group", "host", "prompt", "chroot", "role", "type",
+			"command-timeout", "other-user", "user"}}
+	rest, seen, ok := o.skip(ws[1:])
+	var risky bool
+	if ok {
+		rest, risky, ok = skipAssignments(rest)
+	}
+	if !ok {
+		a.add(ws, true)
+		return invocation{}, false
+	}
+	for _, noRun := range []string{"e", "edit", "l", "list", "v", "validate", "V", "version", "K", "help"} {
+		if _, set := seen[noRun]; set {
+			a.add(ws, inv.risky || risky)
+			return invocation{}, false
+		}
+	}
+	_, shell := seen["s"]
+	_, login := seen["i"]
+	// sudo -s or -i without a command runs a shell reading standard input.
+	a.add(ws, inv.risky || risky || (len(rest) == 0 && (shell || login)))
+	if len(rest) == 0 {
+		return invocation{}, false
+	}
+	inv.words, inv.risky = rest, inv.risky || risky
+	return inv, true
+}
+
+// xargs unwraps xargs [options] [command]: the command (echo by default)
+// gets more arguments from standard input, and with -I (or -i) every word
+// holding the replacement string is only known at run time.
+func (a *analyzer) xargs(inv invocation) (invocation, bool) {
+	ws := inv.words
+	o := opts{flags: "0rtpxo", valued: "adEILnPs", optional: "eil",
+		long: []string{"null", "no-run-if-empty", "verbose", "interactive", "exit", "open-tty",
+			"show-limits", "replace"},
+		longVal: []string{"arg-file", "delimiter", "eof", "max-lines", "max-args", "max-procs",
+			"max-chars", "process-slot-var"}}
+	rest, seen, ok := o.skip(ws[1:])
+	if !ok {
+		a.add(ws, true)
+		return invocation{}, false
+	}
+	repl, hasRepl := seen["I"]
+	if v, set := seen["i"]; set {
+		repl, hasRepl = v, true
+	}
+	if v, set := seen["replace"]; set {
+		repl, hasRepl = v, true
+	}
+	if hasRepl && repl == "" {
+		repl = "{}"
+	}
+	if len(rest) == 0 {
+		rest = []word{{val: "echo", lit: true}}
+	}
+	if hasRepl {
+		rest = unknownWhere(rest, repl)
+	}
+	// The command's standard input is xargs's: not the statement's.
+	return invocation{words: rest, depth: inv.depth, risky: inv.risky}, true
+}
+
+// unknownWhere returns a copy of ws in which words containing marker
+// (a placeholder filled in at run time) are no longer literal.
+func unknownWhere(ws []word, marker string) []word {
+	out := make([]word, len(ws))
+	for i, w := range ws {
+		if strings.Contains(w.val, marker) {
+			w.lit = false
+		}
+		out[i] = w
+	}
+	return out
+}
+
+// skipAssignments skips NAME=VALUE words (env and sudo set them for the
+// command) and reports whether one sets a risky variable. A word that is
+// not literal might be an assignment or the command: false.
+func skipAssignments(ws []word) ([]word, bool, bool) {
+	risky := false
+	for i, w := range ws {
+		if !w.lit {
+			return nil, false, false
+		}
+		name, _, isAssign := strings.Cut(w.val, "=")
+		if !isAssign || name == "" {
+			return ws[i:], risky, true
+		}
+		risky = risky || riskyVar(name)
+	}
+	return nil, risky, true
+}
