@@ -42,7 +42,8 @@ func (c *connState) newSession(ctx context.Context, conn *rpc.Conn, p *NewSessio
 		return nil, rpc.Errorf(rpc.CodeInternalError, "cannot start the model: %v", err)
 	}
 	id := newSessionID()
-	sink := &updates{conn: conn, id: id, log: c.srv.log}
+	caps := c.clientCaps()
+	sink := &updates{conn: conn, id: id, log: c.srv.log, compaction: caps.Session != nil && caps.Session.Compaction != nil}
 	opts, err := c.agentOptions(conn, id, roots, cfg)
 	if err != nil {
 		return nil, err

@@ -20,14 +20,44 @@ type updates struct {
 	conn *rpc.Conn
 	id   SessionID
 	log  *slog.Logger
+	// compaction is set when the client takes compaction updates; others
+	// get a short agent message when a compaction ends.
+	compaction bool
 }
 
 // Emit sends one event. Updates are sent even after the turn is cancelled:
 // ACP wants them all before the prompt's answer.
 func (u *updates) Emit(ctx context.Context, ev agent.Event) {
-	if up, ok := toUpdate(ev); ok {
+	up, ok := toUpdate(ev)
+	switch ev := ev.(type) {
+	case agent.CompactionUpdated:
+		up, ok = u.compactionUpdate(ev)
+	case agent.CompactionChunk:
+		ok = u.compaction
+		up = SessionUpdate{CompactionSummaryChunk: &CompactionSummaryChunk{CompactionID: CompactionID(ev.ID), Content: TextBlock(ev.Text)}}
+	}
+	if ok {
 		u.send(ctx, up)
 	}
+}
+
+// compactionUpdate maps a compaction's progress for clients that opted in,
+// and its end to a one-line message for those that did not.
+func (u *updates) compactionUpdate(ev agent.CompactionUpdated) (SessionUpdate, bool) {
+	if u.compaction {
+		cu := &CompactionUpdate{CompactionID: CompactionID(ev.ID), Status: CompactionStatus(ev.Status), Error: ev.Error}
+		if ev.Summary != "" {
+			cu.Summary = []ContentBlock{TextBlock(ev.Summary)}
+		}
+		return SessionUpdate{CompactionUpdate: cu}, true
+	}
+	switch ev.Status {
+	case "completed":
+		return SessionUpdate{AgentMessageChunk: &ContentChunk{Content: TextBlock("_(Older turns were summarised to fit the context window.)_\n\n")}}, true
+	case "failed":
+		return SessionUpdate{AgentMessageChunk: &ContentChunk{Content: TextBlock("_(Older turns were dropped to fit the context window.)_\n\n")}}, true
+	}
+	return SessionUpdate{}, false
 }
 
 func (u *updates) send(ctx context.Context, up SessionUpdate) {

@@ -15,6 +15,7 @@ func (s *Session) Commands() []Command {
 		{Name: "help", Description: "Show the commands and tools companion offers"},
 		{Name: "tools", Description: "List the tools the model may call"},
 		{Name: "clear", Description: "Forget this conversation and start afresh"},
+		{Name: "compress", Description: "Summarise the conversation so far to free context"},
 		{Name: "model", Description: "Show or switch the model", Hint: "model name"},
 		{Name: "mode", Description: "Show or switch the approval mode", Hint: "default | auto_edit | yolo | plan"},
 		{Name: "undo", Description: "Undo the last file change"},
@@ -40,6 +41,8 @@ func (s *Session) runCommand(ctx context.Context, text string) (StopReason, erro
 		out = s.modelCommand(arg)
 	case "mode":
 		out = s.modeCommand(ctx, arg)
+	case "compress":
+		out = s.compress(ctx)
 	case "undo":
 		out = s.undo(ctx)
 	case "restore":

@@ -71,6 +71,16 @@ type ToolCallUpdated struct {
 	TerminalID string
 }
 
+// CompactionUpdated reports a compression of the history: started
+// ("in_progress"), then "completed" with the summary or "failed" with the
+// reason (the history was trimmed instead).
+type CompactionUpdated struct {
+	ID, Status, Summary, Error string
+}
+
+// CompactionChunk is a piece of a summary as the model writes it.
+type CompactionChunk struct{ ID, Text string }
+
 // PlanUpdated is the agent's whole plan after a change.
 type PlanUpdated struct{ Entries []tools.PlanEntry }
 
@@ -97,13 +107,15 @@ type Command struct {
 	Hint string
 }
 
-func (MessageChunk) isEvent()    {}
-func (ThoughtChunk) isEvent()    {}
-func (UserChunk) isEvent()       {}
-func (ToolCallStarted) isEvent() {}
-func (ToolCallUpdated) isEvent() {}
-func (UsageUpdated) isEvent()    {}
-func (TitleChanged) isEvent()    {}
-func (CommandsChanged) isEvent() {}
-func (PlanUpdated) isEvent()     {}
-func (ModeChanged) isEvent()     {}
+func (MessageChunk) isEvent()      {}
+func (ThoughtChunk) isEvent()      {}
+func (UserChunk) isEvent()         {}
+func (ToolCallStarted) isEvent()   {}
+func (ToolCallUpdated) isEvent()   {}
+func (UsageUpdated) isEvent()      {}
+func (TitleChanged) isEvent()      {}
+func (CommandsChanged) isEvent()   {}
+func (PlanUpdated) isEvent()       {}
+func (CompactionUpdated) isEvent() {}
+func (CompactionChunk) isEvent()   {}
+func (ModeChanged) isEvent()       {}

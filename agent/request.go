@@ -13,7 +13,8 @@ func (s *Session) buildRequest(ctx context.Context) (*model.Request, error) {
 	if err != nil {
 		return nil, err
 	}
-	req := &model.Request{Model: s.ModelName(), System: system, Contents: s.curated()}
+	s.maybeCompress(ctx)
+	req := &model.Request{Model: s.ModelName(), System: system, Contents: maskOldOutputs(s.curated())}
 	if note := s.reminder(); note != "" {
 		// Ephemeral: the note rides on this request only, never in history.
 		req.Contents = append(req.Contents, contentText(note))

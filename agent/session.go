@@ -49,6 +49,9 @@ type Options struct {
 	Terminals tools.Terminals
 	// StateDir holds the session's private files; "" means a temp dir.
 	StateDir string
+	// CompressAt is the share of the context window at which older history
+	// is summarised; 0 means DefaultCompressAt, negative never.
+	CompressAt float64
 	// TodoReminderEvery reminds the model of open todos every this many
 	// model requests; 0 means 3, negative never.
 	TodoReminderEvery int
@@ -72,10 +75,13 @@ type Session struct {
 	modelName string
 	plan      []tools.PlanEntry
 	requests  int
-	history   []model.Content
-	titled    bool
-	system    string
-	callSeq   int
+	// lastUsed and lastWindow are the context use the model last reported.
+	lastUsed, lastWindow int
+	compactions          int
+	history              []model.Content
+	titled               bool
+	system               string
+	callSeq              int
 }
 
 // NewSession builds a session. It does no I/O; the system prompt is built on
@@ -101,6 +107,9 @@ func NewSession(opts Options) (*Session, error) {
 	}
 	if !slices.Contains(opts.Models, opts.ModelName) {
 		opts.Models = append([]string{opts.ModelName}, opts.Models...)
+	}
+	if opts.CompressAt == 0 {
+		opts.CompressAt = DefaultCompressAt
 	}
 	if opts.TodoReminderEvery == 0 {
 		opts.TodoReminderEvery = 3

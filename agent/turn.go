@@ -159,8 +159,11 @@ func (s *Session) request(ctx context.Context, loops *loopDetector) (response, e
 	}
 	s.appendModelTurn(parts)
 	if usage != nil {
-		s.emit(ctx, UsageUpdated{Used: usage.PromptTokens + usage.OutputTokens + usage.ThoughtTokens,
-			Size: s.opts.Model.ContextWindow(req.Model)})
+		used, window := usage.PromptTokens+usage.OutputTokens+usage.ThoughtTokens, s.opts.Model.ContextWindow(req.Model)
+		s.mu.Lock()
+		s.lastUsed, s.lastWindow = used, window
+		s.mu.Unlock()
+		s.emit(ctx, UsageUpdated{Used: used, Size: window})
 	}
 	return resp, nil
 }

@@ -143,6 +143,10 @@ type Env struct {
 	// StateDir is a private directory for this session's files (saved
 	// command output); "" means the system temp directory.
 	StateDir string
+	// Background keeps the session's background commands; nil means
+	// run_shell_command cannot start any. Its owner closes it when the
+	// session ends, which kills them.
+	Background *Background
 	// Log receives diagnostics; never nil.
 	Log *slog.Logger
 }

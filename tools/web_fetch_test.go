@@ -215,6 +215,10 @@ func TestWebFetchPrepare(t *testing.T) {
 	if tool.Kind() != KindFetch {
 		t.Errorf("Kind() = %q", tool.Kind())
 	}
+	// A proxy would connect on web_fetch's behalf, past the address checks.
+	if tr, ok := tool.(*webFetchTool).client.Transport.(*http.Transport); !ok || tr.Proxy != nil || !tr.DisableKeepAlives {
+		t.Error("web_fetch's transport must use no proxy and keep no idle connections")
+	}
 	env := newEnv(t, realTempDir(t))
 	inv, err := tool.Prepare(env, json.RawMessage(`{"url":" HTTPS://example.com/a?b=1#frag ","prompt":"find the API"}`))
 	if err != nil {

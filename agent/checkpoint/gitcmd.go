@@ -62,9 +62,10 @@ func (r *gitRunner) lookPath() (string, error) {
 	return p, nil
 }
 
-// env is the complete environment of a git command. index, when set, is
-// used as GIT_INDEX_FILE instead of the shadow repository's own index.
-func (r *gitRunner) env(index string) []string {
+// env is the complete environment of a git command c: pathspecs are
+// literal (no globs or magic) unless c.noLiteral, and c.index, when set,
+// replaces the shadow repository's own index.
+func (r *gitRunner) env(c gitCall) []string {
 	env := []string{
 		"GIT_DIR=" + r.gitDir,
 		"GIT_WORK_TREE=" + r.workTree,
@@ -77,12 +78,14 @@ func (r *gitRunner) env(index string) []string {
 		"GIT_COMMITTER_NAME=" + gitName,
 		"GIT_COMMITTER_EMAIL=" + gitEmail,
 		"GIT_TERMINAL_PROMPT=0",
-		"GIT_LITERAL_PATHSPECS=1",
 		"GIT_NO_REPLACE_OBJECTS=1",
 		"LC_ALL=C",
 	}
-	if index != "" {
-		env = append(env, "GIT_INDEX_FILE="+index)
+	if c.index != "" {
+		env = append(env, "GIT_INDEX_FILE="+c.index)
+	}
+	if !c.noLiteral {
+		env = append(env, "GIT_LITERAL_PATHSPECS=1")
 	}
 	for _, k := range []string{"PATH", "TMPDIR", "SYSTEMROOT", "TEMP", "TMP"} {
 		if v, ok := os.LookupEnv(k); ok {
@@ -97,6 +100,9 @@ type gitCall struct {
 	args  []string
 	stdin io.Reader
 	index string // GIT_INDEX_FILE override
+	// noLiteral is for commands that reject the literal-pathspec setting
+	// (check-ignore takes paths, not pathspecs).
+	noLiteral bool
 }
 
 // run runs c and returns its standard output. A failure is an error naming
@@ -126,7 +132,7 @@ func (r *gitRunner) command(ctx context.Context, bin string, c gitCall) *exec.Cm
 		args = append(args, "-c", kv)
 	}
 	cmd := exec.CommandContext(ctx, bin, append(args, c.args...)...)
-	cmd.Env = r.env(c.index)
+	cmd.Env = r.env(c)
 	cmd.Dir = r.workTree
 	cmd.Stdin = c.stdin
 	cmd.WaitDelay = gitWaitDelay

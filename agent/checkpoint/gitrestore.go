@@ -220,7 +220,7 @@ func (b *gitBackend) ignored(ctx context.Context, paths []string) (map[string]bo
 	if len(paths) == 0 {
 		return set, nil
 	}
-	out, err := b.r.run(ctx, gitCall{args: []string{"check-ignore", "--no-index", "-z", "--stdin"}, stdin: nulJoin(paths)})
+	out, err := b.r.run(ctx, gitCall{args: []string{"check-ignore", "--no-index", "-z", "--stdin"}, stdin: nulJoin(paths), noLiteral: true})
 	if err != nil && exitCode(err) != 1 {
 		return nil, err
 	}
