@@ -18,6 +18,7 @@ func (s *Session) Commands() []Command {
 		{Name: "compress", Description: "Summarise the conversation so far to free context"},
 		{Name: "model", Description: "Show or switch the model", Hint: "model name"},
 		{Name: "mode", Description: "Show or switch the approval mode", Hint: "default | auto_edit | yolo | plan"},
+		{Name: "stats", Description: "Show tokens used per model and tool calls"},
 		{Name: "undo", Description: "Undo the last file change"},
 		{Name: "restore", Description: "List checkpoints, or restore one", Hint: "checkpoint id"},
 	}
@@ -43,6 +44,8 @@ func (s *Session) runCommand(ctx context.Context, text string) (StopReason, erro
 		out = s.modeCommand(ctx, arg)
 	case "compress":
 		out = s.compress(ctx)
+	case "stats":
+		out = s.statsText()
 	case "undo":
 		out = s.undo(ctx)
 	case "restore":

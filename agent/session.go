@@ -78,6 +78,7 @@ type Session struct {
 	// lastUsed and lastWindow are the context use the model last reported.
 	lastUsed, lastWindow int
 	compactions          int
+	stats                *stats
 	history              []model.Content
 	titled               bool
 	system               string
@@ -119,7 +120,7 @@ func NewSession(opts Options) (*Session, error) {
 		s.policy = policy.New(policy.Options{Mode: opts.Mode, Trusted: true, Roots: opts.Roots})
 	}
 	s.env = &tools.Env{Roots: opts.Roots, Files: opts.Files, Terminals: opts.Terminals,
-		StateDir: opts.StateDir, Log: opts.Log}
+		StateDir: opts.StateDir, Background: tools.NewBackground(), Log: opts.Log}
 	return s, nil
 }
 
@@ -180,13 +181,17 @@ func (s *Session) Cancel() {
 	}
 }
 
-// Close cancels any running turn and refuses further prompts.
+// Close cancels any running turn, kills the session's background
+// commands and refuses further prompts.
 func (s *Session) Close() {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.closed = true
 	if s.cancel != nil {
 		s.cancel()
+	}
+	s.mu.Unlock()
+	if err := s.env.Background.Close(); err != nil {
+		s.opts.Log.Warn("stopping background commands", "err", err)
 	}
 }
 

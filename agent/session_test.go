@@ -331,8 +331,12 @@ func assertCallsAnswered(t *testing.T, hist []model.Content) {
 }
 
 func TestSlashCommands(t *testing.T) {
-	m := &fakeModel{}
+	m := &fakeModel{turns: []fakeTurn{{chunks: []*model.Chunk{call("echo", map[string]any{"text": "x"})}}, {chunks: []*model.Chunk{text("ok")}}}}
 	s, rec := newTestSession(t, m)
+	s.Prompt(context.Background(), userText("warm up"))
+	m.mu.Lock()
+	m.reqs = nil
+	m.mu.Unlock()
 	for _, tc := range []struct{ in, want string }{
 		{"/help", "`/clear`"},
 		{"/tools", "`echo`: Echo text back."},
@@ -340,6 +344,7 @@ func TestSlashCommands(t *testing.T) {
 		{"/model m2", "Model switched to m2."},
 		{"/model zz", `Unknown model "zz"`},
 		{"/bogus", "Unknown command /bogus"},
+		{"/stats", "| tool | calls | failed |"},
 	} {
 		n := len(rec.all())
 		if r, err := s.Prompt(context.Background(), userText(tc.in)); err != nil || r != EndTurn {

@@ -106,7 +106,7 @@ func (s *Session) runOne(ctx context.Context, p *prepared) {
 	}
 	if p.inv == nil {
 		s.emit(ctx, ToolCallStarted{ID: p.id, Name: p.fc.Name, Title: p.fc.Name, Kind: tools.KindOther, Input: p.args})
-		s.finishTool(ctx, p.id, p.res)
+		s.finishTool(ctx, p.id, p.fc.Name, p.res)
 		return
 	}
 	conf, err := p.inv.Confirmation(ctx)
@@ -115,14 +115,14 @@ func (s *Session) runOne(ctx context.Context, p *prepared) {
 	s.emit(ctx, started)
 	if err != nil {
 		p.res = tools.ErrorResult(err.Error())
-		s.finishTool(ctx, p.id, p.res)
+		s.finishTool(ctx, p.id, p.fc.Name, p.res)
 		return
 	}
 	q := Question{CallID: p.id, Tool: p.fc.Name, Title: started.Title, Kind: started.Kind,
 		Locations: started.Locations, Input: p.args, Confirm: conf}
 	if refusal := s.permit(ctx, q, p.inv); refusal != "" {
 		p.res = tools.ErrorResult(refusal)
-		s.finishTool(ctx, p.id, p.res)
+		s.finishTool(ctx, p.id, p.fc.Name, p.res)
 		return
 	}
 	if conf != nil {
@@ -130,7 +130,7 @@ func (s *Session) runOne(ctx context.Context, p *prepared) {
 	}
 	s.emit(ctx, ToolCallUpdated{ID: p.id, Status: ToolInProgress})
 	p.res = s.execute(ctx, p)
-	s.finishTool(ctx, p.id, p.res)
+	s.finishTool(ctx, p.id, p.fc.Name, p.res)
 	if p.res.Plan != nil {
 		s.setPlan(ctx, p.res.Plan)
 	}
@@ -152,7 +152,8 @@ func (s *Session) execute(ctx context.Context, p *prepared) *tools.Result {
 }
 
 // finishTool reports a call's end state and output.
-func (s *Session) finishTool(ctx context.Context, id string, res *tools.Result) {
+func (s *Session) finishTool(ctx context.Context, id, name string, res *tools.Result) {
+	s.addCall(name, res.IsError)
 	status := ToolCompleted
 	if res.IsError {
 		status = ToolFailed

@@ -158,6 +158,7 @@ func (s *Session) request(ctx context.Context, loops *loopDetector) (response, e
 		}
 	}
 	s.appendModelTurn(parts)
+	s.addUsage(req.Model, usage)
 	if usage != nil {
 		used, window := usage.PromptTokens+usage.OutputTokens+usage.ThoughtTokens, s.opts.Model.ContextWindow(req.Model)
 		s.mu.Lock()

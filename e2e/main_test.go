@@ -20,12 +20,15 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	binary = filepath.Join(dir, "companion")
-	build := exec.Command("go", "build", "-race", "-o", binary, "companion/cmd/companion")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building companion:", err)
-		os.Exit(1)
+	binary = os.Getenv("COMPANION_E2E_BIN") // a prebuilt binary, for debugging
+	if binary == "" {
+		binary = filepath.Join(dir, "companion")
+		build := exec.Command("go", "build", "-race", "-o", binary, "companion/cmd/companion")
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		if err := build.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, "building companion:", err)
+			os.Exit(1)
+		}
 	}
 	code := m.Run()
 	os.RemoveAll(dir)

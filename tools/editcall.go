@@ -121,6 +121,9 @@ func (c *editCall) Execute(ctx context.Context, _ Output) (*Result, error) {
 			}
 			return c.failure(ctx, err, prefix)
 		}
+		c.mu.Lock()
+		c.cached = p
+		c.mu.Unlock()
 	}
 	text := p.newText
 	userEdited := modified != nil && *modified != p.newText

@@ -169,3 +169,39 @@ func (cancelledFiles) ReadTextFile(ctx context.Context, _ string) (string, error
 }
 
 func (cancelledFiles) WriteTextFile(ctx context.Context, _, _ string) error { return ctx.Err() }
+
+func TestRootsAbs(t *testing.T) {
+	root, _, outside := rootsFixture(t)
+	r, err := NewRoots(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for in, want := range map[string]string{
+		"src/a.go":                    filepath.Join(root, "src", "a.go"),
+		"inlink/new.go":               filepath.Join(root, "src", "new.go"),
+		"outlink/o.txt":               filepath.Join(outside, "o.txt"),
+		"dangling":                    filepath.Join(outside, "new"),
+		"../x/../y":                   filepath.Join(filepath.Dir(root), "y"),
+		filepath.Join(outside, "n/m"): filepath.Join(outside, "n", "m"),
+	} {
+		got, err := r.Abs(in)
+		if err != nil || got != want {
+			t.Errorf("Abs(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	if _, err := r.Resolve("outlink/o.txt"); !errors.Is(err, ErrOutsideRoots) {
+		t.Errorf("Resolve still confines: %v", err)
+	}
+}
+
+func TestReplaceKeepsExistingPlaceholder(t *testing.T) {
+	root := realTempDir(t)
+	path := filepath.Join(root, "a.js")
+	writeFile(t, path, []byte("function f() {\n  // ...\n  return 1;\n}\n"))
+	confirmAndRun(t, prepare(t, editTool(t, "replace"), newEnv(t, root), map[string]any{
+		"file_path": "a.js", "old_string": "  // ...\n  return 1;", "new_string": "  // ...\n  return 2;",
+	}))
+	if got := readString(t, path); got != "function f() {\n  // ...\n  return 2;\n}\n" {
+		t.Errorf("file = %q", got)
+	}
+}

@@ -21,3 +21,11 @@ var errStopWalk = errors.New("stop walk")
 
 // errRipgrep wraps a failed ripgrep run; grep then searches in Go.
 var errRipgrep = errors.New("ripgrep failed")
+
+// ErrBackgroundClosed means a session's background registry is closed: no
+// more background commands start.
+var ErrBackgroundClosed = errors.New("background processes are closed")
+
+// errTerminalReleased means a background terminal was killed and released,
+// so its output is gone.
+var errTerminalReleased = errors.New("the terminal was released")

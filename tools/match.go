@@ -127,7 +127,7 @@ func decideFuzzy(doc *lineDoc, cands []candidate, oldLines, newLines []string, p
 		return match{}, editErrorf("old_string was not found in %s, and no similar text was found there. Read the file again (it may have changed) and copy old_string exactly from it, including whitespace.", p.shown)
 	}
 	best := cands[0]
-	if best.score < p.threshold || best.minLine < fuzzyMinLine {
+	if best.score < p.threshold || best.minLine < fuzzyMinLine || nonBlank(oldLines) < fuzzyMinLines {
 		return match{}, editErrorf("old_string was not found in %s. The closest text is lines %d-%d (%d%% similar):\n```\n%s\n```\nRead the file again and copy old_string exactly from it, including whitespace.",
 			p.shown, best.start+1, best.start+m, percent(best.score), excerpt(doc.lines[best.start:best.start+m]))
 	}
@@ -287,6 +287,17 @@ func trimAll(lines []string) []string {
 		out[i] = strings.TrimSpace(l)
 	}
 	return out
+}
+
+// nonBlank counts the lines that are not blank.
+func nonBlank(lines []string) int {
+	n := 0
+	for _, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			n++
+		}
+	}
+	return n
 }
 
 func isBlank(lines []string) bool {

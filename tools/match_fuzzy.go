@@ -20,6 +20,10 @@ const (
 	// fuzzyMargin is how much better than the runner-up the best candidate
 	// must be; closer than that the match is ambiguous and refused.
 	fuzzyMargin = 0.03
+	// fuzzyMinLines is the fewest non-blank lines old_string needs for a
+	// fuzzy match: one short line differing by a character is as likely
+	// another statement as a typo.
+	fuzzyMinLines = 2
 	// fuzzyMinLine is the least similarity every line of a fuzzy match needs,
 	// so one line the model got entirely wrong is not silently replaced.
 	fuzzyMinLine = 0.5

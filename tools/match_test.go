@@ -89,6 +89,13 @@ func TestFindMatch(t *testing.T) {
 			errParts: []string{"matches 2 places in f.go once leading and trailing whitespace is ignored: lines 1 and 3"},
 		},
 		{
+			name: "whitespace-flexible with allow_multiple",
+			text: "  x\n  y\n\tx\n\ty\n",
+			p:    matchParams{old: "x\ny\n", new: "z\n", allowMultiple: true},
+			want: "  z\n\tz\n",
+			kind: matchFlexible, lines: []int{1, 3},
+		},
+		{
 			name: "whitespace-flexible deletes whole lines",
 			text: "a\n  b\n  c\nd\n",
 			p:    matchParams{old: "b\nc\n", new: ""},

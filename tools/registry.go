@@ -229,3 +229,66 @@ func Editing(opts EditOptions) []Tool {
 		newWriteFile(o),
 	}
 }
+
+// ShellOptions configures run_shell_command and the background process
+// tools. Zero fields take the defaults given.
+type ShellOptions struct {
+	// Shell is the program that runs commands locally, as `Shell -c
+	// command`: "" means bash, or sh where bash is missing.
+	Shell string
+	// InactivityTimeout kills a command that prints nothing for this long
+	// (5 minutes).
+	InactivityTimeout time.Duration
+	// Timeout kills a command that runs longer than this; 0 means never.
+	Timeout time.Duration
+	// HeadBytes and TailBytes are how much of the start and the end of a
+	// command's output the model gets (10 KiB and 20 KiB); the whole
+	// output is saved to a file.
+	HeadBytes, TailBytes int
+	// StreamBytes is how much output is shown live while a local command
+	// runs (64 KiB); the rest is in the result and the saved file.
+	StreamBytes int
+	// FlushInterval is how often live output is passed on (50 ms).
+	FlushInterval time.Duration
+	// KillGrace is how long a stopped command gets between SIGTERM and
+	// SIGKILL (2 s).
+	KillGrace time.Duration
+	// TerminalOutputLimit is the output an editor terminal keeps (1 MiB).
+	TerminalOutputLimit int
+}
+
+// withDefaults fills the zero fields.
+func (o ShellOptions) withDefaults() ShellOptions {
+	setDuration := func(v *time.Duration, d time.Duration) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	setInt := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	setDuration(&o.InactivityTimeout, 5*time.Minute)
+	setDuration(&o.FlushInterval, 50*time.Millisecond)
+	setDuration(&o.KillGrace, 2*time.Second)
+	setInt(&o.HeadBytes, 10<<10)
+	setInt(&o.TailBytes, 20<<10)
+	setInt(&o.StreamBytes, 64<<10)
+	setInt(&o.TerminalOutputLimit, 1<<20)
+	return o
+}
+
+// Shell returns run_shell_command and the tools that manage the commands
+// it runs in the background: list_background_processes,
+// read_background_output and kill_background_process. Background commands
+// need Env.Background.
+func Shell(opts ShellOptions) []Tool {
+	o := opts.withDefaults()
+	return []Tool{
+		newRunShell(o),
+		newListBackground(),
+		newReadBackground(o),
+		newKillBackground(),
+	}
+}

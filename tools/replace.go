@@ -64,22 +64,14 @@ func (t *replaceTool) Prepare(env *Env, args json.RawMessage) (Invocation, error
 	shown := env.Roots.Display(abs)
 	c := &editCall{env: env, opts: t.opts, abs: abs, shown: shown, tool: "replace",
 		title: "Edit " + shown, instruction: oneLine(p.Instruction)}
-	r := replaceArgs{old: old, new: repl, allowMultiple: p.AllowMultiple, threshold: t.opts.FuzzyThreshold, shown: shown}
-	c.plan = r.plan
+	r := matchParams{old: old, new: repl, allowMultiple: p.AllowMultiple, threshold: t.opts.FuzzyThreshold, shown: shown}
+	c.plan = func(ctx context.Context, cur *textFile) (*editPlan, error) { return planReplace(ctx, cur, r) }
 	return c, nil
 }
 
-// replaceArgs are a replace call's checked arguments, with LF line ends.
-type replaceArgs struct {
-	old, new      string
-	allowMultiple bool
-	threshold     float64
-	shown         string
-}
-
-// plan works out the file's new text: new_string in place of old_string,
-// in the file's line endings, with its final newline kept.
-func (r replaceArgs) plan(ctx context.Context, cur *textFile) (*editPlan, error) {
+// planReplace works out the file's new text: new_string in place of
+// old_string, in the file's line endings, with its final newline kept.
+func planReplace(ctx context.Context, cur *textFile, r matchParams) (*editPlan, error) {
 	if r.old == "" {
 		if cur.exists {
 			return nil, editErrorf("%s already exists; an empty old_string only creates new files. To change it, give the text to replace as old_string, or use write_file to replace its whole content.", r.shown)
@@ -90,8 +82,7 @@ func (r replaceArgs) plan(ctx context.Context, cur *textFile) (*editPlan, error)
 		return nil, editErrorf("File not found: %s. To create it, call replace with an empty old_string, or use write_file.", r.shown)
 	}
 	lf := newLFText(cur.text)
-	m, err := findMatch(ctx, lf.text, matchParams{old: r.old, new: r.new, allowMultiple: r.allowMultiple,
-		threshold: r.threshold, shown: r.shown})
+	m, err := findMatch(ctx, lf.text, r)
 	if err != nil {
 		return nil, err
 	}

@@ -49,6 +49,8 @@ type Checkpoint struct {
 	// rev locates the checkpoint in its backend: the full commit hash, or
 	// the manifest's file name.
 	rev string
+	// excluded are the untracked paths a git snapshot left out (gitMeta).
+	excluded []string
 }
 
 // Restoration reports what Restore did.
@@ -149,6 +151,9 @@ func Open(stateDir, root string, log *slog.Logger, opts ...Option) (*Store, erro
 // may be empty for a shell command. A path outside the root fails with
 // ErrOutsideRoot, one inside .git with ErrGitDir.
 func (s *Store) Save(ctx context.Context, label string, paths []string) (Checkpoint, error) {
+	if err := ctx.Err(); err != nil {
+		return Checkpoint{}, err
+	}
 	rels, err := s.relPaths(paths)
 	if err != nil {
 		return Checkpoint{}, err
@@ -212,6 +217,9 @@ func (s *Store) listLocked(ctx context.Context) ([]Checkpoint, error) {
 // ignored files the snapshot does not hold are left alone. All writes stay
 // inside the root.
 func (s *Store) Restore(ctx context.Context, id string) (Restoration, error) {
+	if err := ctx.Err(); err != nil {
+		return Restoration{}, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	unlock, err := lockState(ctx, s.stateDir)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"strings"
@@ -51,6 +52,7 @@ type gitRunner struct {
 	bin      string // as configured; resolved by lookPath
 	gitDir   string
 	workTree string
+	log      *slog.Logger
 }
 
 // lookPath resolves the git binary, wrapping ErrNoGit when it is missing.
@@ -115,7 +117,10 @@ func (r *gitRunner) run(ctx context.Context, c gitCall) ([]byte, error) {
 	cmd := r.command(ctx, bin, c)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	start := time.Now()
+	err = cmd.Run()
+	r.log.Debug("checkpoint: git", "cmd", c.args[0], "took", time.Since(start), "err", err)
+	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}

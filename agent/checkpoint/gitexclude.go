@@ -14,12 +14,15 @@ import (
 // otherwise record as unusable gitlinks). Listed with only the project's
 // .gitignore files applied, the excluded set is recomputed on every save:
 // a big file that shrinks or goes away stops being excluded. Files already
-// in the snapshot stay in it whatever their size.
-func (b *gitBackend) excludeUntracked(ctx context.Context) error {
+// in the snapshot stay in it whatever their size. It returns the excluded
+// paths (directories with a trailing slash), which the checkpoint records:
+// a restore leaves them alone, as their state is unknown.
+func (b *gitBackend) excludeUntracked(ctx context.Context) ([]string, error) {
 	out, err := b.r.run(ctx, gitCall{args: []string{"ls-files", "-z", "--others", "--exclude-per-directory=.gitignore"}})
 	if err != nil {
-		return err
+		return nil, err
 	}
+	var excluded []string
 	var buf bytes.Buffer
 	buf.WriteString("# written by companion's checkpoint store on every snapshot\n")
 	for _, p := range nulSplit(out) {
@@ -31,12 +34,24 @@ func (b *gitBackend) excludeUntracked(ctx context.Context) error {
 			continue
 		}
 		buf.WriteString("/" + escapeGlob(p) + "\n")
+		excluded = append(excluded, p)
 	}
 	file := filepath.Join(b.r.gitDir, "info", "exclude")
 	if old, err := os.ReadFile(file); err == nil && bytes.Equal(old, buf.Bytes()) {
-		return nil
+		return excluded, nil
 	}
-	return writeFileAtomic(file, buf.Bytes())
+	return excluded, writeFileAtomic(file, buf.Bytes())
+}
+
+// excludedBy reports whether p is one of excluded or lies in one of its
+// directories.
+func excludedBy(excluded []string, p string) bool {
+	for _, e := range excluded {
+		if p == e || strings.HasSuffix(e, "/") && strings.HasPrefix(p, e) {
+			return true
+		}
+	}
+	return false
 }
 
 // excluded reports whether the untracked path p (as listed by ls-files) is

@@ -27,7 +27,7 @@ func (b *gitBackend) restore(ctx context.Context, target Checkpoint, since []Che
 	if err := b.prepare(ctx); err != nil {
 		return Restoration{}, err
 	}
-	current, _, err := b.stage(ctx, namedPaths(since))
+	current, err := b.stage(ctx, namedPaths(since))
 	if err != nil {
 		return Restoration{}, err
 	}
@@ -35,11 +35,11 @@ func (b *gitBackend) restore(ctx context.Context, target Checkpoint, since []Che
 	if err != nil {
 		return Restoration{}, err
 	}
-	plan, err := b.plan(ctx, current, goal, absent)
+	plan, err := b.plan(ctx, current.tree, goal, absent, target.excluded)
 	if err != nil {
 		return Restoration{}, err
 	}
-	undo, err := b.saveUndo(ctx, target, plan)
+	undo, err := b.saveUndo(ctx, target, plan, current.excluded)
 	if err != nil {
 		return Restoration{}, err
 	}
@@ -134,9 +134,10 @@ func (b *gitBackend) amendTree(ctx context.Context, rev, info string) (string, e
 
 // plan lists the changes from the current tree to goal: writes for added,
 // modified and retyped files, removals for files goal lacks unless they are
-// ignored and not known to have been absent. Nested repositories (gitlinks)
-// are never touched. Removals come first, deepest paths first.
-func (b *gitBackend) plan(ctx context.Context, current, goal string, absent map[string]bool) ([]change, error) {
+// ignored or were left out of the target (excluded) and are not known to
+// have been absent. Nested repositories (gitlinks) are never touched.
+// Removals come first, deepest paths first.
+func (b *gitBackend) plan(ctx context.Context, current, goal string, absent map[string]bool, excluded []string) ([]change, error) {
 	out, err := b.r.run(ctx, gitCall{args: []string{"diff-tree", "-r", "-z", "--no-renames", "--raw", current, goal}})
 	if err != nil {
 		return nil, err
@@ -155,6 +156,7 @@ func (b *gitBackend) plan(ctx context.Context, current, goal string, absent map[
 			writes = append(writes, change{path: p, mode: meta[1], blob: meta[3]})
 		case absent[p]:
 			removes = append(removes, change{path: p})
+		case excludedBy(excluded, p):
 		default:
 			maybe = append(maybe, p)
 		}
@@ -176,7 +178,7 @@ func (b *gitBackend) plan(ctx context.Context, current, goal string, absent map[
 
 // saveUndo commits the current state, with every path plan touches kept
 // exactly (even ignored or large files), as the restore's undo checkpoint.
-func (b *gitBackend) saveUndo(ctx context.Context, target Checkpoint, plan []change) (Checkpoint, error) {
+func (b *gitBackend) saveUndo(ctx context.Context, target Checkpoint, plan []change, excluded []string) (Checkpoint, error) {
 	paths := make([]string, len(plan))
 	for i, c := range plan {
 		paths[i] = c.path
@@ -193,7 +195,8 @@ func (b *gitBackend) saveUndo(ctx context.Context, target Checkpoint, plan []cha
 	if err != nil {
 		return Checkpoint{}, err
 	}
-	return b.commit(ctx, tree, "before restore of "+target.ID, without(paths, skipped), skipped)
+	return b.commit(ctx, tree, "before restore of "+target.ID,
+		gitMeta{Paths: without(paths, skipped), Skipped: skipped, Excluded: without(excluded, paths)})
 }
 
 // lsTree lists the files of rev's tree.

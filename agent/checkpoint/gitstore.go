@@ -31,6 +31,16 @@ type gitMeta struct {
 	Time    time.Time `json:"time"`
 	Paths   []string  `json:"paths,omitempty"`
 	Skipped []string  `json:"skipped,omitempty"`
+	// Excluded are the untracked paths left out of the tree (large files,
+	// nested repositories as "dir/").
+	Excluded []string `json:"excluded,omitempty"`
+}
+
+// staged is the result of staging the work tree.
+type staged struct {
+	tree     string
+	skipped  []string // named paths that could not be kept
+	excluded []string // see gitMeta.Excluded
 }
 
 // gitBackend keeps checkpoints as commits of a shadow repository whose work
@@ -42,7 +52,7 @@ type gitBackend struct {
 }
 
 func newGitBackend(bin, gitDir, root string, max int64, log *slog.Logger) *gitBackend {
-	return &gitBackend{r: gitRunner{bin: bin, gitDir: gitDir, workTree: root}, max: max, log: log}
+	return &gitBackend{r: gitRunner{bin: bin, gitDir: gitDir, workTree: root, log: log}, max: max, log: log}
 }
 
 // save snapshots the work tree plus the named paths and commits it.
@@ -50,17 +60,20 @@ func (b *gitBackend) save(ctx context.Context, label string, named []string) (Ch
 	if err := b.prepare(ctx); err != nil {
 		return Checkpoint{}, err
 	}
-	tree, skipped, err := b.stage(ctx, named)
+	st, err := b.stage(ctx, named)
 	if err != nil {
 		return Checkpoint{}, err
 	}
-	return b.commit(ctx, tree, label, without(named, skipped), skipped)
+	return b.commit(ctx, st.tree, label, gitMeta{Paths: without(named, st.skipped), Skipped: st.skipped, Excluded: st.excluded})
 }
 
 // prepare creates the shadow repository on first use and removes lock files
 // a crashed git left behind (safe: the caller holds the store's lock, so no
 // other git runs on this repository).
 func (b *gitBackend) prepare(ctx context.Context) error {
+	if _, err := b.r.lookPath(); err != nil {
+		return err
+	}
 	dir := b.r.gitDir
 	for _, name := range []string{"index.lock", "HEAD.lock", "config.lock", "packed-refs.lock",
 		filepath.FromSlash(checkpointRef) + ".lock", "index.restore"} {
@@ -84,26 +97,26 @@ func (b *gitBackend) prepare(ctx context.Context) error {
 // stage brings the shadow index up to date with the work tree (honouring
 // .gitignore and leaving out large untracked files and nested
 // repositories), adds the named paths even when ignored, and writes the
-// index as a tree. It returns the tree and the named paths left out.
-func (b *gitBackend) stage(ctx context.Context, named []string) (tree string, skipped []string, err error) {
-	if err := b.excludeUntracked(ctx); err != nil {
-		return "", nil, err
+// index as a tree.
+func (b *gitBackend) stage(ctx context.Context, named []string) (st staged, err error) {
+	if st.excluded, err = b.excludeUntracked(ctx); err != nil {
+		return st, err
 	}
 	if _, err := b.r.run(ctx, gitCall{args: []string{"add", "--all", "--ignore-errors"}}); err != nil {
 		if exitCode(err) != 1 {
-			return "", nil, err
+			return st, err
 		}
 		b.log.Warn("checkpoint: some files could not be read into the snapshot", "err", err)
 	}
-	add, skipped, err := b.forceList(ctx, named, false)
-	if err != nil {
-		return "", nil, err
+	var add []string
+	if add, st.skipped, err = b.forceList(ctx, named, false); err != nil {
+		return st, err
 	}
 	if err := b.forceAdd(ctx, add); err != nil {
-		return "", nil, err
+		return st, err
 	}
-	tree, err = b.writeTree(ctx, "")
-	return tree, skipped, err
+	st.tree, err = b.writeTree(ctx, "")
+	return st, err
 }
 
 // forceAdd adds paths to the index even when ignored.
@@ -202,12 +215,13 @@ func (b *gitBackend) head(ctx context.Context) (string, error) {
 // commit records tree as the newest checkpoint. The ref moves only after
 // the commit is written, and only from the head it was built on, so a crash
 // or a racing writer never loses a checkpoint.
-func (b *gitBackend) commit(ctx context.Context, tree, label string, paths, skipped []string) (Checkpoint, error) {
+func (b *gitBackend) commit(ctx context.Context, tree, label string, m gitMeta) (Checkpoint, error) {
 	parent, err := b.head(ctx)
 	if err != nil {
 		return Checkpoint{}, err
 	}
-	m := gitMeta{V: 1, Time: time.Now().UTC(), Paths: nilIfEmpty(paths), Skipped: nilIfEmpty(skipped)}
+	m.V, m.Time = 1, time.Now().UTC()
+	m.Paths, m.Skipped, m.Excluded = nilIfEmpty(m.Paths), nilIfEmpty(m.Skipped), nilIfEmpty(m.Excluded)
 	js, err := json.Marshal(m)
 	if err != nil {
 		return Checkpoint{}, err
@@ -226,7 +240,7 @@ func (b *gitBackend) commit(ctx context.Context, tree, label string, paths, skip
 		return Checkpoint{}, err
 	}
 	return Checkpoint{ID: shortID(rev), Label: label, Time: m.Time, Paths: m.Paths,
-		Skipped: m.Skipped, Backend: BackendGit, rev: rev}, nil
+		Skipped: m.Skipped, Backend: BackendGit, rev: rev, excluded: m.Excluded}, nil
 }
 
 // list reads the checkpoint commits, newest first.
@@ -266,7 +280,7 @@ func parseCommit(rec string) (Checkpoint, bool) {
 	for line := range strings.SplitSeq(rest, "\n") {
 		var m gitMeta
 		if js, ok := strings.CutPrefix(line, metaPrefix); ok && json.Unmarshal([]byte(js), &m) == nil {
-			cp.Time, cp.Paths, cp.Skipped = m.Time, m.Paths, m.Skipped
+			cp.Time, cp.Paths, cp.Skipped, cp.excluded = m.Time, m.Paths, m.Skipped, m.Excluded
 		}
 	}
 	return cp, true

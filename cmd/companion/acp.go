@@ -134,5 +134,6 @@ func builtinTools(cfg config.Config) *tools.Registry {
 	all := tools.ReadOnly(tools.ReadOnlyOptions{})
 	all = append(all, tools.Editing(tools.EditOptions{})...)
 	all = append(all, tools.Extras(tools.ExtraOptions{AllowPrivate: cfg.AllowPrivateFetch})...)
+	all = append(all, tools.Shell(tools.ShellOptions{})...)
 	return tools.NewRegistry(all...)
 }

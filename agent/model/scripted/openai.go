@@ -1,0 +1,214 @@
+package scripted
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+// openAIPath is the one route the OpenAI-shaped server answers.
+const openAIPath = "/v1/chat/completions"
+
+// OpenAIServer answers OpenAI Chat Completions requests from the same
+// Script as Server, on 127.0.0.1, so that the real openai-go client (and any
+// OpenAI-compatible client) can be tested against scripted turns. It answers
+// POST /v1/chat/completions, streamed (SSE chunks ending in "data: [DONE]")
+// or not, and is safe for concurrent requests. See OPENAI.md for how a script
+// maps to that wire.
+type OpenAIServer struct {
+	// core holds the listener, the turn bookkeeping and the recordings; its
+	// Gemini routes are never reached because the handler is this server.
+	core *Server
+	// calls numbers the tool call ids the server makes up.
+	calls atomic.Int64
+}
+
+// NewOpenAIServer starts serving s in the OpenAI Chat Completions shape on
+// 127.0.0.1 on a free port. A nil s is an empty script (every request gets
+// the fallback); a nil log discards logs.
+func NewOpenAIServer(s *Script, log *slog.Logger) (*OpenAIServer, error) {
+	if s == nil {
+		s = &Script{}
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("scripted: listen: %w", err)
+	}
+	core := &Server{script: s, log: log, used: make([]int, len(s.Turns)), url: "http://" + ln.Addr().String()}
+	o := &OpenAIServer{core: core}
+	core.srv = &http.Server{Handler: o, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelDebug)}
+	go func() {
+		if err := core.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("scripted OpenAI server stopped", slog.Any("error", err))
+		}
+	}()
+	return o, nil
+}
+
+// URL is the base URL to give an OpenAI client: the server's address with
+// the /v1 prefix, e.g. http://127.0.0.1:41234/v1.
+func (o *OpenAIServer) URL() string { return o.core.url + "/v1" }
+
+// Close stops the server, ends open streams (hanging ones included) and
+// waits for their handlers to return.
+func (o *OpenAIServer) Close() { o.core.Close() }
+
+// Requests returns a copy of the requests received so far, in order. Method
+// is "chat/completions" and APIKey the bearer token of the Authorization
+// header.
+func (o *OpenAIServer) Requests() []Recorded { return o.core.Requests() }
+
+// ServeHTTP answers POST /v1/chat/completions; anything else is a 404 or
+// 405 in the OpenAI error shape.
+func (o *OpenAIServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s := o.core
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		writeOpenAIError(w, &Turn{Status: http.StatusServiceUnavailable, Message: "the scripted server is closing"})
+		return
+	}
+	s.handlers.Add(1)
+	s.mu.Unlock()
+	s.inFlight.Add(1)
+	defer func() {
+		s.inFlight.Add(-1)
+		s.handlers.Done()
+	}()
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	if err != nil {
+		writeOpenAIError(w, &Turn{Status: http.StatusBadRequest, Message: "could not read the request body"})
+		return
+	}
+	rec := Recorded{Method: "chat/completions", Path: r.URL.Path, Query: r.URL.RawQuery, Raw: raw, APIKey: bearer(r)}
+	_ = json.Unmarshal(raw, &rec.Body) // Body stays nil for non-JSON; checked below
+	s.mu.Lock()
+	s.requests = append(s.requests, rec)
+	s.mu.Unlock()
+	s.log.Debug("scripted OpenAI request", slog.String("path", r.URL.Path), slog.Int("bytes", len(raw)))
+
+	switch {
+	case r.URL.Path != openAIPath:
+		writeOpenAIError(w, &Turn{Status: http.StatusNotFound, Message: fmt.Sprintf("no route %s; only POST %s is scripted", r.URL.Path, openAIPath)})
+	case r.Method != http.MethodPost:
+		writeOpenAIError(w, &Turn{Status: http.StatusMethodNotAllowed, Message: "only POST is supported"})
+	case s.script.APIKey != "" && rec.APIKey != s.script.APIKey:
+		writeOpenAIError(w, &Turn{Status: http.StatusUnauthorized, Message: "Incorrect API key provided."})
+	case rec.Body == nil:
+		writeOpenAIError(w, &Turn{Status: http.StatusBadRequest, Message: "the request body is not a JSON object"})
+	default:
+		o.answer(w, r, &rec)
+	}
+}
+
+// answer serves a chat completion from the next matching turn.
+func (o *OpenAIServer) answer(w http.ResponseWriter, r *http.Request, rec *Recorded) {
+	s := o.core
+	turn := s.take(rec.Raw)
+	if turn == nil {
+		if s.script.Fallback == FallbackError {
+			writeOpenAIError(w, &Turn{Status: http.StatusInternalServerError, Message: "the scripted model ran out of turns"})
+			return
+		}
+		turn = &Turn{Chunks: []Chunk{{Text: "(demo model) You said: " + lastOpenAIUserText(rec.Body)}}}
+	}
+	if turn.Status != 0 {
+		writeOpenAIError(w, turn)
+		return
+	}
+	modelName, _ := rec.Body["model"].(string)
+	a := openAIAnswer{
+		answer: answer{turn: turn, model: modelName, promptBytes: len(rec.Raw)},
+		nextID: func() string { return fmt.Sprintf("call_scripted_%d", o.calls.Add(1)) },
+	}
+	if stream, _ := rec.Body["stream"].(bool); !stream {
+		a.unary(r.Context(), w)
+		return
+	}
+	opts, _ := rec.Body["stream_options"].(map[string]any)
+	a.includeUsage, _ = opts["include_usage"].(bool)
+	a.stream(r.Context(), w)
+}
+
+// bearer is the token of an "Authorization: Bearer" header.
+func bearer(r *http.Request) string {
+	v := r.Header.Get("Authorization")
+	if len(v) > 7 && strings.EqualFold(v[:7], "bearer ") {
+		return strings.TrimSpace(v[7:])
+	}
+	return ""
+}
+
+// lastOpenAIUserText is the last text of the last user message that has
+// text, whether its content is a string or an array of parts.
+func lastOpenAIUserText(body map[string]any) string {
+	messages, _ := body["messages"].([]any)
+	for i := len(messages) - 1; i >= 0; i-- {
+		m, _ := messages[i].(map[string]any)
+		if role, _ := m["role"].(string); role != "user" {
+			continue
+		}
+		switch content := m["content"].(type) {
+		case string:
+			if content != "" {
+				return content
+			}
+		case []any:
+			for j := len(content) - 1; j >= 0; j-- {
+				p, _ := content[j].(map[string]any)
+				if text, _ := p["text"].(string); text != "" && p["type"] == "text" {
+					return text
+				}
+			}
+		}
+	}
+	return "(nothing)"
+}
+
+// writeOpenAIError writes t's HTTP error in the OpenAI error shape. A
+// RetryAfter becomes the Retry-After header and a RetryDelay the
+// retry-after-ms header, as the OpenAI API sends them.
+func writeOpenAIError(w http.ResponseWriter, t *Turn) {
+	msg := t.Message
+	if msg == "" {
+		msg = http.StatusText(t.Status)
+	}
+	errType, code := openAIErrorKind(t.Status)
+	if t.RetryAfter != "" {
+		w.Header().Set("Retry-After", t.RetryAfter)
+	}
+	if d, err := time.ParseDuration(t.RetryDelay); err == nil {
+		w.Header().Set("retry-after-ms", fmt.Sprint(d.Milliseconds()))
+	}
+	body := map[string]any{"message": msg, "type": errType, "param": nil, "code": code}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(t.Status)
+	_ = json.NewEncoder(w).Encode(map[string]any{"error": body}) // the client may be gone
+}
+
+// openAIErrorKind is the error type and code the OpenAI API pairs with a
+// status.
+func openAIErrorKind(status int) (string, any) {
+	switch {
+	case status == http.StatusUnauthorized:
+		return "invalid_request_error", "invalid_api_key"
+	case status == http.StatusNotFound:
+		return "invalid_request_error", "model_not_found"
+	case status == http.StatusTooManyRequests:
+		return "requests", "rate_limit_exceeded"
+	case status >= 500:
+		return "server_error", nil
+	default:
+		return "invalid_request_error", nil
+	}
+}

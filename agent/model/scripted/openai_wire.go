@@ -1,0 +1,251 @@
+package scripted
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+)
+
+// Wire shapes of OpenAI Chat Completions, as much of them as clients read.
+type (
+	oaCompletion struct {
+		ID      string     `json:"id"`
+		Object  string     `json:"object"`
+		Created int64      `json:"created"`
+		Model   string     `json:"model"`
+		Choices []oaChoice `json:"choices"`
+		Usage   *oaUsage   `json:"usage,omitempty"`
+	}
+	oaChoice struct {
+		Index        int        `json:"index"`
+		Delta        *oaDelta   `json:"delta,omitempty"`
+		Message      *oaMessage `json:"message,omitempty"`
+		FinishReason *string    `json:"finish_reason"`
+	}
+	oaDelta struct {
+		Role             string       `json:"role,omitempty"`
+		Content          *string      `json:"content,omitempty"`
+		ReasoningContent string       `json:"reasoning_content,omitempty"`
+		ToolCalls        []oaToolCall `json:"tool_calls,omitempty"`
+	}
+	oaMessage struct {
+		Role             string       `json:"role"`
+		Content          *string      `json:"content"`
+		ReasoningContent string       `json:"reasoning_content,omitempty"`
+		ToolCalls        []oaToolCall `json:"tool_calls,omitempty"`
+	}
+	oaToolCall struct {
+		Index    *int       `json:"index,omitempty"`
+		ID       string     `json:"id,omitempty"`
+		Type     string     `json:"type,omitempty"`
+		Function oaFunction `json:"function"`
+	}
+	oaFunction struct {
+		Name      string `json:"name,omitempty"`
+		Arguments string `json:"arguments"`
+	}
+	oaUsage struct {
+		PromptTokens            int                `json:"prompt_tokens"`
+		CompletionTokens        int                `json:"completion_tokens"`
+		TotalTokens             int                `json:"total_tokens"`
+		CompletionTokensDetails *oaCompletionUsage `json:"completion_tokens_details,omitempty"`
+	}
+	oaCompletionUsage struct {
+		ReasoningTokens int `json:"reasoning_tokens"`
+	}
+)
+
+// scriptedCreated is the fixed "created" time of every scripted response,
+// so that recorded wire transcripts stay stable.
+const scriptedCreated = 1_700_000_000
+
+// openAIAnswer renders one turn for one Chat Completions request, reusing
+// the Gemini answer's delays and token counts.
+type openAIAnswer struct {
+	answer
+	// includeUsage is stream_options.include_usage of the request.
+	includeUsage bool
+	// nextID names a function call the script left without an id.
+	nextID func() string
+}
+
+// stream writes the turn as SSE chunks: a role chunk, then per scripted
+// chunk one content or reasoning_content delta, or three tool_calls deltas
+// (id and name, then the arguments in two pieces); then a finish chunk, a
+// usage chunk when asked for, and [DONE]. A hanging turn stops after the
+// scripted chunks and waits for the client to go away.
+func (a openAIAnswer) stream(ctx context.Context, w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	rc := http.NewResponseController(w)
+	send := func(v any) bool {
+		data, err := json.Marshal(v)
+		if err != nil {
+			return false
+		}
+		if _, err := w.Write(append(append([]byte("data: "), data...), "\n\n"...)); err != nil {
+			return false
+		}
+		return rc.Flush() == nil
+	}
+	empty := ""
+	if !send(a.chunk(oaDelta{Role: "assistant", Content: &empty}, nil)) {
+		return
+	}
+	calls := 0
+	for _, c := range a.turn.Chunks {
+		if !a.pause(ctx) {
+			return
+		}
+		for _, d := range a.deltas(c, &calls) {
+			if !send(a.chunk(d, nil)) {
+				return
+			}
+		}
+	}
+	if a.turn.Hang {
+		<-ctx.Done()
+		return
+	}
+	finish := a.openAIFinish()
+	if !send(a.chunk(oaDelta{}, &finish)) {
+		return
+	}
+	if a.includeUsage && !send(oaCompletion{ID: "chatcmpl-scripted", Object: "chat.completion.chunk", Created: scriptedCreated,
+		Model: a.model, Choices: []oaChoice{}, Usage: a.openAIUsage()}) {
+		return
+	}
+	_, _ = w.Write([]byte("data: [DONE]\n\n")) // the client may be gone
+	_ = rc.Flush()
+}
+
+// unary writes the whole turn as one chat.completion, after the same delays.
+func (a openAIAnswer) unary(ctx context.Context, w http.ResponseWriter) {
+	for range a.turn.Chunks {
+		if !a.pause(ctx) {
+			return
+		}
+	}
+	if a.turn.Hang {
+		<-ctx.Done()
+		return
+	}
+	msg := &oaMessage{Role: "assistant"}
+	var text, thought strings.Builder
+	for _, c := range a.turn.Chunks {
+		text.WriteString(c.Text)
+		thought.WriteString(c.Thought)
+		if fc := c.FunctionCall; fc != nil {
+			msg.ToolCalls = append(msg.ToolCalls, oaToolCall{ID: a.callID(fc), Type: "function",
+				Function: oaFunction{Name: fc.Name, Arguments: argsJSON(fc.Args)}})
+		}
+	}
+	if text.Len() > 0 {
+		s := text.String()
+		msg.Content = &s
+	}
+	msg.ReasoningContent = thought.String()
+	finish := a.openAIFinish()
+	writeJSON(w, oaCompletion{ID: "chatcmpl-scripted", Object: "chat.completion", Created: scriptedCreated, Model: a.model,
+		Choices: []oaChoice{{Message: msg, FinishReason: &finish}}, Usage: a.openAIUsage()})
+}
+
+// chunk wraps one delta in a chat.completion.chunk.
+func (a openAIAnswer) chunk(d oaDelta, finish *string) oaCompletion {
+	return oaCompletion{ID: "chatcmpl-scripted", Object: "chat.completion.chunk", Created: scriptedCreated, Model: a.model,
+		Choices: []oaChoice{{Delta: &d, FinishReason: finish}}}
+}
+
+// deltas renders one scripted chunk; *calls counts the turn's function
+// calls so far, which is the tool call's index. A chunk with only a thought
+// signature, which this wire has no place for, renders as nothing.
+func (a openAIAnswer) deltas(c Chunk, calls *int) []oaDelta {
+	switch {
+	case c.Text != "":
+		return []oaDelta{{Content: &c.Text}}
+	case c.Thought != "":
+		return []oaDelta{{ReasoningContent: c.Thought}}
+	case c.FunctionCall != nil:
+		index := *calls
+		*calls++
+		args := argsJSON(c.FunctionCall.Args)
+		mid := len(args) / 2
+		for mid > 0 && !utf8.RuneStart(args[mid]) {
+			mid--
+		}
+		return []oaDelta{
+			{ToolCalls: []oaToolCall{{Index: &index, ID: a.callID(c.FunctionCall), Type: "function", Function: oaFunction{Name: c.FunctionCall.Name}}}},
+			{ToolCalls: []oaToolCall{{Index: &index, Function: oaFunction{Arguments: args[:mid]}}}},
+			{ToolCalls: []oaToolCall{{Index: &index, Function: oaFunction{Arguments: args[mid:]}}}},
+		}
+	default:
+		return nil
+	}
+}
+
+// callID is the scripted id of a call, or a fresh one; the OpenAI API
+// always names its tool calls.
+func (a openAIAnswer) callID(fc *FunctionCall) string {
+	if fc.ID != "" {
+		return fc.ID
+	}
+	return a.nextID()
+}
+
+// openAIFinish maps the turn's finish reason to the OpenAI names. Gemini
+// names map to their counterparts (STOP → stop, MAX_TOKENS → length, the
+// safety family → content_filter); OpenAI names pass through; no reason
+// means tool_calls when the turn calls a function and stop otherwise.
+func (a openAIAnswer) openAIFinish() string {
+	r := a.turn.FinishReason
+	switch {
+	case a.turn.BlockReason != "":
+		return "content_filter"
+	case r == "":
+		for _, c := range a.turn.Chunks {
+			if c.FunctionCall != nil {
+				return "tool_calls"
+			}
+		}
+		return "stop"
+	case r == "STOP":
+		return "stop"
+	case r == "MAX_TOKENS":
+		return "length"
+	case strings.Contains(r, "SAFETY") || strings.Contains(r, "RECITATION") || strings.Contains(r, "PROHIBITED") ||
+		r == "BLOCKLIST" || r == "SPII":
+		return "content_filter"
+	default:
+		return strings.ToLower(r)
+	}
+}
+
+// openAIUsage is the turn's token count in the OpenAI shape, where
+// completion tokens include the reasoning tokens.
+func (a openAIAnswer) openAIUsage() *oaUsage {
+	u := a.usage()
+	out := &oaUsage{
+		PromptTokens:     u.PromptTokenCount,
+		CompletionTokens: u.CandidatesTokenCount + u.ThoughtsTokenCount,
+		TotalTokens:      u.TotalTokenCount,
+	}
+	if u.ThoughtsTokenCount > 0 {
+		out.CompletionTokensDetails = &oaCompletionUsage{ReasoningTokens: u.ThoughtsTokenCount}
+	}
+	return out
+}
+
+// argsJSON is a call's arguments as the JSON text the API streams.
+func argsJSON(args map[string]any) string {
+	if args == nil {
+		return "{}"
+	}
+	data, err := json.Marshal(args)
+	if err != nil {
+		return "{}" // unreachable for scripts decoded from JSON
+	}
+	return string(data)
+}
