@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"companion/agent"
+	"companion/agent/checkpoint"
 	"companion/config"
 	"companion/rpc"
 	"companion/tools"
@@ -79,6 +80,11 @@ func (c *connState) agentOptions(conn *rpc.Conn, id SessionID, roots *tools.Root
 	}
 	if client.CanRunTerminals() {
 		opts.Terminals = &terminals{client: client}
+	}
+	if store, err := checkpoint.Open(filepath.Join(cfg.StateDir, "checkpoints"), root, opts.Log); err == nil {
+		opts.Checkpoints = store
+	} else {
+		opts.Log.Warn("checkpoints are off", "err", err)
 	}
 	return opts, nil
 }

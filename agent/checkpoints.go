@@ -4,24 +4,17 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
+	"companion/agent/checkpoint"
 	"companion/tools"
 )
 
-// Checkpoint is a saved state of files, taken before a change.
-type Checkpoint struct {
-	ID    string
-	Label string
-	Time  time.Time
-	Paths []string
-}
-
-// Checkpointer saves files before changes and puts them back.
+// Checkpointer saves files before changes and puts them back;
+// *checkpoint.Store is the implementation.
 type Checkpointer interface {
-	Save(ctx context.Context, label string, paths []string) (Checkpoint, error)
-	List() ([]Checkpoint, error)
-	Restore(ctx context.Context, id string) (Checkpoint, error)
+	Save(ctx context.Context, label string, paths []string) (checkpoint.Checkpoint, error)
+	List(ctx context.Context) ([]checkpoint.Checkpoint, error)
+	Restore(ctx context.Context, id string) (checkpoint.Restoration, error)
 }
 
 // checkpoint saves what a mutating call may touch. A failure is logged,
@@ -47,7 +40,7 @@ func (s *Session) undo(ctx context.Context) string {
 	if s.opts.Checkpoints == nil {
 		return "Checkpoints are off, so there is nothing to undo."
 	}
-	list, err := s.opts.Checkpoints.List()
+	list, err := s.opts.Checkpoints.List(ctx)
 	if err != nil || len(list) == 0 {
 		return "There is no change to undo."
 	}
@@ -62,7 +55,7 @@ func (s *Session) restoreCommand(ctx context.Context, id string) string {
 	if id != "" {
 		return s.restore(ctx, id)
 	}
-	list, err := s.opts.Checkpoints.List()
+	list, err := s.opts.Checkpoints.List(ctx)
 	if err != nil {
 		return fmt.Sprintf("Cannot list checkpoints: %v", err)
 	}
@@ -78,10 +71,12 @@ func (s *Session) restoreCommand(ctx context.Context, id string) string {
 }
 
 func (s *Session) restore(ctx context.Context, id string) string {
-	c, err := s.opts.Checkpoints.Restore(ctx, id)
+	r, err := s.opts.Checkpoints.Restore(ctx, id)
 	if err != nil {
 		return fmt.Sprintf("Cannot restore %s: %v", id, err)
 	}
+	c := r.Target
 	s.appendHistory(contentText(fmt.Sprintf("(The user restored the files to checkpoint %s, taken before: %s. Re-read files before editing them.)", c.ID, c.Label)))
-	return fmt.Sprintf("Restored checkpoint `%s` (before %s). `/undo` puts back what was there.", c.ID, c.Label)
+	return fmt.Sprintf("Restored checkpoint `%s` (before %s): %d files written, %d removed. `/undo` puts back what was there.",
+		c.ID, c.Label, len(r.Written), len(r.Removed))
 }

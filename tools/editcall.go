@@ -16,6 +16,9 @@ type editPlan struct {
 	newText string
 	// replacements counts the regions replace changed; 0 for write_file.
 	replacements int
+	// spans are replace's replacements in the LF text of before, which
+	// make the diff of the result cheap; nil for write_file.
+	spans []span
 	// line is the 1-based first changed line, 0 when unknown.
 	line int
 	// kind and note say how replace matched old_string, for the model.
@@ -171,7 +174,13 @@ func (c *editCall) result(p *editPlan, written string, userEdited bool) *Result 
 		before = p.before.text
 		oldText = &before
 	}
-	d := unifiedDiff(c.shown, before, written)
+	d, ok := fileDiff{}, false
+	if p.spans != nil && !userEdited {
+		d, ok = spanDiff(c.shown, before, written, p.spans)
+	}
+	if !ok {
+		d = unifiedDiff(c.shown, before, written)
+	}
 	raw := EditRaw{Path: c.abs, Replacements: p.replacements, Created: !p.before.exists,
 		UserModified: userEdited, Added: d.added, Removed: d.removed}
 	var msg []string

@@ -17,53 +17,122 @@ type fileDiff struct {
 
 // unifiedDiff diffs before and after (line endings normalised to LF) as a
 // unified diff labelled label. The unchanged lines at both ends are set
-// aside first, but for the context, so that a small change in a large file
-// costs little more than comparing the two texts once.
+// aside before the library compares lines, so a small change in a large
+// file costs little more than comparing the two texts once.
 func unifiedDiff(label, before, after string) fileDiff {
 	before, after = toLF(before), toLF(after)
 	if before == after {
 		return fileDiff{}
 	}
-	start, skipped := prefixCut(before, after)
+	start := prefixCut(before, after)
 	endB, endA := suffixCut(before, after, start)
-	b, a := before[start:endB], after[start:endA]
-	u, err := udiff.ToUnifiedDiff(label, label, b, udiff.Lines(b, a), diffContext)
-	if err != nil {
-		// The edits come from the library for this very text: cannot happen.
-		return fileDiff{text: "(diff unavailable: " + err.Error() + ")\n"}
+	edits := udiff.Lines(before[start:endB], after[start:endA])
+	for i := range edits {
+		edits[i].Start += start
+		edits[i].End += start
 	}
-	var d fileDiff
-	for _, h := range u.Hunks {
-		h.FromLine += skipped
-		h.ToLine += skipped
-		for _, l := range h.Lines {
-			switch l.Kind {
-			case udiff.Insert:
-				d.added++
-			case udiff.Delete:
-				d.removed++
-			}
+	return formatEdits(label, before, edits)
+}
+
+// spanDiff is unifiedDiff for a change known as replacements of LF text:
+// each replaced region is compared with its new text on its own, so many
+// replacements across a large file stay cheap and exact (the library's
+// line comparison gives up on minimality past about a hundred changes). ok
+// is false when the spans do not turn before into after.
+func spanDiff(label, before, after string, spans []span) (d fileDiff, ok bool) {
+	before, after = toLF(before), toLF(after)
+	var edits []udiff.Edit
+	for _, s := range spans {
+		for _, e := range udiff.Lines(before[s.start:s.end], s.text) {
+			edits = append(edits, udiff.Edit{Start: e.Start + s.start, End: e.End + s.start, New: e.New})
 		}
+	}
+	if got, err := udiff.Apply(before, edits); err != nil || got != after {
+		return fileDiff{}, false
+	}
+	return formatEdits(label, before, edits), true
+}
+
+// formatEdits renders edits of b (sorted, in b's offsets) as a unified
+// diff. The library formats each cluster of nearby edits on its own slice
+// of b, and the hunks are moved to their place in the file: its formatter
+// counts lines from the start of the text for every edit.
+func formatEdits(label, b string, edits []udiff.Edit) fileDiff {
+	u := udiff.UnifiedDiff{From: label, To: label}
+	var d fileDiff
+	line, lineAt, shift := 0, 0, 0
+	for i := 0; i < len(edits); {
+		j := i + 1
+		for j < len(edits) && strings.Count(b[edits[j-1].End:edits[j].Start], "\n") <= 2*diffContext {
+			j++
+		}
+		from := linesBack(b, edits[i].Start, diffContext)
+		to := linesForward(b, edits[j-1].End, diffContext)
+		group := make([]udiff.Edit, j-i)
+		for k, e := range edits[i:j] {
+			group[k] = udiff.Edit{Start: e.Start - from, End: e.End - from, New: e.New}
+		}
+		seg, err := udiff.ToUnifiedDiff(label, label, b[from:to], group, diffContext)
+		if err != nil {
+			// The edits were checked against this very text: cannot happen.
+			return fileDiff{text: "(diff unavailable: " + err.Error() + ")\n"}
+		}
+		line += strings.Count(b[lineAt:from], "\n")
+		lineAt = from
+		added, removed := 0, 0
+		for _, h := range seg.Hunks {
+			h.FromLine += line
+			h.ToLine += line + shift
+			for _, l := range h.Lines {
+				switch l.Kind {
+				case udiff.Insert:
+					added++
+				case udiff.Delete:
+					removed++
+				}
+			}
+			u.Hunks = append(u.Hunks, h)
+		}
+		d.added, d.removed, shift = d.added+added, d.removed+removed, shift+added-removed
+		i = j
 	}
 	d.text = u.String()
 	return d
 }
 
+// linesBack returns the start of the line n lines before the one holding
+// offset off.
+func linesBack(s string, off, n int) int {
+	p := strings.LastIndexByte(s[:off], '\n') + 1
+	for range n {
+		if p == 0 {
+			break
+		}
+		p = strings.LastIndexByte(s[:p-1], '\n') + 1
+	}
+	return p
+}
+
+// linesForward returns the offset n line ends after off, or len(s).
+func linesForward(s string, off, n int) int {
+	for range n {
+		k := strings.IndexByte(s[off:], '\n')
+		if k < 0 {
+			return len(s)
+		}
+		off += k + 1
+	}
+	return off
+}
+
 // prefixCut returns where the texts' common leading lines end, less
-// diffContext lines, and how many lines come before that point.
-func prefixCut(before, after string) (offset, lines int) {
+// diffContext lines.
+func prefixCut(before, after string) int {
 	i := 0
 	for i < len(before) && i < len(after) && before[i] == after[i] {
 		i++
 	}
-	p := strings.LastIndexByte(before[:i], '\n') + 1
-	for range diffContext {
-		if p == 0 {
-			break
-		}
-		p = strings.LastIndexByte(before[:p-1], '\n') + 1
-	}
-	return p, strings.Count(before[:p], "\n")
+	return linesBack(before, i, diffContext)
 }
 
 // suffixCut returns where the texts' common trailing lines start in each,

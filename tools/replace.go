@@ -91,7 +91,7 @@ func planReplace(ctx context.Context, cur *textFile, r matchParams) (*editPlan, 
 	if text == cur.text {
 		return nil, editErrorf("The edit would leave %s unchanged: old_string matched once whitespace was ignored, and new_string differs from it only in indentation, which is fitted to the file. Nothing was written.", r.shown)
 	}
-	return &editPlan{before: cur, newText: text, replacements: len(m.spans), line: m.lines[0], kind: m.kind, note: m.note()}, nil
+	return &editPlan{before: cur, newText: text, replacements: len(m.spans), spans: m.spans, line: m.lines[0], kind: m.kind, note: m.note()}, nil
 }
 
 // maxInstruction caps the instruction shown to the user, in bytes.

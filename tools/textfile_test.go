@@ -147,3 +147,38 @@ func TestUnifiedDiffCropsLargeFiles(t *testing.T) {
 		t.Errorf("diff across a line join: %+v", d)
 	}
 }
+
+func TestSpanDiff(t *testing.T) {
+	var b strings.Builder
+	for i := range 3000 {
+		b.WriteString("x := f(" + strings.Repeat("a", i%5) + ")\n")
+		if i%10 == 0 {
+			b.WriteString("old()\n")
+		}
+	}
+	before := b.String()
+	after := strings.ReplaceAll(before, "old()", "new()")
+	var spans []span
+	for _, at := range exactMatches(before, "old()") {
+		spans = append(spans, span{at, at + len("old()"), "new()"})
+	}
+	d, ok := spanDiff("f", before, after, spans)
+	if !ok || d.added != 300 || d.removed != 300 {
+		t.Fatalf("spanDiff: ok %v, +%d -%d; want 300 each", ok, d.added, d.removed)
+	}
+	// The tenth replacement: old() after line 100 of x := ..., so on line 111.
+	if !strings.Contains(d.text, "@@ -108,7 +108,7 @@\n") {
+		t.Errorf("hunk headers are off:\n%s", cutLines(d.text, 40))
+	}
+	// For one change the result is the library's own diff of the texts.
+	one := strings.Replace(before, "old()", "new()", 1)
+	at := strings.Index(before, "old()")
+	d1, ok := spanDiff("f", before, one, []span{{at, at + 5, "new()"}})
+	if g := unifiedDiff("f", before, one); !ok || d1 != g {
+		t.Errorf("spanDiff and unifiedDiff disagree:\n%s\n%s", d1.text, g.text)
+	}
+	// Spans that do not produce the text fall back.
+	if _, ok := spanDiff("f", before, one+"\n", []span{{at, at + 5, "new()"}}); ok {
+		t.Error("spanDiff accepted spans that do not give the new text")
+	}
+}

@@ -215,7 +215,9 @@ func (s *Store) listLocked(ctx context.Context) ([]Checkpoint, error) {
 // the restore itself can be undone. Modified files get their old content
 // and mode, deleted files come back, and files created since are removed;
 // ignored files the snapshot does not hold are left alone. All writes stay
-// inside the root.
+// inside the root. If it fails part way (ErrBlocked, a cancelled ctx), the
+// files already put back stay so; the returned Restoration.Undo, when its
+// ID is set, still restores the state from before.
 func (s *Store) Restore(ctx context.Context, id string) (Restoration, error) {
 	if err := ctx.Err(); err != nil {
 		return Restoration{}, err

@@ -72,11 +72,12 @@ func (b *fileBackend) save(ctx context.Context, label string, named []string) (C
 	}
 	defer root.Close()
 	m := manifest{V: 1, Label: label, Time: time.Now().UTC()}
+	buf := make([]byte, 32<<10)
 	for _, p := range named {
 		if err := ctx.Err(); err != nil {
 			return Checkpoint{}, err
 		}
-		e, ok, err := b.capture(root, p)
+		e, ok, err := b.capture(root, p, buf)
 		if err != nil {
 			return Checkpoint{}, err
 		}
@@ -93,8 +94,8 @@ func (b *fileBackend) save(ctx context.Context, label string, named []string) (C
 }
 
 // capture records the current state of rel; false when it cannot be kept
-// (too large, or not a file, symlink or directory).
-func (b *fileBackend) capture(root *os.Root, rel string) (entry, bool, error) {
+// (too large, or not a file, symlink or directory). buf is copy space.
+func (b *fileBackend) capture(root *os.Root, rel string, buf []byte) (entry, bool, error) {
 	e := entry{Path: rel}
 	fi, err := root.Lstat(rel)
 	switch {
@@ -114,7 +115,7 @@ func (b *fileBackend) capture(root *os.Root, rel string) (entry, bool, error) {
 		return e, false, nil
 	}
 	e.Kind, e.Perm = kindFile, fi.Mode().Perm()
-	e.Hash, err = b.storeObject(root, rel)
+	e.Hash, err = b.storeObject(root, rel, buf)
 	if errors.Is(err, errTooLarge) {
 		return e, false, nil
 	}
@@ -123,7 +124,7 @@ func (b *fileBackend) capture(root *os.Root, rel string) (entry, bool, error) {
 
 // storeObject copies rel's content into the object store, returning its
 // hash. The copy is synced before it is renamed into place.
-func (b *fileBackend) storeObject(root *os.Root, rel string) (sum string, err error) {
+func (b *fileBackend) storeObject(root *os.Root, rel string, buf []byte) (sum string, err error) {
 	src, err := root.Open(rel)
 	if err != nil {
 		return "", fmt.Errorf("snapshot %s: %w", rel, err)
@@ -140,7 +141,7 @@ func (b *fileBackend) storeObject(root *os.Root, rel string) (sum string, err er
 		}
 	}()
 	h := sha256.New()
-	if err := copyLimited(io.MultiWriter(tmp, h), src, b.max); err != nil {
+	if err := copyLimited(io.MultiWriter(tmp, h), src, b.max, buf); err != nil {
 		return "", fmt.Errorf("snapshot %s: %w", rel, err)
 	}
 	if err = tmp.Sync(); err != nil {
@@ -158,14 +159,14 @@ func (b *fileBackend) storeObject(root *os.Root, rel string) (sum string, err er
 	return sum, os.Rename(tmp.Name(), final)
 }
 
-// copyLimited copies src to dst, failing with errTooLarge past max bytes
-// (max <= 0: no limit).
-func copyLimited(dst io.Writer, src io.Reader, max int64) error {
+// copyLimited copies src to dst through buf, failing with errTooLarge past
+// max bytes (max <= 0: no limit).
+func copyLimited(dst io.Writer, src io.Reader, max int64, buf []byte) error {
 	if max <= 0 {
-		_, err := io.Copy(dst, src)
+		_, err := io.CopyBuffer(dst, src, buf)
 		return err
 	}
-	n, err := io.Copy(dst, io.LimitReader(src, max+1))
+	n, err := io.CopyBuffer(dst, io.LimitReader(src, max+1), buf)
 	if err == nil && n > max {
 		return errTooLarge
 	}

@@ -76,9 +76,9 @@ func TestGitNestedRepositoryLeftAlone(t *testing.T) {
 	requireGit(t)
 	p := newProject(t, map[string]string{"main.go": "v1", "vendor/dep/x.go": "x"})
 	projectGit(t, p.path("vendor/dep"), "init", "-q") // no commits: git add would refuse it
-	cp := p.save("edit", "main.go")
-	if cp.Backend != BackendGit {
-		t.Fatalf("Backend = %s, want git", cp.Backend)
+	cp := p.save("edit", "main.go", "vendor/dep/x.go")
+	if cp.Backend != BackendGit || !slices.Equal(cp.Skipped, []string{"vendor/dep/x.go"}) {
+		t.Fatalf("Backend = %s, Skipped = %v; want git and the nested file skipped", cp.Backend, cp.Skipped)
 	}
 	p.write("main.go", "v2")
 	p.write("vendor/dep/x.go", "changed")
@@ -184,5 +184,22 @@ func TestSaveCancelled(t *testing.T) {
 				t.Errorf("after a cancelled save the backend is %s, want %s", cp.Backend, bc.backend)
 			}
 		})
+	}
+}
+
+func TestGitHonoursProjectInfoExclude(t *testing.T) {
+	requireGit(t)
+	p := newProject(t, map[string]string{"main.go": "v1", "local.dat": "mine"})
+	projectGit(t, p.root, "init", "-q")
+	if err := os.WriteFile(p.path(".git/info/exclude"), []byte("*.dat\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cp := p.save("edit", "main.go")
+	p.write("main.go", "v2")
+	p.write("local.dat", "changed")
+	p.write("other.dat", "new")
+	p.restore(cp.ID)
+	if p.read("main.go") != "v1" || p.read("local.dat") != "changed" || p.read("other.dat") != "new" {
+		t.Errorf("main.go=%q local.dat=%q other.dat=%q", p.read("main.go"), p.read("local.dat"), p.read("other.dat"))
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -136,12 +137,23 @@ func (r *gitRunner) command(ctx context.Context, bin string, c gitCall) *exec.Cm
 	for _, kv := range config {
 		args = append(args, "-c", kv)
 	}
+	// The project's own .git/info/exclude is read (never written): files the
+	// user keeps out of git stay out of snapshots too.
+	if exclude := filepath.Join(r.workTree, ".git", "info", "exclude"); fileExists(exclude) {
+		args = append(args, "-c", "core.excludesFile="+exclude)
+	}
 	cmd := exec.CommandContext(ctx, bin, append(args, c.args...)...)
 	cmd.Env = r.env(c)
 	cmd.Dir = r.workTree
 	cmd.Stdin = c.stdin
 	cmd.WaitDelay = gitWaitDelay
 	return cmd
+}
+
+// fileExists reports whether name is an existing regular file.
+func fileExists(name string) bool {
+	fi, err := os.Stat(name)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // exitCode returns the exit status carried by err, or -1.

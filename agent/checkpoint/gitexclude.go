@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -46,12 +47,7 @@ func (b *gitBackend) excludeUntracked(ctx context.Context) ([]string, error) {
 // excludedBy reports whether p is one of excluded or lies in one of its
 // directories.
 func excludedBy(excluded []string, p string) bool {
-	for _, e := range excluded {
-		if p == e || strings.HasSuffix(e, "/") && strings.HasPrefix(p, e) {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(excluded, p) || inDirs(excluded, p)
 }
 
 // excluded reports whether the untracked path p (as listed by ls-files) is

@@ -35,7 +35,7 @@ func (b *gitBackend) restore(ctx context.Context, target Checkpoint, since []Che
 	if err != nil {
 		return Restoration{}, err
 	}
-	plan, err := b.plan(ctx, current.tree, goal, absent, target.excluded)
+	plan, err := b.plan(ctx, current, goal, absent, target.excluded)
 	if err != nil {
 		return Restoration{}, err
 	}
@@ -135,10 +135,10 @@ func (b *gitBackend) amendTree(ctx context.Context, rev, info string) (string, e
 // plan lists the changes from the current tree to goal: writes for added,
 // modified and retyped files, removals for files goal lacks unless they are
 // ignored or were left out of the target (excluded) and are not known to
-// have been absent. Nested repositories (gitlinks) are never touched.
-// Removals come first, deepest paths first.
-func (b *gitBackend) plan(ctx context.Context, current, goal string, absent map[string]bool, excluded []string) ([]change, error) {
-	out, err := b.r.run(ctx, gitCall{args: []string{"diff-tree", "-r", "-z", "--no-renames", "--raw", current, goal}})
+// have been absent. Nested repositories (gitlinks, or directories now
+// holding a .git) are never touched. Removals come first, deepest first.
+func (b *gitBackend) plan(ctx context.Context, current staged, goal string, absent map[string]bool, excluded []string) ([]change, error) {
+	out, err := b.r.run(ctx, gitCall{args: []string{"diff-tree", "-r", "-z", "--no-renames", "--raw", current.tree, goal}})
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +148,7 @@ func (b *gitBackend) plan(ctx context.Context, current, goal string, absent map[
 	for i := 0; i+1 < len(f); i += 2 {
 		meta := strings.Fields(strings.TrimPrefix(f[i], ":"))
 		p := f[i+1]
-		if len(meta) != 5 || meta[0] == "160000" || meta[1] == "160000" {
+		if len(meta) != 5 || meta[0] == "160000" || meta[1] == "160000" || inDirs(current.excluded, p) {
 			continue
 		}
 		switch {
@@ -184,7 +184,7 @@ func (b *gitBackend) saveUndo(ctx context.Context, target Checkpoint, plan []cha
 		paths[i] = c.path
 	}
 	slices.Sort(paths)
-	add, skipped, err := b.forceList(ctx, paths, true)
+	add, skipped, err := b.forceList(ctx, paths, nil, true)
 	if err != nil {
 		return Checkpoint{}, err
 	}
@@ -241,4 +241,15 @@ func namedPaths(cps []Checkpoint) []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// inDirs reports whether p lies in one of the directories ("dir/") among
+// paths.
+func inDirs(paths []string, p string) bool {
+	for _, d := range paths {
+		if strings.HasSuffix(d, "/") && strings.HasPrefix(p, d) {
+			return true
+		}
+	}
+	return false
 }

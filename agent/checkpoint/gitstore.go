@@ -109,7 +109,7 @@ func (b *gitBackend) stage(ctx context.Context, named []string) (st staged, err 
 		b.log.Warn("checkpoint: some files could not be read into the snapshot", "err", err)
 	}
 	var add []string
-	if add, st.skipped, err = b.forceList(ctx, named, false); err != nil {
+	if add, st.skipped, err = b.forceList(ctx, named, st.excluded, false); err != nil {
 		return st, err
 	}
 	if err := b.forceAdd(ctx, add); err != nil {
@@ -143,12 +143,13 @@ func (b *gitBackend) writeTree(ctx context.Context, index string) (string, error
 
 // forceList sorts named paths into those to add explicitly (files and
 // symlinks that exist) and those the snapshot cannot keep: files larger than
-// the limit and not yet in the index (unless always), other file types, and
-// paths beyond a symlink. Absent paths and directories are neither.
-func (b *gitBackend) forceList(ctx context.Context, named []string, always bool) (add, skipped []string, err error) {
+// the limit and not yet in the index (unless always), other file types,
+// paths beyond a symlink and paths in nested repositories (directories
+// among excluded). Absent paths and directories are neither.
+func (b *gitBackend) forceList(ctx context.Context, named, excluded []string, always bool) (add, skipped []string, err error) {
 	var big []string
 	for _, p := range named {
-		if !plainParents(b.r.workTree, p) {
+		if inDirs(excluded, p) || !plainParents(b.r.workTree, p) {
 			skipped = append(skipped, p)
 			continue
 		}

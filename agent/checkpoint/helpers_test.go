@@ -112,6 +112,19 @@ func (p *project) read(name string) string {
 	return string(data)
 }
 
+// expect checks files' contents (path → content, or "<absent>" for no file
+// or directory at all).
+func (p *project) expect(want map[string]string) {
+	p.t.Helper()
+	for name, w := range want {
+		if w == "<absent>" && p.exists(name) {
+			p.t.Errorf("%s exists, want it absent", name)
+		} else if got := p.read(name); w != "<absent>" && got != w {
+			p.t.Errorf("%s = %q, want %q", name, got, w)
+		}
+	}
+}
+
 func (p *project) exists(name string) bool {
 	_, err := os.Lstat(p.path(name))
 	return err == nil
