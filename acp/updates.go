@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
-	"time"
 
 	"companion/agent"
 	"companion/rpc"
@@ -95,8 +94,7 @@ func toUpdate(ev agent.Event) (SessionUpdate, bool) {
 	case agent.UsageUpdated:
 		return SessionUpdate{UsageUpdate: &UsageUpdate{Used: ev.Used, Size: ev.Size}}, true
 	case agent.TitleChanged:
-		return SessionUpdate{SessionInfoUpdate: &SessionInfoUpdate{Title: ev.Title,
-			UpdatedAt: time.Now().UTC().Format(time.RFC3339)}}, true
+		return SessionUpdate{SessionInfoUpdate: &SessionInfoUpdate{Title: ev.Title, UpdatedAt: ev.At}}, true
 	case agent.CommandsChanged:
 		return SessionUpdate{AvailableCommandsUpdate: &AvailableCommandsUpdate{AvailableCommands: commands(ev.Commands)}}, true
 	case agent.PlanUpdated:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"companion/agent/model"
@@ -116,7 +117,12 @@ func (s *Session) maybeTitle(ctx context.Context, parts []model.Part) {
 		return
 	}
 	if title := titleFrom(parts); title != "" {
-		s.emit(ctx, TitleChanged{Title: title})
+		s.emit(ctx, TitleChanged{Title: title, At: s.opts.Now().UTC().Format(time.RFC3339)})
+		if s.opts.Journal != nil {
+			if err := s.opts.Journal.SetTitle(title); err != nil {
+				s.opts.Log.Warn("journal title failed", "err", err)
+			}
+		}
 	}
 }
 

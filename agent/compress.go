@@ -155,9 +155,11 @@ func snapshotHistory(summary string, dropped int) []model.Content {
 
 // replaceHistory installs a compressed history.
 func (s *Session) replaceHistory(head, kept []model.Content) {
+	all := append(head, kept...)
+	s.journal(recHistory, historyRecord{Op: "replace", Contents: all})
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.history = append(head, kept...)
+	s.history = all
 }
 
 func (s *Session) nextCompactionID() string {

@@ -93,8 +93,8 @@ type UsageUpdated struct {
 	Used, Size int
 }
 
-// TitleChanged gives the session a human title.
-type TitleChanged struct{ Title string }
+// TitleChanged gives the session a human title; At is when (RFC 3339).
+type TitleChanged struct{ Title, At string }
 
 // CommandsChanged lists the slash commands available now.
 type CommandsChanged struct{ Commands []Command }

@@ -9,6 +9,7 @@ import (
 // appendHistory adds c and returns the history length before it, so a
 // caller can later cut back to that point.
 func (s *Session) appendHistory(c model.Content) int {
+	s.journal(recHistory, historyRecord{Op: "append", Content: &c})
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := len(s.history)
@@ -28,6 +29,7 @@ func (s *Session) appendModelTurn(parts []model.Part) {
 
 // truncateHistory drops everything from index n on.
 func (s *Session) truncateHistory(n int) {
+	s.journal(recHistory, historyRecord{Op: "truncate", N: n})
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if n < len(s.history) {
@@ -37,6 +39,7 @@ func (s *Session) truncateHistory(n int) {
 
 // clearHistory forgets the conversation.
 func (s *Session) clearHistory() {
+	s.journal(recHistory, historyRecord{Op: "clear"})
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.history = nil

@@ -107,23 +107,40 @@ func (s *Session) permit(ctx context.Context, q Question, inv tools.Invocation) 
 	v := s.policy.Decide(call)
 	switch v.Decision {
 	case policy.Allow:
+		s.toolState(q.CallID, "approved", "policy")
 		return ""
 	case policy.Deny:
+		s.toolState(q.CallID, "denied", "policy")
 		return v.Reason
 	}
 	if s.opts.Asker == nil {
+		s.toolState(q.CallID, "denied", "policy")
 		return "This call needs the user's approval and there is no way to ask; it was not run."
 	}
 	q.Options = options(q.Confirm, s.Root())
+	s.toolState(q.CallID, "awaiting_approval", "")
 	ans, err := s.opts.Asker.Ask(ctx, q)
+	refusal := ""
 	switch {
 	case err != nil && ctx.Err() == nil:
 		s.opts.Log.Warn("permission request failed", "err", err)
-		return "The permission request failed, so the call was not run."
+		refusal = "The permission request failed, so the call was not run."
 	case err != nil, ans.Cancelled:
-		return "The user cancelled; the call was not run."
+		refusal = "The user cancelled; the call was not run."
+	default:
+		refusal = s.applyAnswer(ctx, call, ans, inv)
 	}
-	return s.applyAnswer(ctx, call, ans, inv)
+	if refusal != "" {
+		s.toolState(q.CallID, "denied", "user")
+	} else {
+		s.toolState(q.CallID, "approved", "user:"+ans.OptionID)
+	}
+	return refusal
+}
+
+// toolState records one step of a call's audit trail.
+func (s *Session) toolState(id, state, by string) {
+	s.journal(recToolState, toolStateRecord{ID: id, State: state, By: by})
 }
 
 // applyAnswer records what an answer means and reports a refusal.

@@ -49,6 +49,8 @@ type Options struct {
 	Terminals tools.Terminals
 	// StateDir holds the session's private files; "" means a temp dir.
 	StateDir string
+	// Journal records the session so it can be loaded again; may be nil.
+	Journal Journal
 	// CompressAt is the share of the context window at which older history
 	// is summarised; 0 means DefaultCompressAt, negative never.
 	CompressAt float64
@@ -139,6 +141,7 @@ func (s *Session) SetMode(id string) error {
 		return fmt.Errorf("%w %q", ErrUnknownMode, id)
 	}
 	s.policy.SetMode(id)
+	s.journal(recSettings, settingsRecord{Mode: id})
 	return nil
 }
 
@@ -146,6 +149,7 @@ func (s *Session) SetMode(id string) error {
 // tells the front end.
 func (s *Session) setModeAndAnnounce(ctx context.Context, id string) {
 	s.policy.SetMode(id)
+	s.journal(recSettings, settingsRecord{Mode: id})
 	s.emit(ctx, ModeChanged{ID: id})
 }
 
@@ -165,8 +169,9 @@ func (s *Session) SetModel(name string) error {
 		return fmt.Errorf("%w %q", ErrUnknownModel, name)
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.modelName = name
+	s.mu.Unlock()
+	s.journal(recSettings, settingsRecord{Model: name})
 	return nil
 }
 
@@ -220,4 +225,8 @@ func (s *Session) end() {
 	s.running, s.cancel = false, nil
 }
 
-func (s *Session) emit(ctx context.Context, ev Event) { s.opts.Sink.Emit(ctx, ev) }
+// emit records an event and sends it to the front end.
+func (s *Session) emit(ctx context.Context, ev Event) {
+	s.journalEvent(ev)
+	s.opts.Sink.Emit(ctx, ev)
+}

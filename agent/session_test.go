@@ -169,7 +169,7 @@ func TestPromptStreamsText(t *testing.T) {
 	if err != nil || reason != EndTurn {
 		t.Fatalf("Prompt = %q, %v; want end_turn", reason, err)
 	}
-	want := []Event{TitleChanged{"Say hello"}, ThoughtChunk{"hmm"}, MessageChunk{"Hello "},
+	want := []Event{TitleChanged{"Say hello", "2026-11-22T00:00:00Z"}, ThoughtChunk{"hmm"}, MessageChunk{"Hello "},
 		MessageChunk{"world"}, UsageUpdated{Used: 10, Size: 1000}}
 	if got := rec.all(); !reflect.DeepEqual(got, want) {
 		t.Errorf("events = %#v\nwant %#v", got, want)

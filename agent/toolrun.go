@@ -128,6 +128,7 @@ func (s *Session) runOne(ctx context.Context, p *prepared) {
 	if conf != nil {
 		s.checkpoint(ctx, p, conf)
 	}
+	s.toolState(p.id, "executing", "")
 	s.emit(ctx, ToolCallUpdated{ID: p.id, Status: ToolInProgress})
 	p.res = s.execute(ctx, p)
 	s.finishTool(ctx, p.id, p.fc.Name, p.res)
@@ -158,6 +159,7 @@ func (s *Session) finishTool(ctx context.Context, id, name string, res *tools.Re
 	if res.IsError {
 		status = ToolFailed
 	}
+	s.toolState(id, string(status), "")
 	text := res.Display
 	if text == "" {
 		text = res.Text

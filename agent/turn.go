@@ -31,6 +31,8 @@ func (s *Session) Prompt(ctx context.Context, parts []model.Part) (StopReason, e
 		return "", err
 	}
 	defer s.end()
+	defer s.syncJournal()
+	s.journalUser(parts)
 	if text, ok := slashCommand(parts); ok {
 		return s.runCommand(ctx, text)
 	}

@@ -31,12 +31,15 @@ func BenchmarkReplaceLargeFile(b *testing.B) {
 	}
 	cases := []struct {
 		name, old, new string
-		local          bool
+		local, many    bool
+		display        string // the result's Display shows this
 	}{
-		{"exact/editor", mid, "func f050000(x int) int {\n\ty := x * 46\n", false},
-		{"exact/local", mid, "func f050000(x int) int {\n\ty := x * 46\n", true},
-		{"whitespace/editor", "func f050000(x int) int {\n    y := x * 45", "func f050000(x int) int {\n    y := x * 46", false},
-		{"fuzzy/editor", "func f050000(x int) int {\n\ty := x * 45;\n\tif y > 71 {", "func f050000(x int) int {\n\ty := x * 46\n\tif y > 71 {", false},
+		{"exact/editor", mid, "func f050000(x int) int {\n\ty := x * 46\n", false, false, "+\ty := x * 46"},
+		{"exact/local", mid, "func f050000(x int) int {\n\ty := x * 46\n", true, false, "+\ty := x * 46"},
+		{"whitespace/editor", "func f050000(x int) int {\n    y := x * 45", "func f050000(x int) int {\n    y := x * 46", false, false, "+\ty := x * 46"},
+		{"fuzzy/editor", "func f050000(x int) int {\n\ty := x * 45;\n\tif y > 71 {", "func f050000(x int) int {\n\ty := x * 46\n\tif y > 71 {", false, false, "+\ty := x * 46"},
+		// About 225 replacements spread over the file.
+		{"allow_multiple/editor", "\tif y > 7 {\n", "\tif y >= 7 {\n", false, true, "(+225 −225)"},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
@@ -54,7 +57,7 @@ func BenchmarkReplaceLargeFile(b *testing.B) {
 			if !c.local {
 				env.Files = files
 			}
-			args, _ := json.Marshal(map[string]any{"file_path": "big.go", "old_string": c.old, "new_string": c.new})
+			args, _ := json.Marshal(map[string]any{"file_path": "big.go", "old_string": c.old, "new_string": c.new, "allow_multiple": c.many})
 			tool := Editing(EditOptions{})[0]
 			ctx := context.Background()
 			b.ReportAllocs()
@@ -76,7 +79,7 @@ func BenchmarkReplaceLargeFile(b *testing.B) {
 					b.Fatal(err)
 				}
 				res, err := inv.Execute(ctx, nil)
-				if err != nil || res.IsError || !strings.Contains(res.Display, "+\ty := x * 46") {
+				if err != nil || res.IsError || !strings.Contains(res.Display, c.display) {
 					b.Fatalf("Execute = %+v, %v", res, err)
 				}
 			}

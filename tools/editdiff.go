@@ -113,8 +113,13 @@ func linesBack(s string, off, n int) int {
 	return p
 }
 
-// linesForward returns the offset n line ends after off, or len(s).
+// linesForward returns the end of the line n lines after the one holding
+// offset off (the end of off's own line when off is at no line start), or
+// len(s).
 func linesForward(s string, off, n int) int {
+	if off > 0 && s[off-1] != '\n' {
+		n++
+	}
 	for range n {
 		k := strings.IndexByte(s[off:], '\n')
 		if k < 0 {

@@ -166,8 +166,9 @@ func TestSpanDiff(t *testing.T) {
 	if !ok || d.added != 300 || d.removed != 300 {
 		t.Fatalf("spanDiff: ok %v, +%d -%d; want 300 each", ok, d.added, d.removed)
 	}
-	// The tenth replacement: old() after line 100 of x := ..., so on line 111.
-	if !strings.Contains(d.text, "@@ -108,7 +108,7 @@\n") {
+	// Replacement k (from 0) is on line 11k+2; the hunk of k=10 starts 3
+	// lines earlier.
+	if !strings.Contains(d.text, "@@ -109,7 +109,7 @@\n") {
 		t.Errorf("hunk headers are off:\n%s", cutLines(d.text, 40))
 	}
 	// For one change the result is the library's own diff of the texts.

@@ -442,3 +442,21 @@ func TestStateDir(t *testing.T) {
 		t.Error("two projects share a state directory")
 	}
 }
+
+func TestSaveNamedPathUnderAFile(t *testing.T) {
+	for _, bc := range backends(t) {
+		t.Run(bc.name, func(t *testing.T) {
+			bc.skipWithoutGit(t)
+			p := newProject(t, map[string]string{"a.txt": "file"}, bc.opts...)
+			cp := p.save("odd", "a.txt/child")
+			if !slices.Equal(cp.Paths, []string{"a.txt/child"}) {
+				t.Errorf("Paths = %v, want [a.txt/child]", cp.Paths)
+			}
+			p.write("a.txt", "changed")
+			p.restore(cp.ID)
+			if bc.backend == BackendGit && p.read("a.txt") != "file" {
+				t.Errorf("a.txt = %q, want file", p.read("a.txt"))
+			}
+		})
+	}
+}

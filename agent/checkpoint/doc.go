@@ -20,8 +20,9 @@
 //
 // When git (2.25 or later) is installed, checkpoints are commits of a
 // shadow repository: GIT_DIR is <state>/git and the work tree is the
-// project root. The project's own .git is never read or written (git skips
-// every .git entry of a work tree). Every git command gets an explicit
+// project root. The project's own .git is never written, and nothing in it
+// is read but info/exclude (git skips every .git entry of a work tree).
+// Every git command gets an explicit
 // environment: GIT_DIR, GIT_WORK_TREE, GIT_CONFIG_GLOBAL=/dev/null,
 // GIT_CONFIG_NOSYSTEM=1, HOME set to the shadow repository (so no user
 // ignore or attribute files), a fixed author and committer, literal
@@ -31,22 +32,26 @@
 // (text, eol, filters, ident, encodings), so files come back byte for byte.
 //
 // A snapshot is `git add --all` into the shadow index (which honours the
-// project's .gitignore files), then write-tree and commit-tree; the ref
-// refs/companion/checkpoints moves to the new commit last, and only from the
-// commit it was built on, so a crash mid-save leaves every earlier
-// checkpoint intact. It is incremental: the index caches file stats, so
-// only changed files are read, and git stores each distinct content once.
-// The snapshot covers the whole work tree, so changes made by shell
-// commands are covered too. Left out are: ignored files; untracked files
-// larger than the size limit (WithMaxFileSize, default 10 MiB; once a file
-// is in the snapshot it stays whatever its size); nested repositories
-// (directories with their own .git). Both kinds are listed in the shadow
-// repository's info/exclude, rewritten on every save.
+// project's .gitignore files and, read only, its .git/info/exclude), then
+// write-tree and commit-tree; the ref refs/companion/checkpoints moves to
+// the new commit last, and only from the commit it was built on, so a crash
+// mid-save leaves every earlier checkpoint intact. It is incremental: the
+// index caches file stats, so only changed files are read, and git stores
+// each distinct content once. The snapshot covers the whole work tree, so
+// changes made by shell commands are covered too. Left out are: ignored
+// files; untracked files larger than the size limit (WithMaxFileSize,
+// default 10 MiB; once a file is in the snapshot it stays whatever its
+// size); nested repositories (untracked directories with their own .git).
+// The last two are written to the shadow repository's info/exclude, which
+// every save recomputes, and recorded in the commit, so a restore leaves
+// them alone.
 //
 // Named paths are always kept exactly, even when ignored: existing ones are
-// force-added, and the commit message records the names (with the paths
-// that could not be kept, in Checkpoint.Skipped), so a named path absent
-// from the tree is known to have been absent.
+// force-added, and the commit message (a JSON line after the label) records
+// the names, so a named path missing from the tree is known to have been
+// absent. Named paths that cannot be kept (too large and untracked, inside
+// a nested repository, beyond a symlink, not a file or symlink) are listed
+// in Checkpoint.Skipped instead.
 //
 // Restoring checkpoint T: the current state is staged, and the target
 // tree is T's tree, completed for ignored paths that T neither holds nor
@@ -54,12 +59,12 @@
 // such checkpoint). The difference between the two trees is the plan: files
 // that differ or are missing are written (content, and the executable bit;
 // other permission bits of an existing file are kept), symlinks recreated,
-// and files T lacks removed, unless they are ignored and not known to have
-// been absent. Ignored files the snapshots do not hold are never touched.
-// Before applying the plan, the current state is committed as the undo
-// checkpoint, with every planned path force-added and named (whatever its
-// size), so undoing the restore is exact. Directories emptied by removals
-// are removed, as git does.
+// and files T lacks removed, unless they are ignored now or were left out
+// of T, and are not known to have been absent. Ignored files the snapshots
+// do not hold are never touched. Before applying the plan, the current
+// state is committed as the undo checkpoint, with every planned path
+// force-added and named (whatever its size), so undoing the restore is
+// exact. Directories emptied by removals are removed, as git does.
 //
 // # File backend
 //
@@ -97,6 +102,9 @@
 // also makes it safe to remove lock files a killed git left behind.
 //
 // Not handled: retention (checkpoints accumulate until the state directory
-// is removed) and compaction (the shadow repository is never gc'ed);
-// file-level content of nested repositories; empty directories with git.
+// is removed) and compaction (the shadow repository is never gc'ed); the
+// content of nested repositories; empty directories with git. Whether a
+// file is ignored is judged by the ignore rules in force at restore time,
+// so a file that T's rules ignored but today's do not is removed by the
+// restore (the undo checkpoint still holds it).
 package checkpoint

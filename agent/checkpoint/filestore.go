@@ -99,7 +99,7 @@ func (b *fileBackend) capture(root *os.Root, rel string, buf []byte) (entry, boo
 	e := entry{Path: rel}
 	fi, err := root.Lstat(rel)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	case isAbsent(err):
 		e.Kind = kindAbsent
 		return e, true, nil
 	case err != nil:

@@ -203,3 +203,21 @@ func TestGitHonoursProjectInfoExclude(t *testing.T) {
 		t.Errorf("main.go=%q local.dat=%q other.dat=%q", p.read("main.go"), p.read("local.dat"), p.read("other.dat"))
 	}
 }
+
+func TestGitRestoreOverLargeFileIsUndoable(t *testing.T) {
+	requireGit(t)
+	p := newProject(t, map[string]string{"data.bin": "small"}, WithMaxFileSize(100))
+	cp := p.save("edit")
+	os.Remove(p.path("data.bin"))
+	p.save("between") // data.bin leaves the snapshot
+	large := strings.Repeat("L", 500)
+	p.write("data.bin", large) // untracked and too large: left out
+	res := p.restore(cp.ID)
+	if got := p.read("data.bin"); got != "small" {
+		t.Fatalf("data.bin = %q, want the checkpoint's content", got)
+	}
+	p.restore(res.Undo.ID)
+	if got := p.read("data.bin"); got != large {
+		t.Errorf("after undoing the restore data.bin has %d bytes, want the %d-byte file back", len(got), len(large))
+	}
+}

@@ -3,7 +3,6 @@ package checkpoint
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -155,7 +154,7 @@ func (b *gitBackend) forceList(ctx context.Context, named, excluded []string, al
 		}
 		fi, err := os.Lstat(filepath.Join(b.r.workTree, filepath.FromSlash(p)))
 		switch {
-		case errors.Is(err, fs.ErrNotExist) || err == nil && fi.IsDir():
+		case isAbsent(err) || err == nil && fi.IsDir():
 		case err != nil:
 			return nil, nil, fmt.Errorf("snapshot %s: %w", p, err)
 		case fi.Mode()&fs.ModeSymlink != 0:
@@ -190,13 +189,13 @@ func (b *gitBackend) tracked(ctx context.Context, paths []string) (map[string]bo
 	return set, err
 }
 
-// plainParents reports whether every directory above rel (below root) is a
-// real directory, not a symlink: git holds nothing beyond a symlink.
+// plainParents reports whether no directory above rel (below root) is a
+// symlink: git holds nothing beyond a symlink.
 func plainParents(root, rel string) bool {
 	dir := filepath.Dir(filepath.FromSlash(rel))
 	for dir != "." {
 		fi, err := os.Lstat(filepath.Join(root, dir))
-		if err == nil && !fi.IsDir() {
+		if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 			return false
 		}
 		dir = filepath.Dir(dir)

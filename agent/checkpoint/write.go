@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"syscall"
 )
 
 // The helpers below change the project only through an *os.Root, which
@@ -95,7 +96,7 @@ func removePath(root *os.Root, rel string) (bool, error) {
 		return false, err
 	}
 	fi, err := root.Lstat(rel)
-	if errors.Is(err, fs.ErrNotExist) {
+	if isAbsent(err) {
 		return false, nil
 	}
 	if err != nil {
@@ -138,6 +139,12 @@ func gitPerm(root *os.Root, rel string, exec bool) fs.FileMode {
 		return p | (p&0o444)>>2
 	}
 	return p &^ 0o111
+}
+
+// isAbsent reports whether a stat error means there is nothing at the path
+// (including a parent that is a file).
+func isAbsent(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
 }
 
 // tempName is a fresh hidden name next to rel.

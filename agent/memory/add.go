@@ -119,7 +119,10 @@ func cleanFact(fact string) string {
 	for _, marker := range []string{"- ", "* "} {
 		fact = strings.TrimPrefix(fact, marker)
 	}
-	return strings.TrimSpace(fact)
+	if fact == "-" || fact == "*" {
+		return ""
+	}
+	return fact
 }
 
 // sectionLine returns the index of the AddedSection heading, or -1.

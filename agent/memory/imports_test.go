@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,7 +19,7 @@ func TestImports(t *testing.T) {
 		absent   []string
 	}{
 		{name: "relative",
-			files: map[string]string{"repo/AGENTS.md": "Style: @docs/style.md", "repo/docs/style.md": "Use gofmt."},
+			files:    map[string]string{"repo/AGENTS.md": "Style: @docs/style.md", "repo/docs/style.md": "Use gofmt."},
 			contains: []string{"Style: <!-- begin import: docs/style.md -->\nUse gofmt.\n<!-- end import: docs/style.md -->"}},
 		{name: "nested, relative to the importing file",
 			files: map[string]string{
@@ -32,7 +33,7 @@ func TestImports(t *testing.T) {
 			files:    map[string]string{"repo/AGENTS.md": "@$BASE/repo/x.md", "repo/x.md": "X content"},
 			contains: []string{"X content"}},
 		{name: "cycle a→b→a",
-			files: map[string]string{"repo/AGENTS.md": "@a.md", "repo/a.md": "A @b.md", "repo/b.md": "B @a.md"},
+			files:    map[string]string{"repo/AGENTS.md": "@a.md", "repo/a.md": "A @b.md", "repo/b.md": "B @a.md"},
 			contains: []string{"A <!-- begin import: b.md -->\nB <!-- import skipped: a.md is already being imported (an import cycle) -->"}},
 		{name: "a file importing itself",
 			files:    map[string]string{"repo/AGENTS.md": "self @AGENTS.md"},
@@ -64,7 +65,7 @@ func TestImports(t *testing.T) {
 			absent:   []string{"SECRET"}},
 		{name: "user dir imports allowed",
 			files:    map[string]string{"user/AGENTS.md": "@more.md", "user/more.md": "user more", "repo/AGENTS.md": "@$BASE/user/more.md"},
-			contains: []string{"@more.md", "user more\n<!-- end import: more.md -->", "user more\n<!-- end import: $BASE/user/more.md -->"}},
+			contains: []string{"user more\n<!-- end import: more.md -->", "user more\n<!-- end import: $BASE/user/more.md -->"}},
 		{name: "code fences and inline code ignored",
 			files: map[string]string{
 				"repo/AGENTS.md": "```md\n@x.md\n```\n~~~~\n@x.md\n```\n@x.md\n~~~~\nuse `@x.md` or ``a ` @x.md``\n    ```\nreal @x.md",
@@ -85,18 +86,21 @@ func TestImports(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			base := tempDir(t)
 			files := map[string]string{"repo/.git/": ""}
+			links := map[string]string{}
 			for rel, content := range tt.files {
 				content = strings.ReplaceAll(content, "$BASE", base)
 				if target, ok := strings.CutPrefix(content, "->"); ok {
-					p := filepath.Join(base, rel)
-					if err := os.Symlink(target, p); err != nil {
-						t.Fatal(err)
-					}
+					links[rel] = target
 					continue
 				}
 				files[rel] = content
 			}
 			writeTree(t, base, files)
+			for rel, target := range links {
+				if err := os.Symlink(target, filepath.Join(base, rel)); err != nil {
+					t.Fatal(err)
+				}
+			}
 			opts := Options{MaxImportDepth: tt.depth, UserDirs: []string{filepath.Join(base, "user")}}
 			m, err := Load(context.Background(), opts, "", filepath.Join(base, "repo"))
 			if err != nil {
@@ -118,24 +122,25 @@ func TestImports(t *testing.T) {
 }
 
 func TestImportBlowUpCapped(t *testing.T) {
-	// Each level imports the next twice: 2^5 copies of the leaf unless the
-	// size cap stops it.
+	// Each level imports the next twice: 2^4 copies of the leaf unless the
+	// size cap stops the expansion early.
 	base := tempDir(t)
-	files := map[string]string{"AGENTS.md": "@l1.md", "l5.md": strings.Repeat("x", 400)}
+	leaf := strings.Repeat("x", 300)
+	files := map[string]string{"l5.md": leaf}
 	for i := 1; i < 5; i++ {
-		files["l"+string(rune('0'+i))+".md"] = "@l" + string(rune('1'+i)) + ".md @l" + string(rune('1'+i)) + ".md"
+		next := fmt.Sprintf("@l%d.md", i+1)
+		files[fmt.Sprintf("l%d.md", i)] = next + " " + next
 	}
 	writeTree(t, base, files)
-	m, err := Load(context.Background(), Options{MaxBytes: 2000}, "", base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := m.Text()
-	if n := strings.Count(text, strings.Repeat("x", 400)); n == 0 || n > 5 {
+	opts := Options{MaxBytes: 2000}.withDefaults()
+	x := &expander{l: newLoader(opts, base, &state{seen: map[string]bool{}})}
+	top := filepath.Join(base, "AGENTS.md")
+	out := x.expand("@l1.md", top, []string{top}, 0)
+	if n := strings.Count(out, leaf); n == 0 || n > 7 {
 		t.Errorf("leaf imported %d times", n)
 	}
-	if !strings.Contains(text, "would pass the size limit") {
-		t.Errorf("no size note:\n%s", text)
+	if !strings.Contains(out, "<!-- import skipped: l5.md would pass the size limit of the instruction files -->") {
+		t.Errorf("no size note:\n%s", out)
 	}
 }
 

@@ -1,0 +1,229 @@
+package openai
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/packages/ssestream"
+
+	"companion/agent/model"
+)
+
+// failure is one failed attempt, classified.
+type failure struct {
+	err error
+	// status is the HTTP status, or the numeric code of an error event
+	// inside a stream; 0 when neither.
+	status int
+	// detail and code are the server's message and error code, if any.
+	detail, code string
+	// delay is the wait the server asked for, when hasDelay.
+	delay    time.Duration
+	hasDelay bool
+	// conn names a transport failure; "" when it was not one.
+	conn string
+	// midStream marks an error event sent inside a 200 stream.
+	midStream bool
+}
+
+// classify reads what is known about a failed attempt.
+func classify(err error, info *attemptInfo) failure {
+	f := failure{err: err, status: info.status, delay: info.delay, hasDelay: info.hasDelay}
+	if info.status != 0 {
+		f.detail, f.code = errorDetail(info.body)
+	}
+	var ae *openai.Error
+	if errors.As(err, &ae) {
+		if f.status == 0 {
+			f.status = ae.StatusCode
+		}
+		if f.detail == "" {
+			f.detail, f.code = ae.Message, ae.Code
+		}
+	}
+	var se *ssestream.StreamError
+	if errors.As(err, &se) {
+		f.midStream = true
+		f.detail, f.code = errorDetail(se.Event.Data)
+		if n, err := strconv.Atoi(f.code); err == nil && n >= 400 && n <= 599 {
+			f.status = n
+		}
+	}
+	if f.status == 0 && !f.midStream {
+		f.conn = connectionProblem(err)
+	}
+	return f
+}
+
+// retryable reports whether the failure is worth repeating: rate limits
+// (not an exhausted quota), server errors, and connections that failed.
+func (f failure) retryable() bool {
+	switch {
+	case f.status == http.StatusTooManyRequests:
+		return f.code != "insufficient_quota"
+	case f.status != 0:
+		return f.status == http.StatusRequestTimeout || f.status >= 500
+	default:
+		return f.conn != ""
+	}
+}
+
+// finalError turns the last failure into a *model.APIError whose message is
+// one sentence the user can act on.
+func (p *Provider) finalError(f failure, attempts int, delivered bool, modelName string) error {
+	out := &model.APIError{Status: f.status, Attempts: attempts, Err: f.err}
+	name := p.name()
+	switch {
+	case f.midStream:
+		out.Message = fmt.Sprintf("The %s reported an error mid-response%s: %s.", name, tries(attempts), orNoDetail(f.detail))
+	case f.status != 0:
+		out.Message = p.statusMessage(f, attempts, modelName)
+	case delivered && f.conn != "":
+		out.Message = fmt.Sprintf("The stream from the %s broke off mid-response: %s.", name, f.conn)
+	case f.conn != "":
+		out.Message = fmt.Sprintf("Could not reach the %s: %s%s%s.", name, f.conn, tries(attempts), p.localHint(f))
+	case errors.Is(f.err, errNoEvents):
+		out.Message = fmt.Sprintf("The %s answered without any stream events: check that the base URL points at a Chat Completions API.", name)
+	default:
+		out.Message = fmt.Sprintf("The request to the %s failed: %s.", name, oneLine(f.err.Error()))
+	}
+	return out
+}
+
+// statusMessage explains an HTTP error status.
+func (p *Provider) statusMessage(f failure, attempts int, modelName string) string {
+	name, code := p.name(), f.status
+	switch {
+	case code == http.StatusUnauthorized && p.cfg.APIKey == "":
+		return fmt.Sprintf("%s requires an API key (401), and none is configured.", name)
+	case code == http.StatusUnauthorized:
+		return fmt.Sprintf("%s rejected the API key (401)%s.", name, withDetail(f.detail))
+	case code == http.StatusForbidden:
+		return fmt.Sprintf("%s denied access (403)%s: check the API key and its permissions.", name, withDetail(f.detail))
+	case code == http.StatusNotFound:
+		return fmt.Sprintf("%s does not know model %q (404): check the model name and the base URL (it usually ends in /v1).", name, modelName)
+	case code == http.StatusTooManyRequests && f.code == "insufficient_quota":
+		return fmt.Sprintf("%s says the quota is exhausted (429): check your plan and billing.", name)
+	case code == http.StatusTooManyRequests && f.hasDelay && f.delay > p.retry.MaxServerDelay:
+		return fmt.Sprintf("%s is rate-limiting requests (429) and asks to wait %s, so try again later.", name, f.delay)
+	case code == http.StatusTooManyRequests:
+		return fmt.Sprintf("%s is rate-limiting requests (429) and did not recover after %s.", name, plural(attempts, "attempt"))
+	case code >= 500:
+		return fmt.Sprintf("%s failed with a server error (%d) after %s%s.", name, code, plural(attempts, "attempt"), withDetail(f.detail))
+	default:
+		return fmt.Sprintf("%s rejected the request (%d)%s.", name, code, withDetail(f.detail))
+	}
+}
+
+// name is how messages name the server.
+func (p *Provider) name() string {
+	return "OpenAI-compatible server at " + p.base
+}
+
+// localHint suggests starting a local server that refused the connection.
+func (p *Provider) localHint(f failure) string {
+	u, err := url.Parse(p.base)
+	if err != nil || f.conn != "connection refused" {
+		return ""
+	}
+	switch u.Hostname() {
+	case "localhost", "127.0.0.1", "::1":
+		return " (is the server running?)"
+	}
+	return ""
+}
+
+// errorDetail finds the message and code in an error body: OpenAI's
+// {"error": {"message", "code"}}, {"error": "..."} (Ollama),
+// {"message": ...} (older vLLM), {"detail": ...} (FastAPI), or plain text.
+func errorDetail(body []byte) (detail, code string) {
+	var v struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+		Detail  json.RawMessage `json:"detail"`
+		Code    json.RawMessage `json:"code"`
+	}
+	if err := json.Unmarshal(body, &v); err != nil {
+		text := strings.TrimSpace(string(body))
+		if strings.HasPrefix(text, "<") { // an HTML error page says nothing useful in one line
+			return "", ""
+		}
+		return oneLine(text), ""
+	}
+	var inner struct {
+		Message string          `json:"message"`
+		Code    json.RawMessage `json:"code"`
+	}
+	switch {
+	case json.Unmarshal(v.Error, &inner) == nil && (inner.Message != "" || len(inner.Code) > 0):
+		return oneLine(inner.Message), rawCode(inner.Code)
+	case jsonString(string(v.Error)) != "":
+		return oneLine(jsonString(string(v.Error))), rawCode(v.Code)
+	case v.Message != "":
+		return oneLine(v.Message), rawCode(v.Code)
+	case jsonString(string(v.Detail)) != "":
+		return oneLine(jsonString(string(v.Detail))), ""
+	}
+	return "", rawCode(v.Code)
+}
+
+// rawCode renders an error code that may be a string or a number.
+func rawCode(raw json.RawMessage) string {
+	if s := jsonString(string(raw)); s != "" {
+		return s
+	}
+	if _, err := strconv.Atoi(string(raw)); err == nil {
+		return string(raw)
+	}
+	return ""
+}
+
+// oneLine trims a server message to one short line without a final period.
+func oneLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	s = strings.TrimRight(strings.TrimSpace(s), ".")
+	const limit = 200
+	if len(s) > limit {
+		s = strings.ToValidUTF8(s[:limit], "") + "…"
+	}
+	return s
+}
+
+// withDetail is ": detail", or "" when there is none.
+func withDetail(detail string) string {
+	if detail == "" {
+		return ""
+	}
+	return ": " + detail
+}
+
+// orNoDetail is detail, or a phrase saying there was none.
+func orNoDetail(detail string) string {
+	if detail == "" {
+		return "no details given"
+	}
+	return detail
+}
+
+// tries is " after N attempts" when there was more than one.
+func tries(n int) string {
+	if n <= 1 {
+		return ""
+	}
+	return " after " + plural(n, "attempt")
+}
+
+// plural writes "1 attempt" or "5 attempts".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -1,0 +1,136 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"companion/agent/store"
+)
+
+// Restore rebuilds a session from its journal: history, mode, model, title,
+// plan and call numbering. It returns the session with the events to replay
+// to the front end, in order. Tool calls a crash left unfinished are sealed
+// as failed ("interrupted"), in the replay and in the journal, so the model
+// and the user see what was cut off.
+func Restore(opts Options, recs []store.Record) (*Session, []Event, error) {
+	s, err := NewSession(opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	var events []Event
+	open := map[string]bool{}
+	var order []string
+	for _, r := range recs {
+		ev := s.applyRecord(r)
+		if ev == nil {
+			continue
+		}
+		events = append(events, ev)
+		switch e := ev.(type) {
+		case ToolCallStarted:
+			open[e.ID] = true
+			order = append(order, e.ID)
+		case ToolCallUpdated:
+			if e.Status == ToolCompleted || e.Status == ToolFailed {
+				delete(open, e.ID)
+			}
+		}
+	}
+	for _, id := range order {
+		if open[id] {
+			seal := ToolCallUpdated{ID: id, Status: ToolFailed, Text: "Interrupted: companion stopped before this call finished."}
+			s.journalEvent(seal)
+			events = append(events, seal)
+		}
+	}
+	s.syncJournal()
+	return s, events, nil
+}
+
+// applyRecord replays one journal record into the session's state and
+// returns the event it carries, if any.
+func (s *Session) applyRecord(r store.Record) Event {
+	switch r.Type {
+	case recHistory:
+		var h historyRecord
+		if json.Unmarshal(r.Data, &h) == nil {
+			s.applyHistory(h)
+		}
+	case recSettings:
+		var st settingsRecord
+		if json.Unmarshal(r.Data, &st) == nil {
+			s.applySettings(st)
+		}
+	case recEvent:
+		var er eventRecord
+		if json.Unmarshal(r.Data, &er) != nil {
+			return nil
+		}
+		ev, err := decodeEvent(er)
+		if err != nil {
+			s.opts.Log.Warn("journal: skipping an event", "err", err)
+			return nil
+		}
+		s.noteEvent(ev)
+		return ev
+	}
+	return nil
+}
+
+func (s *Session) applyHistory(h historyRecord) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch h.Op {
+	case "append":
+		if h.Content != nil {
+			s.history = append(s.history, *h.Content)
+		}
+	case "truncate":
+		if h.N < len(s.history) {
+			s.history = s.history[:h.N]
+		}
+	case "clear":
+		s.history = nil
+	case "replace":
+		s.history = h.Contents
+	}
+}
+
+func (s *Session) applySettings(st settingsRecord) {
+	if st.Mode != "" && validMode(st.Mode) {
+		s.policy.SetMode(st.Mode)
+	}
+	if st.Model != "" {
+		s.mu.Lock()
+		s.modelName = st.Model
+		s.mu.Unlock()
+	}
+}
+
+// noteEvent updates the state an event implies: the title, the plan, the
+// mode, the call numbering.
+func (s *Session) noteEvent(ev Event) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch e := ev.(type) {
+	case TitleChanged:
+		s.titled = true
+	case PlanUpdated:
+		s.plan = e.Entries
+	case ModeChanged:
+		s.policy.SetMode(e.ID)
+	case ToolCallStarted:
+		if n, err := strconv.Atoi(strings.TrimPrefix(e.ID, "call_")); err == nil && n > s.callSeq {
+			s.callSeq = n
+		}
+	}
+}
+
+// Replay sends events to the session's sink, as session/load wants.
+func (s *Session) Replay(ctx context.Context, events []Event) {
+	for _, ev := range events {
+		s.opts.Sink.Emit(ctx, ev)
+	}
+}
