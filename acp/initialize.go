@@ -23,10 +23,14 @@ func (c *connState) initialize(_ context.Context, _ *rpc.Conn, p *InitializeRequ
 	return &InitializeResponse{
 		ProtocolVersion: ProtocolV1,
 		AgentCapabilities: AgentCapabilities{
+			LoadSession:        true,
 			PromptCapabilities: PromptCapabilities{Image: true, Audio: true, EmbeddedContext: true},
 			SessionCapabilities: SessionCapabilities{
 				Close:                 &SessionCloseCapabilities{},
 				AdditionalDirectories: &SessionAdditionalDirectoriesCapabilities{},
+				List:                  &SessionListCapabilities{},
+				Delete:                &SessionDeleteCapabilities{},
+				Resume:                &SessionResumeCapabilities{},
 			},
 		},
 		AuthMethods: []AuthMethod{{Agent: &AuthMethodAgent{

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"companion/agent/model"
+	"companion/agent/store"
 	"companion/config"
 	"companion/rpc"
 	"companion/tools"
@@ -68,6 +69,8 @@ type connState struct {
 	caps        ClientCapabilities
 	cfg         config.Config
 	sessions    map[SessionID]*session
+	// sessionStore keeps sessions on disk; opened on first use.
+	sessionStore *store.Store
 }
 
 func newConnState(s *Server) *connState {
@@ -120,7 +123,7 @@ func (c *connState) closeAll() {
 	c.sessions = map[SessionID]*session{}
 	c.mu.Unlock()
 	for _, s := range sessions {
-		s.agent.Close()
+		s.close()
 	}
 }
 
@@ -134,6 +137,10 @@ func (c *connState) mux() *rpc.Mux {
 	handle(c, m, MethodSessionSetMode, true, c.setMode)
 	handle(c, m, MethodSessionSetConfigOption, true, c.setConfigOption)
 	handle(c, m, MethodSessionClose, false, c.closeSession)
+	handle(c, m, MethodSessionLoad, true, c.loadSession)
+	handle(c, m, MethodSessionResume, true, c.resumeSession)
+	handle(c, m, MethodSessionList, false, c.listSessions)
+	handle(c, m, MethodSessionDelete, false, c.deleteSession)
 	rpc.HandleNotification(m, MethodSessionCancel, c.cancel)
 	return m
 }

@@ -11,6 +11,7 @@ import (
 
 	"companion/agent"
 	"companion/agent/checkpoint"
+	"companion/agent/store"
 	"companion/config"
 	"companion/rpc"
 	"companion/tools"
@@ -28,38 +29,92 @@ type session struct {
 	id      SessionID
 	agent   *agent.Session
 	updates *updates
+	// journal records the session; nil when it cannot be saved.
+	journal *store.Writer
 }
 
-// newSession validates the directories, builds an agent session and
-// registers it. MCP servers are accepted; connecting them comes later.
+// close ends the agent session and its journal.
+func (s *session) close() {
+	s.agent.Close()
+	if s.journal != nil {
+		if err := s.journal.Close(); err != nil {
+			s.updates.log.Warn("closing session journal", "session", s.id, "err", err)
+		}
+	}
+}
+
+// newSession validates the directories, builds an agent session with a
+// fresh journal and registers it. MCP servers are accepted; connecting them
+// comes later.
 func (c *connState) newSession(ctx context.Context, conn *rpc.Conn, p *NewSessionRequest) (*NewSessionResponse, error) {
-	roots, err := sessionRoots(p.Cwd, p.AdditionalDirectories)
-	if err != nil {
+	if _, err := sessionRoots(p.Cwd, p.AdditionalDirectories); err != nil {
 		return nil, err
+	}
+	id := newSessionID()
+	journal, err := c.store().Create(store.Meta{ID: string(id), Cwd: p.Cwd, AdditionalDirectories: p.AdditionalDirectories})
+	if err != nil {
+		c.srv.log.Warn("session will not be saved", "session", id, "err", err)
+		journal = nil
+	}
+	s, _, err := c.buildSession(ctx, conn, id, p.Cwd, p.AdditionalDirectories, journal, nil)
+	if err != nil {
+		if journal != nil {
+			journal.Close()
+		}
+		return nil, err
+	}
+	rpc.AfterReply(ctx, func() { s.updates.Emit(context.Background(), agent.CommandsChanged{Commands: s.agent.Commands()}) })
+	return &NewSessionResponse{SessionID: id, Modes: modeState(s.agent), ConfigOptions: configOptions(s.agent)}, nil
+}
+
+// buildSession makes the agent session for id, new (recs nil) or restored
+// from its records, and registers it. It returns the events to replay.
+func (c *connState) buildSession(ctx context.Context, conn *rpc.Conn, id SessionID, cwd string, extra []string,
+	journal *store.Writer, recs []store.Record) (*session, []agent.Event, error) {
+	roots, err := sessionRoots(cwd, extra)
+	if err != nil {
+		return nil, nil, err
 	}
 	cfg := c.config()
 	m, err := c.srv.opts.Model(ctx, cfg)
 	if err != nil {
-		return nil, rpc.Errorf(rpc.CodeInternalError, "cannot start the model: %v", err)
+		return nil, nil, rpc.Errorf(rpc.CodeInternalError, "cannot start the model: %v", err)
 	}
-	id := newSessionID()
 	caps := c.clientCaps()
 	sink := &updates{conn: conn, id: id, log: c.srv.log, compaction: caps.Session != nil && caps.Session.Compaction != nil}
 	opts, err := c.agentOptions(conn, id, roots, cfg)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	opts.Model, opts.Sink = m, sink
-	a, err := agent.NewSession(opts)
-	if err != nil {
-		return nil, err
+	if journal != nil {
+		opts.Journal = journal
 	}
-	s := &session{id: id, agent: a, updates: sink}
+	var a *agent.Session
+	var events []agent.Event
+	if recs == nil {
+		a, err = agent.NewSession(opts)
+	} else {
+		a, events, err = agent.Restore(opts, recs)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	s := &session{id: id, agent: a, updates: sink, journal: journal}
 	c.mu.Lock()
 	c.sessions[id] = s
 	c.mu.Unlock()
-	rpc.AfterReply(ctx, func() { sink.Emit(context.Background(), agent.CommandsChanged{Commands: a.Commands()}) })
-	return &NewSessionResponse{SessionID: id, Modes: modeState(a), ConfigOptions: configOptions(a)}, nil
+	return s, events, nil
+}
+
+// drop closes a live session and forgets it.
+func (c *connState) drop(s *session) {
+	c.mu.Lock()
+	if c.sessions[s.id] == s {
+		delete(c.sessions, s.id)
+	}
+	c.mu.Unlock()
+	s.close()
 }
 
 // agentOptions gathers what an agent session needs from the editor and the
@@ -149,10 +204,7 @@ func (c *connState) closeSession(_ context.Context, _ *rpc.Conn, p *CloseSession
 	if err != nil {
 		return nil, err
 	}
-	c.mu.Lock()
-	delete(c.sessions, p.SessionID)
-	c.mu.Unlock()
-	s.agent.Close()
+	c.drop(s)
 	return &CloseSessionResponse{}, nil
 }
 

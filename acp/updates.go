@@ -2,7 +2,6 @@ package acp
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -120,11 +119,7 @@ func toolCallUpdate(ev agent.ToolCallUpdated) *ToolCallUpdate {
 	for _, img := range ev.Images {
 		up.Content = append(up.Content, ToolContent(ImageBlock(img.MIMEType, base64.StdEncoding.EncodeToString(img.Data))))
 	}
-	if ev.Raw != nil {
-		if raw, err := json.Marshal(ev.Raw); err == nil {
-			up.RawOutput = raw
-		}
-	}
+	up.RawOutput = ev.Raw
 	return up
 }
 

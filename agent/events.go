@@ -63,8 +63,8 @@ type ToolCallUpdated struct {
 	// Text is the visible output (markdown or plain); "" leaves it unchanged.
 	Text   string
 	Images []tools.Image
-	// Raw is structured output for the editor; may be nil.
-	Raw any
+	// Raw is structured output for the editor, as JSON; may be nil.
+	Raw json.RawMessage `json:",omitempty"`
 	// Diff is the change an edit made, shown as a diff.
 	Diff *tools.Diff
 	// TerminalID embeds an editor terminal showing the call's output.

@@ -164,7 +164,11 @@ func (s *Session) finishTool(ctx context.Context, id, name string, res *tools.Re
 	if text == "" {
 		text = res.Text
 	}
-	s.emit(ctx, ToolCallUpdated{ID: id, Status: status, Text: text, Images: res.Images, Raw: res.Raw, Diff: res.Diff})
+	var raw json.RawMessage
+	if res.Raw != nil {
+		raw, _ = json.Marshal(res.Raw)
+	}
+	s.emit(ctx, ToolCallUpdated{ID: id, Status: status, Text: text, Images: res.Images, Raw: raw, Diff: res.Diff})
 }
 
 func (s *Session) nextCallID() string {

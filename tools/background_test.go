@@ -10,12 +10,6 @@ import (
 	"time"
 )
 
-// callBackground calls one of the background tools.
-func callBackground(t *testing.T, env *Env, name, args string) *Result {
-	t.Helper()
-	return call(t, shellTool(t, name, ShellOptions{}), env, args)
-}
-
 // startBackground starts a background command and returns its id and pid.
 func startBackground(t *testing.T, env *Env, command string) (string, int) {
 	t.Helper()

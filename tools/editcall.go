@@ -129,10 +129,10 @@ func (c *editCall) Execute(ctx context.Context, _ Output) (*Result, error) {
 		c.mu.Unlock()
 	}
 	text := p.newText
-	userEdited := modified != nil && *modified != p.newText
-	if userEdited {
+	if modified != nil {
 		text = adaptEOL(*modified, eolOf(p.newText))
 	}
+	userEdited := text != p.newText
 	if err := storeText(ctx, c.env, c.abs, cur, text); err != nil {
 		return c.failure(ctx, err, "")
 	}

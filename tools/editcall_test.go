@@ -65,7 +65,7 @@ func TestUseModifiedContent(t *testing.T) {
 
 func TestUnmodifiedContentIsNotReported(t *testing.T) {
 	root := realTempDir(t)
-	writeFile(t, filepath.Join(root, "a.txt"), []byte("x\n"))
+	writeFile(t, filepath.Join(root, "a.txt"), []byte("x\r\nz\r\n"))
 	inv := prepare(t, editTool(t, "replace"), newEnv(t, root), map[string]any{
 		"file_path": "a.txt", "old_string": "x", "new_string": "y",
 	})
@@ -73,10 +73,14 @@ func TestUnmodifiedContentIsNotReported(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	inv.(Modifiable).UseModifiedContent(conf.NewText)
+	// The editor may hand the proposal back with other line ends.
+	inv.(Modifiable).UseModifiedContent(strings.ReplaceAll(conf.NewText, "\r\n", "\n"))
 	res, err := inv.Execute(context.Background(), nil)
 	if err != nil || res.IsError || strings.Contains(res.Text, "modified") || res.Raw.(EditRaw).UserModified {
 		t.Errorf("Execute = %+v, %v", res, err)
+	}
+	if got := readString(t, filepath.Join(root, "a.txt")); got != "y\r\nz\r\n" {
+		t.Errorf("file = %q", got)
 	}
 }
 

@@ -62,7 +62,7 @@ func fuzzyCandidates(ctx context.Context, file, old []string) ([]candidate, erro
 	}
 	starts := map[int]bool{}
 	for _, k := range seedLines(old) {
-		for _, j := range mostSimilar(fps, oldFps[k], k, n-m+k) {
+		for _, j := range mostSimilar(file, fps, old[k], oldFps[k], k, n-m+k) {
 			starts[j-k] = true
 		}
 	}
@@ -121,16 +121,20 @@ func seedLines(old []string) []int {
 	return seeds
 }
 
-// mostSimilar returns up to fuzzyPerSeed indexes in [lo, hi] of the
-// fingerprints most similar to want.
-func mostSimilar(fps []fingerprint, want fingerprint, lo, hi int) []int {
+// mostSimilar returns up to fuzzyPerSeed indexes in [lo, hi] of the lines
+// most similar to want by fingerprint. Lines whose length differs from
+// want's by more than half cannot reach fuzzyMinLine and are skipped.
+func mostSimilar(file []string, fps []fingerprint, want string, wantFp fingerprint, lo, hi int) []int {
 	type hit struct {
 		j   int
 		sim float64
 	}
 	best := make([]hit, 0, fuzzyPerSeed+1)
 	for j := lo; j <= hi; j++ {
-		s := fps[j].sim(want)
+		if l := len(file[j]); 2*l < len(want) || l > 2*len(want) {
+			continue
+		}
+		s := fps[j].sim(wantFp)
 		if s == 0 || (len(best) == fuzzyPerSeed && s <= best[len(best)-1].sim) {
 			continue
 		}

@@ -279,7 +279,8 @@ func TestRunShellRemovesSmallLogs(t *testing.T) {
 
 func TestRunShellInactivityTimeout(t *testing.T) {
 	env := shellEnv(t)
-	opts := ShellOptions{InactivityTimeout: 300 * time.Millisecond, FlushInterval: 10 * time.Millisecond}
+	opts := ShellOptions{InactivityTimeout: 300 * time.Millisecond, FlushInterval: 10 * time.Millisecond,
+		KillGrace: 200 * time.Millisecond}
 	res, _ := runShell(t, env, opts, map[string]any{"command": "echo started; sleep 60 & echo $! > pid; wait"})
 	if !res.IsError || !strings.Contains(res.Text, "started\n") || !strings.Contains(res.Text, "printed nothing for 300ms") {
 		t.Errorf("result = %+v, want a timeout error with the output so far", res)
@@ -343,7 +344,8 @@ func TestRunShellCancelKillsGroup(t *testing.T) {
 
 func TestRunShellLeftoverProcessesAdopted(t *testing.T) {
 	env := shellEnv(t)
-	res, _ := runShell(t, env, ShellOptions{}, map[string]any{"command": "sleep 60 & echo $! > pid; echo started"})
+	res, _ := runShell(t, env, ShellOptions{KillGrace: 200 * time.Millisecond},
+		map[string]any{"command": "sleep 60 & echo $! > pid; echo started"})
 	if !strings.Contains(res.Text, "background process bg1") {
 		t.Fatalf("text = %q, want the leftover adopted as bg1", res.Text)
 	}

@@ -146,19 +146,20 @@ func stopGroup(pgid int, grace time.Duration, done <-chan struct{}) {
 	terminateGroup(pgid)
 	timer := time.NewTimer(grace)
 	defer timer.Stop()
+	expired := false
 	if done != nil {
 		select {
 		case <-done:
 		case <-timer.C:
+			expired = true
 		}
 	}
 	tick := time.NewTicker(groupPollInterval)
 	defer tick.Stop()
-wait:
-	for groupAlive(pgid) {
+	for !expired && groupAlive(pgid) {
 		select {
 		case <-timer.C:
-			break wait
+			expired = true
 		case <-tick.C:
 		}
 	}

@@ -67,9 +67,9 @@ func editErrorf(format string, a ...any) error { return &editError{msg: fmt.Spri
 
 // loadText reads the file at abs through the editor when it offers itself
 // (its view includes unsaved changes), else from disk. A missing file is a
-// textFile with exists false. Directories, binary files and files over max
-// bytes are editErrors.
-func loadText(ctx context.Context, env *Env, abs, shown string, max int64) (*textFile, error) {
+// textFile with exists false. Directories, binary files and files over
+// limit bytes are editErrors.
+func loadText(ctx context.Context, env *Env, abs, shown string, limit int64) (*textFile, error) {
 	fi, statErr := os.Stat(abs)
 	if statErr == nil && fi.IsDir() {
 		return nil, editErrorf("%s is a directory, not a file.", shown)
@@ -82,8 +82,8 @@ func loadText(ctx context.Context, env *Env, abs, shown string, max int64) (*tex
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", shown, err)
 		}
-		if int64(len(text)) > max {
-			return nil, tooLarge(shown, int64(len(text)), max)
+		if int64(len(text)) > limit {
+			return nil, tooLarge(shown, int64(len(text)), limit)
 		}
 		if strings.IndexByte(text, 0) >= 0 {
 			return nil, binaryFile(shown)
@@ -93,8 +93,8 @@ func loadText(ctx context.Context, env *Env, abs, shown string, max int64) (*tex
 	if errors.Is(statErr, fs.ErrNotExist) {
 		return &textFile{local: true}, nil
 	}
-	if statErr == nil && fi.Size() > max {
-		return nil, tooLarge(shown, fi.Size(), max)
+	if statErr == nil && fi.Size() > limit {
+		return nil, tooLarge(shown, fi.Size(), limit)
 	}
 	data, err := os.ReadFile(abs)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -110,8 +110,8 @@ func loadText(ctx context.Context, env *Env, abs, shown string, max int64) (*tex
 	return f, nil
 }
 
-func tooLarge(shown string, size, max int64) error {
-	return editErrorf("%s is %s, over the %s limit for editing.", shown, formatSize(size), formatSize(max))
+func tooLarge(shown string, size, limit int64) error {
+	return editErrorf("%s is %s, over the %s limit for editing.", shown, formatSize(size), formatSize(limit))
 }
 
 func binaryFile(shown string) error {

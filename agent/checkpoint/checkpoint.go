@@ -2,7 +2,9 @@ package checkpoint
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -166,6 +168,9 @@ func (s *Store) Save(ctx context.Context, label string, paths []string) (Checkpo
 		return Checkpoint{}, err
 	}
 	defer unlock()
+	if err := s.claim(); err != nil {
+		return Checkpoint{}, err
+	}
 	return s.saveLocked(ctx, label, rels)
 }
 
@@ -192,6 +197,9 @@ func (s *Store) List(ctx context.Context) ([]Checkpoint, error) {
 }
 
 func (s *Store) listLocked(ctx context.Context) ([]Checkpoint, error) {
+	if owner, err := s.owner(); err != nil || owner != "" && owner != s.realRoot {
+		return nil, s.ownerError(owner, err)
+	}
 	var fromGit []Checkpoint
 	if s.git != nil {
 		var err error
@@ -229,6 +237,9 @@ func (s *Store) Restore(ctx context.Context, id string) (Restoration, error) {
 		return Restoration{}, err
 	}
 	defer unlock()
+	if err := s.claim(); err != nil {
+		return Restoration{}, err
+	}
 	all, err := s.listLocked(ctx)
 	if err != nil {
 		return Restoration{}, err
@@ -243,6 +254,43 @@ func (s *Store) Restore(ctx context.Context, id string) (Restoration, error) {
 		return s.git.restore(ctx, target, since)
 	}
 	return s.files.restore(ctx, target, since)
+}
+
+// rootFile names the file in the state directory that records the project
+// root the checkpoints belong to.
+const rootFile = "root"
+
+// claim makes sure the state directory belongs to this Store's root,
+// recording the root on first use. The caller holds the state lock.
+func (s *Store) claim() error {
+	owner, err := s.owner()
+	if err != nil || owner == s.realRoot {
+		return err
+	}
+	if owner != "" {
+		return s.ownerError(owner, nil)
+	}
+	return writeFileAtomic(filepath.Join(s.stateDir, rootFile), []byte(s.realRoot))
+}
+
+// owner returns the root recorded in the state directory, "" if none.
+func (s *Store) owner() (string, error) {
+	data, err := os.ReadFile(filepath.Join(s.stateDir, rootFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read checkpoint owner: %w", err)
+	}
+	return string(data), nil
+}
+
+// ownerError explains a state directory that is not this project's.
+func (s *Store) ownerError(owner string, err error) error {
+	if err != nil {
+		return err
+	}
+	return fmt.Errorf("%w: %s holds checkpoints of %s, not %s", ErrOtherProject, s.stateDir, owner, s.realRoot)
 }
 
 // find returns the index of the checkpoint id names.

@@ -460,3 +460,35 @@ func TestSaveNamedPathUnderAFile(t *testing.T) {
 		})
 	}
 }
+
+func TestStateDirOfAnotherProjectRefused(t *testing.T) {
+	for _, bc := range backends(t) {
+		t.Run(bc.name, func(t *testing.T) {
+			bc.skipWithoutGit(t)
+			p := newProject(t, map[string]string{"a": "1"}, bc.opts...)
+			cp := p.save("edit", "a")
+			otherRoot := t.TempDir()
+			os.WriteFile(filepath.Join(otherRoot, "keep.txt"), []byte("mine"), 0o644)
+			other, err := Open(p.state, otherRoot, nil, bc.opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := context.Background()
+			if _, err := other.Save(ctx, "x", nil); !errors.Is(err, ErrOtherProject) {
+				t.Errorf("Save: %v, want ErrOtherProject", err)
+			}
+			if _, err := other.List(ctx); !errors.Is(err, ErrOtherProject) {
+				t.Errorf("List: %v, want ErrOtherProject", err)
+			}
+			if _, err := other.Restore(ctx, cp.ID); !errors.Is(err, ErrOtherProject) {
+				t.Errorf("Restore: %v, want ErrOtherProject", err)
+			}
+			if data, _ := os.ReadFile(filepath.Join(otherRoot, "keep.txt")); string(data) != "mine" {
+				t.Errorf("the other project's file changed: %q", data)
+			}
+			if got := p.list(); len(got) != 1 {
+				t.Errorf("owner's List = %d checkpoints, want 1", len(got))
+			}
+		})
+	}
+}

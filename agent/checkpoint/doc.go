@@ -9,6 +9,9 @@
 //
 // # Use
 //
+// Each project needs its own state directory: open the Store with
+// StateDir(base, root), not with base itself.
+//
 // The agent calls Store.Save before every mutating tool call, naming the
 // paths the call will touch (none for a shell command). `/undo` restores
 // the newest checkpoint; `/restore` lists checkpoints (Store.List, newest
@@ -94,9 +97,13 @@
 //
 // Paths given to Save must lie inside the root (ErrOutsideRoot) and outside
 // any .git directory (ErrGitDir); Open refuses a state directory inside the
-// project (ErrStateInRoot). Restore writes and removes only through an
-// os.Root on the project root, so nothing (.., symlinks leading out) can
-// take it outside; files are written through a temporary file and a rename.
+// project (ErrStateInRoot). The first Save records the real project root
+// in <state>/root; a Store for another root on the same state directory
+// gets ErrOtherProject from Save, List and Restore, so a shared directory
+// can never restore one project's files into another. Restore writes and
+// removes only through an os.Root on the project root, so nothing (..,
+// symlinks leading out) can take it outside; files are written through a
+// temporary file and a rename.
 // Save, List and Restore on one Store are serialised by a mutex, and Save
 // and Restore across processes by an OS file lock on <state>/lock, which
 // also makes it safe to remove lock files a killed git left behind.

@@ -12,6 +12,10 @@ var (
 	// ErrStateInRoot is returned by Open when the state directory lies inside
 	// the project: snapshots must never be written into the project.
 	ErrStateInRoot = errors.New("checkpoint state directory is inside the project root")
+	// ErrOtherProject is returned when the state directory already holds
+	// the checkpoints of another project root: each project needs its own
+	// (see StateDir).
+	ErrOtherProject = errors.New("checkpoint state directory belongs to another project")
 	// ErrNotFound is returned by Restore for an id that names no checkpoint.
 	ErrNotFound = errors.New("no such checkpoint")
 	// ErrAmbiguous is returned by Restore for an id prefix that matches

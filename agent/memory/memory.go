@@ -26,8 +26,9 @@ type Options struct {
 	// directory, in this order. The first is the user's main memory file,
 	// the one AddUserMemory writes. Default: AGENTS.md, GEMINI.md.
 	FileNames []string
-	// UserDirs are the user's configuration directories (for example
-	// ~/.config/companion and ~/.gemini), read first, in this order.
+	// UserDirs are the user's configuration directories as absolute paths
+	// (for example ~/.config/companion and ~/.gemini, expanded), read
+	// first, in this order. Imports may read from them.
 	UserDirs []string
 	// MaxBytes caps the text of all files together, imports included.
 	// Default 256 KiB.

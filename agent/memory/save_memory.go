@@ -69,7 +69,13 @@ type saveMemoryCall struct {
 	modified *string
 }
 
-func (c *saveMemoryCall) Title() string { return "Save memory: " + c.fact }
+func (c *saveMemoryCall) Title() string {
+	const max = 60
+	if r := []rune(c.fact); len(r) > max {
+		return "Save memory: " + string(r[:max]) + "…"
+	}
+	return "Save memory: " + c.fact
+}
 
 func (c *saveMemoryCall) Locations() []tools.Location {
 	return []tools.Location{{Path: c.path}}

@@ -117,6 +117,16 @@ func TestSaveMemoryRereadsAndModified(t *testing.T) {
 	}
 }
 
+func TestSaveMemoryLongTitle(t *testing.T) {
+	inv, err := prepare(t, SaveMemoryTool(tempDir(t), ""), `{"fact":"`+strings.Repeat("é", 70)+`"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "Save memory: " + strings.Repeat("é", 60) + "…"; inv.Title() != want {
+		t.Errorf("title = %q", inv.Title())
+	}
+}
+
 func TestSaveMemoryBadArgs(t *testing.T) {
 	tool := SaveMemoryTool(tempDir(t), "")
 	for _, args := range []string{`{}`, `{"fact":"  "}`, `{"fact":3}`} {

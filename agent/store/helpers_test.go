@@ -102,3 +102,6 @@ func types(recs []Record) string {
 	}
 	return b.String()
 }
+
+// discard is a logger that drops everything.
+func discard() *slog.Logger { return slog.New(slog.DiscardHandler) }

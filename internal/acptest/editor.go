@@ -305,3 +305,13 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	defer l.mu.Unlock()
 	return l.w.Write(p)
 }
+
+// Kill ends the agent with SIGKILL, as a crash would, and waits for it.
+func (e *Editor) Kill() {
+	e.cmd.Process.Kill()
+	select {
+	case <-e.exited:
+	case <-time.After(Timeout):
+		e.t.Errorf("agent did not die")
+	}
+}

@@ -1,0 +1,6 @@
+//go:build !race
+
+package store
+
+// raceEnabled is false: tests run at full size.
+const raceEnabled = false

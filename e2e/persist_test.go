@@ -1,0 +1,128 @@
+package e2e
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"companion/internal/acptest"
+)
+
+// comparable updates: what the user sees, without the parts that are not
+// replayed (the command list is sent fresh; user chunks are replay-only).
+func replayable(us []acptest.Update) []string {
+	var out []string
+	for _, u := range us {
+		if u.Kind == "available_commands_update" || u.Kind == "user_message_chunk" {
+			continue
+		}
+		out = append(out, string(u.Raw))
+	}
+	return out
+}
+
+// TestLoadReplaysWhatWasSent runs a session with a tool call, restarts
+// companion, loads the session and compares the replay with the live
+// updates; then prompts the loaded session again.
+func TestLoadReplaysWhatWasSent(t *testing.T) {
+	e := env(t)
+	ws := workspace(t, map[string]string{"notes.txt": "remember the milk\n"})
+	sc := script(t, `{"turns":[
+		{"chunks":[{"thought":"Reading."},{"text":"Let me read it."},{"functionCall":{"name":"read_file","args":{"file_path":"notes.txt"}}}]},
+		{"chunks":[{"functionCall":{"name":"write_todos","args":{"todos":[{"description":"Buy milk","status":"pending"}]}}}]},
+		{"chunks":[{"text":"It says: remember the milk."}]},
+		{"match":"and now?","chunks":[{"text":"Still the milk."}]}],"fallback":"error"}`)
+	first := acptest.Start(t, binary, []string{"acp", "--script", sc}, e, nil)
+	first.Initialize(map[string]any{})
+	id := first.NewSession(ws)
+	if got := first.StopReason(first.Wait(first.Prompt(id, "What do my notes say?"))); got != "end_turn" {
+		t.Fatalf("stopReason = %q", got)
+	}
+	live := replayable(first.Updates(id))
+	first.Close()
+
+	second := acptest.Start(t, binary, []string{"acp", "--script", sc}, e, nil)
+	init := second.Initialize(map[string]any{})
+	if !strings.Contains(string(init.Result), `"loadSession":true`) {
+		t.Errorf("loadSession not advertised: %s", init.Result)
+	}
+	list := second.Call("session/list", map[string]any{"cwd": ws})
+	if !strings.Contains(string(list.Result), id) || !strings.Contains(string(list.Result), "What do my notes say?") {
+		t.Errorf("session/list = %s", list.Result)
+	}
+	load := second.Call("session/load", map[string]any{"sessionId": id, "cwd": ws, "mcpServers": []any{}})
+	if load.Error != nil {
+		t.Fatalf("session/load: %v", load.Error)
+	}
+	replayed := second.Updates(id)
+	if replayed[0].Kind != "user_message_chunk" || replayed[0].Text() != "What do my notes say?" {
+		t.Errorf("replay starts with %s", replayed[0].Raw)
+	}
+	if got := replayable(replayed); !slices.Equal(got, live) {
+		t.Errorf("replay differs from live (%d vs %d):\nlive:\n%s\nreplay:\n%s", len(live), len(got), strings.Join(live, "\n"), strings.Join(got, "\n"))
+	}
+	if got := second.StopReason(second.Wait(second.Prompt(id, "and now?"))); got != "end_turn" {
+		t.Fatalf("prompt after load: %q", got)
+	}
+	if d := second.Call("session/delete", map[string]any{"sessionId": id}); d.Error != nil {
+		t.Fatalf("delete: %v", d.Error)
+	}
+	after := second.Call("session/list", map[string]any{})
+	if strings.Contains(string(after.Result), id) {
+		t.Errorf("deleted session still listed: %s", after.Result)
+	}
+	second.Close()
+}
+
+// TestLoadAfterKill kills companion mid-turn (a tool call waiting on the
+// editor) and loads the session in a new process: what was sent before
+// the kill is replayed and the unfinished call is sealed as failed.
+func TestLoadAfterKill(t *testing.T) {
+	e := env(t)
+	ws := workspace(t, map[string]string{"a.txt": "a\n"})
+	sc := script(t, `{"turns":[{"chunks":[{"text":"Reading a.txt."},{"functionCall":{"name":"read_file","args":{"file_path":"a.txt"}}}]},
+		{"chunks":[{"text":"Back again."}]}]}`)
+	block := make(chan struct{})
+	defer close(block)
+	first := acptest.Start(t, binary, []string{"acp", "--script", sc}, e, func(string, json.RawMessage) (any, *acptest.RPCError) {
+		<-block
+		return nil, &acptest.RPCError{Code: -32603, Message: "gone"}
+	})
+	first.Initialize(map[string]any{"fs": map[string]any{"readTextFile": true}})
+	id := first.NewSession(ws)
+	first.Prompt(id, "read a")
+	first.WaitFor(func(m acptest.Msg) bool { return m.Method == "fs/read_text_file" })
+	live := replayable(first.Updates(id))
+	first.Kill()
+
+	second := acptest.Start(t, binary, []string{"acp", "--script", sc}, e, nil)
+	second.Initialize(map[string]any{})
+	if load := second.Call("session/load", map[string]any{"sessionId": id, "cwd": ws, "mcpServers": []any{}}); load.Error != nil {
+		t.Fatalf("session/load: %v", load.Error)
+	}
+	got := replayable(second.Updates(id))
+	if len(got) != len(live)+1 || !slices.Equal(got[:len(live)], live) {
+		t.Fatalf("replay after kill:\n%s\nwant live then a seal:\n%s", strings.Join(got, "\n"), strings.Join(live, "\n"))
+	}
+	if last := got[len(got)-1]; !strings.Contains(last, `"status":"failed"`) || !strings.Contains(last, "Interrupted") {
+		t.Errorf("unfinished call not sealed: %s", last)
+	}
+	if r := second.StopReason(second.Wait(second.Prompt(id, "again"))); r != "end_turn" {
+		t.Errorf("prompt after load: %q", r)
+	}
+	second.Close()
+}
+
+func TestLoadUnknownSession(t *testing.T) {
+	ed := startScripted(t, `{"turns":[]}`, nil)
+	ed.Initialize(map[string]any{})
+	m := ed.Call("session/load", map[string]any{"sessionId": "sess_nope", "cwd": workspace(t, nil), "mcpServers": []any{}})
+	if m.Error == nil || m.Error.Code != -32002 {
+		t.Errorf("load unknown = %+v", m.Error)
+	}
+	if bad := ed.Call("session/list", map[string]any{"cursor": "!!"}); bad.Error == nil || bad.Error.Code != -32602 {
+		t.Errorf("bad cursor = %+v", bad.Error)
+	}
+	ed.Close()
+}
