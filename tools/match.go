@@ -101,7 +101,7 @@ func findMatch(ctx context.Context, text string, p matchParams) (match, error) {
 		spans := make([]span, len(starts))
 		for i, s := range starts {
 			lines[i] = s + 1
-			repl := reindent(newLines, oldLines, doc.lines[s:s+len(oldLines)])
+			repl := reindent(newLines, oldLines, doc.window(s, len(oldLines)))
 			spans[i] = doc.replaceLines(s, len(oldLines), strings.Join(repl, "\n"), p.new == "")
 		}
 		if len(starts) > 1 && !p.allowMultiple {
@@ -129,14 +129,14 @@ func decideFuzzy(doc *lineDoc, cands []candidate, oldLines, newLines []string, p
 	best := cands[0]
 	if best.score < p.threshold || best.minLine < fuzzyMinLine || nonBlank(oldLines) < fuzzyMinLines {
 		return match{}, editErrorf("old_string was not found in %s. The closest text is lines %d-%d (%d%% similar):\n```\n%s\n```\nRead the file again and copy old_string exactly from it, including whitespace.",
-			p.shown, best.start+1, best.start+m, percent(best.score), excerpt(doc.lines[best.start:best.start+m]))
+			p.shown, best.start+1, best.start+m, percent(best.score), excerpt(doc.window(best.start, m)))
 	}
 	if len(cands) > 1 && cands[1].score >= best.score-fuzzyMargin {
 		second := cands[1]
 		return match{}, editErrorf("old_string was not found exactly in %s. The closest texts, lines %d-%d and lines %d-%d, are about equally similar (%d%% and %d%%), so nothing was changed. Copy old_string exactly from the file, with enough surrounding lines to match one place.",
 			p.shown, best.start+1, best.start+m, second.start+1, second.start+m, percent(best.score), percent(second.score))
 	}
-	repl := reindent(newLines, oldLines, doc.lines[best.start:best.start+m])
+	repl := reindent(newLines, oldLines, doc.window(best.start, m))
 	sp := doc.replaceLines(best.start, m, strings.Join(repl, "\n"), p.new == "")
 	return match{kind: matchFuzzy, spans: []span{sp}, lines: []int{best.start + 1}, last: best.start + m, score: best.score}, nil
 }
@@ -209,26 +209,23 @@ func excerpt(lines []string) string {
 
 func percent(f float64) int { return int(f*100 + 0.5) }
 
-// lineDoc is LF text split into lines for line-wise matching.
+// lineDoc is LF text split into lines for line-wise matching. A final
+// '\n' does not start an empty last line.
 type lineDoc struct {
 	text string
-	// lines are the lines without their '\n'; a final '\n' does not start
-	// an empty last line.
-	lines []string
-	// starts holds each line's offset in text.
-	starts []int
+	// starts and ends hold each line's offsets in text, '\n' excluded.
+	starts, ends []int
 	// trimmed holds each line without leading and trailing whitespace.
 	trimmed []string
 }
 
 func newLineDoc(text string) *lineDoc {
 	n := strings.Count(text, "\n") + 1
-	d := &lineDoc{text: text, lines: make([]string, 0, n), starts: make([]int, 0, n), trimmed: make([]string, 0, n)}
+	d := &lineDoc{text: text, starts: make([]int, 0, n), ends: make([]int, 0, n), trimmed: make([]string, 0, n)}
 	add := func(off, end int) {
-		line := text[off:end]
-		d.lines = append(d.lines, line)
 		d.starts = append(d.starts, off)
-		d.trimmed = append(d.trimmed, strings.TrimSpace(line))
+		d.ends = append(d.ends, end)
+		d.trimmed = append(d.trimmed, strings.TrimSpace(text[off:end]))
 	}
 	off := 0
 	for {
@@ -243,6 +240,15 @@ func newLineDoc(text string) *lineDoc {
 		off += end + 1
 	}
 	return d
+}
+
+// window returns the n lines from line first (0-based), untrimmed.
+func (d *lineDoc) window(first, n int) []string {
+	out := make([]string, n)
+	for k := range out {
+		out[k] = d.text[d.starts[first+k]:d.ends[first+k]]
+	}
+	return out
 }
 
 // flexibleMatches returns the first lines of the non-overlapping runs of
@@ -270,7 +276,7 @@ func (d *lineDoc) flexibleMatches(old []string) []int {
 // When remove is set the lines go entirely, line end included.
 func (d *lineDoc) replaceLines(first, n int, text string, remove bool) span {
 	last := first + n - 1
-	s, e := d.starts[first], d.starts[last]+len(d.lines[last])
+	s, e := d.starts[first], d.ends[last]
 	if remove {
 		if e < len(d.text) {
 			e++

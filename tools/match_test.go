@@ -283,13 +283,11 @@ func TestNewLineDoc(t *testing.T) {
 		{"a\n\n", []string{"a", ""}},
 	} {
 		d := newLineDoc(tt.text)
-		if !slices.Equal(d.lines, tt.want) {
-			t.Errorf("newLineDoc(%q).lines = %q, want %q", tt.text, d.lines, tt.want)
+		if got := d.window(0, len(d.starts)); !slices.Equal(got, tt.want) {
+			t.Errorf("newLineDoc(%q) lines = %q, want %q", tt.text, got, tt.want)
 		}
-		for i, s := range d.starts {
-			if !strings.HasPrefix(tt.text[s:], d.lines[i]) {
-				t.Errorf("newLineDoc(%q): line %d starts at %d", tt.text, i, s)
-			}
+		if len(d.trimmed) != len(tt.want) || len(d.ends) != len(tt.want) {
+			t.Errorf("newLineDoc(%q): %d trimmed, %d ends; want %d", tt.text, len(d.trimmed), len(d.ends), len(tt.want))
 		}
 	}
 }

@@ -22,11 +22,10 @@ func realistic(i int) Record {
 			"status": "completed", "content": []any{map[string]any{"type": "text", "text": text[:150]}}}
 	default:
 		v = map[string]any{"id": fmt.Sprintf("call_%d", i), "name": "read_file",
-			"args": map[string]any{"path": "/work/project/internal/parser/lexer.go", "offset": i},
+			"args":   map[string]any{"path": "/work/project/internal/parser/lexer.go", "offset": i},
 			"result": text[:120]}
 	}
-	r := rec(typ, i, v)
-	return r
+	return rec(typ, i, v)
 }
 
 func BenchmarkLoad10k(b *testing.B) {
@@ -95,4 +94,3 @@ func BenchmarkListIndexed(b *testing.B) {
 		}
 	}
 }
-

@@ -11,7 +11,10 @@ test("initialize negotiates v1 and advertises truthful capabilities", { timeout:
   assert.ok(init.agentInfo.version, "agentInfo.version is set");
   const caps = init.agentCapabilities;
   assert.ok(caps, "agentCapabilities present");
-  assert.ok(!caps.loadSession, `loadSession must be false or absent (no session/load), got ${caps.loadSession}`);
+  assert.equal(caps.loadSession, true, "loadSession advertised");
+  for (const k of ["list", "delete", "resume", "close"]) {
+    assert.ok(caps.sessionCapabilities?.[k], `sessionCapabilities.${k} present`);
+  }
   assert.equal(typeof caps.promptCapabilities, "object", "promptCapabilities present");
   for (const k of ["image", "audio", "embeddedContext"]) {
     assert.equal(typeof (caps.promptCapabilities[k] ?? false), "boolean", `promptCapabilities.${k}`);
@@ -20,15 +23,20 @@ test("initialize negotiates v1 and advertises truthful capabilities", { timeout:
   assert.ok(caps.sessionCapabilities?.additionalDirectories, "sessionCapabilities.additionalDirectories present");
   assert.ok(Array.isArray(init.authMethods), "authMethods is a list");
 
-  // Truthfulness: session/close really works when advertised ...
+  // Truthfulness: every advertised session method really works.
   const s = await h.newSession();
   await h.request(acp.methods.agent.session.close, { sessionId: s.sessionId });
-  // ... and session/load is refused when not advertised.
+  const loaded = await h.request(acp.methods.agent.session.load, { sessionId: s.sessionId, cwd: h.workspace, mcpServers: [] });
+  assert.equal(loaded.modes?.currentModeId, "default", "session/load answers the session's modes");
+  const listed = await h.request(acp.methods.agent.session.list, { cwd: h.workspace });
+  assert.ok(listed.sessions.some((x) => x.sessionId === s.sessionId), "session/list shows the session");
+  await h.request(acp.methods.agent.session.resume, { sessionId: s.sessionId, cwd: h.workspace });
+  await h.request(acp.methods.agent.session.delete, { sessionId: s.sessionId });
   const err = await rpcError(
     h.agent.request(acp.methods.agent.session.load, { sessionId: s.sessionId, cwd: h.workspace, mcpServers: [] }),
     "session/load",
   );
-  assert.equal(err.code, -32601, `session/load without loadSession: ${err.code} ${err.message}`);
+  assert.equal(err.code, -32002, `session/load after delete: ${err.code} ${err.message}`);
   await h.close();
 });
 
