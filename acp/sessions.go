@@ -136,7 +136,7 @@ func (c *connState) agentOptions(conn *rpc.Conn, id SessionID, roots *tools.Root
 	if client.CanRunTerminals() {
 		opts.Terminals = &terminals{client: client}
 	}
-	if store, err := checkpoint.Open(filepath.Join(cfg.StateDir, "checkpoints"), root, opts.Log); err == nil {
+	if store, err := checkpoint.Open(checkpoint.StateDir(filepath.Join(cfg.StateDir, "checkpoints"), root), root, opts.Log); err == nil {
 		opts.Checkpoints = store
 	} else {
 		opts.Log.Warn("checkpoints are off", "err", err)

@@ -30,7 +30,7 @@ func (s *Session) checkpoint(ctx context.Context, p *prepared, conf *tools.Confi
 	for _, l := range p.inv.Locations() {
 		paths = append(paths, l.Path)
 	}
-	if _, err := s.opts.Checkpoints.Save(ctx, p.inv.Title(), paths); err != nil {
+	if _, err := s.opts.Checkpoints.Save(ctx, "before "+p.inv.Title(), paths); err != nil {
 		s.opts.Log.Warn("checkpoint failed", "tool", p.fc.Name, "err", err)
 	}
 }
@@ -65,7 +65,7 @@ func (s *Session) restoreCommand(ctx context.Context, id string) string {
 	var b strings.Builder
 	b.WriteString("Checkpoints, newest first (restore one with `/restore <id>`):\n")
 	for _, c := range list {
-		fmt.Fprintf(&b, "- `%s` %s: before %s\n", c.ID, c.Time.Local().Format("15:04:05"), c.Label)
+		fmt.Fprintf(&b, "- `%s` %s: %s\n", c.ID, c.Time.Local().Format("15:04:05"), c.Label)
 	}
 	return b.String()
 }
@@ -76,7 +76,7 @@ func (s *Session) restore(ctx context.Context, id string) string {
 		return fmt.Sprintf("Cannot restore %s: %v", id, err)
 	}
 	c := r.Target
-	s.appendHistory(contentText(fmt.Sprintf("(The user restored the files to checkpoint %s, taken before: %s. Re-read files before editing them.)", c.ID, c.Label)))
-	return fmt.Sprintf("Restored checkpoint `%s` (before %s): %d files written, %d removed. `/undo` puts back what was there.",
+	s.appendHistory(contentText(fmt.Sprintf("(The user restored the files to checkpoint %s, taken %s. Re-read files before editing them.)", c.ID, c.Label)))
+	return fmt.Sprintf("Restored checkpoint `%s` (%s): %d files written, %d removed. `/undo` puts back what was there.",
 		c.ID, c.Label, len(r.Written), len(r.Removed))
 }

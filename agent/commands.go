@@ -20,6 +20,7 @@ func (s *Session) Commands() []Command {
 		{Name: "model", Description: "Show or switch the model", Hint: "model name"},
 		{Name: "mode", Description: "Show or switch the approval mode", Hint: "default | auto_edit | yolo | plan"},
 		{Name: "stats", Description: "Show tokens used per model and tool calls"},
+		{Name: "memory", Description: "Show, add to or reload the instruction files", Hint: "show | add <fact> | refresh"},
 		{Name: "undo", Description: "Undo the last file change"},
 		{Name: "restore", Description: "List checkpoints, or restore one", Hint: "checkpoint id"},
 	}
@@ -45,6 +46,8 @@ func (s *Session) runCommand(ctx context.Context, text string) (StopReason, erro
 		out = s.modeCommand(ctx, arg)
 	case "compress":
 		out = s.compress(ctx)
+	case "memory":
+		out = s.memoryCommand(ctx, arg)
 	case "stats":
 		out = s.statsText()
 	case "undo":

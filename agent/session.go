@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"companion/agent/memory"
 	"companion/agent/model"
 	"companion/tools"
 	"companion/tools/policy"
@@ -49,6 +50,9 @@ type Options struct {
 	Terminals tools.Terminals
 	// StateDir holds the session's private files; "" means a temp dir.
 	StateDir string
+	// Memory says where instruction files (AGENTS.md, GEMINI.md) are read
+	// from; the zero value reads the project's.
+	Memory memory.Options
 	// Journal records the session so it can be loaded again; may be nil.
 	Journal Journal
 	// CompressAt is the share of the context window at which older history
@@ -81,6 +85,7 @@ type Session struct {
 	lastUsed, lastWindow int
 	compactions          int
 	stats                *stats
+	memory               *memory.Memory
 	history              []model.Content
 	titled               bool
 	system               string

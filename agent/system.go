@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,14 +11,8 @@ import (
 	"strings"
 )
 
-// Limits of what the system prompt shows of the workspace.
-const (
-	listingMaxEntries = 200
-	memoryMaxBytes    = 64 << 10
-)
-
-// memoryFileNames are the project instruction files read from the root.
-func memoryFileNames() []string { return []string{"AGENTS.md", "GEMINI.md"} }
+// listingMaxEntries bounds the workspace listing in the system prompt.
+const listingMaxEntries = 200
 
 // systemPrompt returns the session's system prompt, building it once.
 func (s *Session) systemPrompt(ctx context.Context) (string, error) {
@@ -39,10 +32,8 @@ func (s *Session) systemPrompt(ctx context.Context) (string, error) {
 	}
 	b.WriteString("\n# Top of the working directory\n")
 	b.WriteString(listing(ctx, root, listingMaxEntries))
-	for _, name := range memoryFileNames() {
-		if text := readCapped(filepath.Join(root, name), memoryMaxBytes); text != "" {
-			fmt.Fprintf(&b, "\n# Project instructions from %s\n%s\n", name, text)
-		}
+	if mem := s.loadMemory(ctx); mem != "" {
+		fmt.Fprintf(&b, "\n# Instructions from the user and the project\nFollow them; the more specific ones (deeper folders) win.\n\n%s\n", mem)
 	}
 	out := b.String()
 	s.mu.Lock()
@@ -106,15 +97,4 @@ func listing(ctx context.Context, dir string, max int) string {
 func skipInListing(e fs.DirEntry) bool {
 	name := e.Name()
 	return strings.HasPrefix(name, ".") || name == "node_modules" || name == "vendor" || name == "__pycache__"
-}
-
-// readCapped reads at most max bytes of a file, or "" if it cannot be read.
-func readCapped(path string, max int) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	data, _ := io.ReadAll(io.LimitReader(f, int64(max)))
-	return strings.TrimSpace(string(data))
 }

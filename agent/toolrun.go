@@ -57,6 +57,12 @@ func (s *Session) runTools(ctx context.Context, calls []model.FunctionCall) []mo
 		if p.res == nil {
 			continue
 		}
+		if p.inv == nil {
+			continue
+		}
+		if text := s.touchMemory(p.inv.Locations()); text != "" {
+			media = append(media, model.Part{Text: text})
+		}
 		for _, img := range p.res.Images {
 			media = append(media, model.Part{InlineData: &model.Blob{MIMEType: img.MIMEType, Data: img.Data}})
 		}

@@ -209,3 +209,31 @@ func TestIndexRebuild(t *testing.T) {
 	want = "c 40s Gamma|a 30s Beta"
 	check("log added")
 }
+
+func TestScanIncremental(t *testing.T) {
+	s, _ := newTestStore(t)
+	path := rawLog(t, s, "a", testCwd("p"), line("user"))
+	fi, _ := os.Stat(path)
+	first, err := scanLog(path, nil, fi.Size())
+	if err != nil || first.Offset != fi.Size() || !first.UpdatedAt.Equal(t0.Add(time.Second)) {
+		t.Fatalf("scan = %+v, %v", first, err)
+	}
+	// Damage the header in place and grow the log: a scan that starts
+	// where the last one stopped never sees the header again.
+	raw, _ := os.ReadFile(path)
+	raw[0] = 'X'
+	raw = append(raw, `{"type":"title","time":"2025-03-01T12:00:09Z","data":{"title":"T"}}`+"\n"...)
+	os.WriteFile(path, raw, 0o600)
+	grown, err := scanLog(path, first, int64(len(raw)))
+	if err != nil || grown.Title != "T" || !grown.UpdatedAt.Equal(t0.Add(9*time.Second)) || grown.Cwd != testCwd("p") {
+		t.Errorf("incremental scan = %+v, %v", grown, err)
+	}
+	// A log shorter than the recorded offset is scanned from the start.
+	if _, err := scanLog(path, &entry{Offset: int64(len(raw)) + 1}, int64(len(raw))); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("full scan of the damaged header = %v, want ErrCorrupt", err)
+	}
+	// So is one whose recorded offset does not follow a newline.
+	if _, err := scanLog(path, &entry{Offset: 5}, int64(len(raw))); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("scan from a mid-line offset = %v, want ErrCorrupt", err)
+	}
+}

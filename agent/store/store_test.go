@@ -230,6 +230,16 @@ func TestConcurrentAppend(t *testing.T) {
 			}
 		})
 	}
+	wg.Go(func() { // readers alongside: they see a prefix, never an error
+		for range 20 {
+			if _, _, err := s.List(ListOptions{}); err != nil {
+				t.Error(err)
+			}
+			if _, _, err := s.Load("a"); err != nil {
+				t.Error(err)
+			}
+		}
+	})
 	wg.Wait()
 	w.Close()
 	_, recs, err := s.Load("a")

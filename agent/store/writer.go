@@ -125,6 +125,7 @@ func (s *Store) Append(id string) (*Writer, error) {
 		s.release(id)
 		return nil, fmt.Errorf("append to %s: %w", id, err)
 	}
+	s.touch(dir, id) // a repair may have shrunk the log
 	return &Writer{store: s, id: id, dir: dir, f: f}, nil
 }
 
