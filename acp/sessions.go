@@ -11,6 +11,7 @@ import (
 
 	"companion/agent"
 	"companion/agent/checkpoint"
+	"companion/agent/memory"
 	"companion/agent/store"
 	"companion/config"
 	"companion/rpc"
@@ -130,8 +131,10 @@ func (c *connState) agentOptions(conn *rpc.Conn, id SessionID, roots *tools.Root
 		ID: string(id), Roots: roots, ModelName: cfg.Model, Models: cfg.Models,
 		Tools: c.srv.opts.Tools(cfg), Files: &files{client: client}, Asker: &asker{client: client},
 		Policy: pol, SaveRule: func(rule string) error { return config.AddProjectAllowRule(root, rule) },
-		StateDir: filepath.Join(cfg.StateDir, "sessions", string(id)),
-		Log:      c.srv.log.With("session", id), MaxRequests: cfg.MaxTurnRequests,
+		StateDir:   filepath.Join(cfg.StateDir, "sessions", string(id)),
+		Memory:     memory.Options{FileNames: cfg.MemoryFileNames, UserDirs: cfg.MemoryDirs(os.Getenv), Log: c.srv.log},
+		CompressAt: cfg.CompressionThreshold,
+		Log:        c.srv.log.With("session", id), MaxRequests: cfg.MaxTurnRequests,
 	}
 	if client.CanRunTerminals() {
 		opts.Terminals = &terminals{client: client}

@@ -47,6 +47,12 @@ type Config struct {
 	// StateDir holds sessions, checkpoints and command logs; "" means
 	// $XDG_STATE_HOME/companion (or ~/.local/state/companion).
 	StateDir string `json:"stateDir,omitempty"`
+	// MemoryFileNames are the instruction files read from the user config
+	// directory and the project (default AGENTS.md, GEMINI.md).
+	MemoryFileNames []string `json:"memoryFileNames,omitempty"`
+	// CompressionThreshold is the share of the context window at which
+	// older history is summarised (default 0.5).
+	CompressionThreshold float64 `json:"compressionThreshold,omitempty"`
 	// MaxTurnRequests bounds model requests per prompt.
 	MaxTurnRequests int `json:"maxTurnRequests,omitempty"`
 	// LogFile receives logs; "" means stderr.
@@ -90,6 +96,28 @@ type Retry struct {
 	MaxAttempts int `json:"maxAttempts,omitempty"`
 	BaseDelayMs int `json:"baseDelayMs,omitempty"`
 	MaxDelayMs  int `json:"maxDelayMs,omitempty"`
+}
+
+// ConfigDir is the user config directory: where the settings file and
+// the user's memory file live.
+func (c *Config) ConfigDir() string {
+	if c.SettingsPath == "" {
+		return ""
+	}
+	return filepath.Dir(c.SettingsPath)
+}
+
+// MemoryDirs are the user directories memory files are read from:
+// companion's config directory, then Gemini CLI's (~/.gemini).
+func (c *Config) MemoryDirs(getenv func(string) string) []string {
+	var dirs []string
+	if d := c.ConfigDir(); d != "" {
+		dirs = append(dirs, d)
+	}
+	if home := getenv("HOME"); home != "" {
+		dirs = append(dirs, filepath.Join(home, ".gemini"))
+	}
+	return dirs
 }
 
 // HasCredentials reports whether a model can be reached: an API key,

@@ -47,7 +47,14 @@
 // file ends at worst with one torn line: Load drops it (and skips any
 // corrupt line elsewhere), logging a warning, and Store.Append cuts it off
 // before writing again. A Writer whose write failed halfway refuses
-// further work; reopening with Store.Append repairs the log.
+// further work; reopening with Store.Append repairs the log. A Load while
+// a Writer is appending sees a prefix of the log (a line being written
+// counts as torn).
+//
+// Load reads the whole file at once and decodes the lines this package
+// writes without a decoder (other well-formed JSON lines take the
+// encoding/json path); record data is checked to be valid JSON and shares
+// the file's buffer. Lines have no length limit.
 //
 // # Index
 //

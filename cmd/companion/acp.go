@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"companion/acp"
+	"companion/agent/memory"
 	"companion/agent/model"
 	"companion/agent/model/gemini"
 	"companion/agent/model/scripted"
@@ -135,5 +136,12 @@ func builtinTools(cfg config.Config) *tools.Registry {
 	all = append(all, tools.Editing(tools.EditOptions{})...)
 	all = append(all, tools.Extras(tools.ExtraOptions{AllowPrivate: cfg.AllowPrivateFetch})...)
 	all = append(all, tools.Shell(tools.ShellOptions{})...)
+	if dir := cfg.ConfigDir(); dir != "" {
+		names := cfg.MemoryFileNames
+		if len(names) == 0 {
+			names = memory.DefaultFileNames()
+		}
+		all = append(all, memory.SaveMemoryTool(dir, names[0]))
+	}
 	return tools.NewRegistry(all...)
 }
