@@ -102,6 +102,7 @@ func (c *connState) buildSession(ctx context.Context, conn *rpc.Conn, id Session
 		return nil, nil, err
 	}
 	s := &session{id: id, agent: a, updates: sink, journal: journal}
+	sink.options = func() []SessionConfigOption { return configOptions(a) }
 	c.mu.Lock()
 	c.sessions[id] = s
 	c.mu.Unlock()

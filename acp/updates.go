@@ -21,6 +21,9 @@ type updates struct {
 	// compaction is set when the client takes compaction updates; others
 	// get a short agent message when a compaction ends.
 	compaction bool
+	// options returns the session's config options, for changes the agent
+	// makes itself; set once the session exists.
+	options func() []SessionConfigOption
 }
 
 // Emit sends one event. Updates are sent even after the turn is cancelled:
@@ -30,6 +33,11 @@ func (u *updates) Emit(ctx context.Context, ev agent.Event) {
 	switch ev := ev.(type) {
 	case agent.CompactionUpdated:
 		up, ok = u.compactionUpdate(ev)
+	case agent.ModelChanged:
+		ok = u.options != nil
+		if ok {
+			up = SessionUpdate{ConfigOptionUpdate: &ConfigOptionUpdate{ConfigOptions: u.options()}}
+		}
 	case agent.CompactionChunk:
 		ok = u.compaction
 		up = SessionUpdate{CompactionSummaryChunk: &CompactionSummaryChunk{CompactionID: CompactionID(ev.ID), Content: TextBlock(ev.Text)}}

@@ -81,6 +81,10 @@ type CompactionUpdated struct {
 // CompactionChunk is a piece of a summary as the model writes it.
 type CompactionChunk struct{ ID, Text string }
 
+// ModelChanged reports that the agent switched models itself (a quota
+// fallback).
+type ModelChanged struct{ Name string }
+
 // PlanUpdated is the agent's whole plan after a change.
 type PlanUpdated struct{ Entries []tools.PlanEntry }
 
@@ -119,3 +123,4 @@ func (PlanUpdated) isEvent()       {}
 func (CompactionUpdated) isEvent() {}
 func (CompactionChunk) isEvent()   {}
 func (ModeChanged) isEvent()       {}
+func (ModelChanged) isEvent()      {}

@@ -53,6 +53,9 @@ type Options struct {
 	// Memory says where instruction files (AGENTS.md, GEMINI.md) are read
 	// from; the zero value reads the project's.
 	Memory memory.Options
+	// FallbackModel takes over when the model keeps failing for quota;
+	// "" means none.
+	FallbackModel string
 	// Journal records the session so it can be loaded again; may be nil.
 	Journal Journal
 	// CompressAt is the share of the context window at which older history
@@ -166,11 +169,15 @@ func (s *Session) ModelName() string {
 }
 
 // Models lists the models the user may pick.
-func (s *Session) Models() []string { return slices.Clone(s.opts.Models) }
+func (s *Session) Models() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.opts.Models)
+}
 
 // SetModel switches the model for the next request.
 func (s *Session) SetModel(name string) error {
-	if !slices.Contains(s.opts.Models, name) {
+	if !slices.Contains(s.Models(), name) {
 		return fmt.Errorf("%w %q", ErrUnknownModel, name)
 	}
 	s.mu.Lock()

@@ -60,6 +60,9 @@ func (s *Session) loop(ctx context.Context) (StopReason, error) {
 		}
 		resp, err := s.request(ctx, &loops)
 		if err != nil {
+			if ctx.Err() == nil && s.fallback(ctx, err) {
+				continue
+			}
 			return "", err
 		}
 		if what := resp.loop; what != "" || loops.calls(resp.calls) {

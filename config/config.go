@@ -23,6 +23,8 @@ type Config struct {
 	// Model is the default model; Models are offered for switching.
 	Model  string   `json:"model,omitempty"`
 	Models []string `json:"models,omitempty"`
+	// FallbackModel takes over when the model keeps failing for quota.
+	FallbackModel string `json:"fallbackModel,omitempty"`
 	// APIKey is the Gemini API key.
 	APIKey string `json:"apiKey,omitempty"`
 	// VertexAI selects Vertex AI with Project and Location.

@@ -102,6 +102,10 @@ func (a *analyzer) visit(n syntax.Node, depth int) {
 		}
 	case *syntax.DeclClause:
 		a.decl(n)
+	case *syntax.WordIter:
+		if riskyVar(n.Name.Value) { // for PATH in ...; select PATH in ...
+			a.add([]word{{val: n.Name.Value, lit: true}}, true)
+		}
 	case *syntax.Redirect:
 		a.redirect(n)
 	}
@@ -145,8 +149,11 @@ func (a *analyzer) decl(d *syntax.DeclClause) {
 	for _, v := range d.Args {
 		switch {
 		case v.Name != nil:
+			// declare -n ref=PATH makes ref an alias of PATH: a value
+			// naming a risky variable counts too.
+			val, _ := literalWord(v.Value)
 			ws = append(ws, word{val: a.assignSource(v), lit: true})
-			risky = risky || riskyVar(v.Name.Value)
+			risky = risky || riskyVar(v.Name.Value) || riskyVar(val)
 		default: // declare "$x", export "PATH=/x": a word read at run time
 			val, ok := literalWord(v.Value)
 			name, _, _ := strings.Cut(val, "=")

@@ -126,6 +126,20 @@ func TestAnalyze(t *testing.T) {
 		{"xargs -I % sh -c", "xargs -I % sh -c 'rm %'", cmds(d("sh", "-c", "rm %")), nil},
 		{"xargs bash reads stdin", "xargs bash <<< x", cmds(d("bash")), nil},
 		{"time on subshell", "time -p (rm x)", cmds(c("rm", "x")), nil},
+		{"long options", "env --unset=HOME --chdir /tmp timeout --foreground --signal=KILL 5 xargs --replace=@ --max-args 2 rm @", cmds(c("rm", "@")), nil},
+		{"long option missing value", "timeout --signal", cmds(d("timeout", "--signal")), nil},
+		{"unknown long option", "nice --frobnicate rm", cmds(d("nice", "--frobnicate", "rm")), nil},
+		{"option value not literal", "nice -n $N rm", cmds(d("nice", "-n", "$N", "rm")), nil},
+		{"bash --rcfile", "bash --norc --rcfile x -c 'rm y'", cmds(c("rm", "y")), nil},
+		{"bash -s reads stdin", "bash -s arg <<< 'rm z'", cmds(c("rm", "z")), nil},
+		{"bash unquoted heredoc", "bash <<EOF\nrm \\$x\nEOF", cmds(c("rm", "$x")), nil},
+		{"bash heredoc with expansion", "bash <<EOF\nrm $x\nEOF", cmds(d("bash")), nil},
+		{"trap list", "trap -p", cmds(c("trap", "-p")), nil},
+		{"trap reset", "trap - EXIT", cmds(c("trap", "-", "EXIT")), nil},
+		{"trap dynamic", `trap "$h" EXIT`, cmds(c("trap", `"$h"`, "EXIT"), d("trap", `"$h"`, "EXIT")), nil},
+		{"alias dynamic", `alias x="$y"`, cmds(c("alias", `x="$y"`), d("alias", `x="$y"`)), nil},
+		{"alias unparseable", "alias x='if'", cmds(c("alias", "x=if"), d("alias", "x=if")), nil},
+		{"brace to nothing", "{,} ls", cmds(c("ls")), nil},
 		// Code as data.
 		{"variable holding name", "a=rm; $a -rf /", cmds(d("$a", "-rf", "/")), nil},
 		{"braced variable", `"${CMD}" x`, cmds(d(`"${CMD}"`, "x")), nil},
@@ -142,6 +156,13 @@ func TestAnalyze(t *testing.T) {
 		{"risky assignment", "PATH=/tmp; ls", cmds(d("PATH=/tmp"), c("ls")), nil},
 		{"risky export", "export PATH=.:$PATH", cmds(d("export", "PATH=.:$PATH")), nil},
 		{"risky env", "env GIT_SSH_COMMAND=x git fetch", cmds(d("git", "fetch")), nil},
+		{"nameref to risky", "declare -n r=PATH; r=/tmp; ls", cmds(d("declare", "-n", "r=PATH"), c("ls")), nil},
+		{"read into risky", "read PATH <<< /tmp; ls", cmds(d("read", "PATH"), c("ls")), nil},
+		{"read harmless", "read -r line < f", cmds(c("read", "-r", "line")), nil},
+		{"printf -v risky", "printf -v PATH %s /tmp", cmds(d("printf", "-v", "PATH", "%s", "/tmp")), nil},
+		{"printf harmless", `printf '%s\n' "$x"`, cmds(c("printf", `%s\n`, `"$x"`)), nil},
+		{"for over risky", "for PATH in /tmp; do ls; done", cmds(d("PATH"), c("ls")), nil},
+		{"risky before exec", "PATH=/tmp exec", cmds(d("exec")), nil},
 		{"harmless git variable", "GIT_AUTHOR_NAME=me git commit", cmds(c("git", "commit")), nil},
 		// Quoting tricks.
 		{"split quotes", "'r''m' -rf /", cmds(c("rm", "-rf", "/")), nil},
@@ -204,6 +225,25 @@ func quoteAll(ws []string) []string {
 		out[i] = "«" + w + "»"
 	}
 	return out
+}
+
+func TestUnquote(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`$'\x72\155\u00e9\U0001F600'`, "rm\u00e9\U0001F600"},
+		{`$'a\tb\nc\\d\'e\"f\?g\a\b\e\E\f\r\v'`, "a\tb\nc\\d'e\"f?g\a\b\x1b\x1b\f\r\v"},
+		{`$'\cA\q\x\0end'`, "\x01\\q\\x"},
+		{`$'\xff\777'`, "\xff\xff"},
+		{`"a\$b\c\"d"`, `a$b\c"d`},
+		{`a\ b`, "a b"},
+		{`'$HOME'`, "$HOME"},
+		{`$"x"`, "x"},
+	}
+	for _, tt := range tests {
+		got := Analyze("echo " + tt.in)
+		if len(got.Commands) != 1 || len(got.Commands[0].Words) != 2 || got.Commands[0].Words[1] != tt.want {
+			t.Errorf("echo %s: %s, want word %q", tt.in, show(got.Commands), tt.want)
+		}
+	}
 }
 
 func TestAnalyzeUnparseable(t *testing.T) {

@@ -57,6 +57,8 @@ func (a *analyzer) step(inv invocation) (invocation, bool) {
 		a.alias(inv)
 	case "find":
 		a.find(inv)
+	case "read", "mapfile", "readarray", "getopts", "printf":
+		a.add(ws, inv.risky || setsRiskyVar(ws))
 	default:
 		a.add(ws, inv.risky)
 	}
@@ -123,7 +125,9 @@ func (a *analyzer) wrapper(inv invocation) (invocation, bool) {
 	case name == "command" && (lookup || describe):
 		a.add(ws, inv.risky) // command -v only looks the name up
 	case len(rest) == 0:
-		if name != "exec" && name != "command" && name != "builtin" {
+		// Alone, exec, command and builtin run nothing, but a risky
+		// assignment before them may stay for the commands after.
+		if inv.risky || (name != "exec" && name != "command" && name != "builtin") {
 			a.add(ws, inv.risky)
 		}
 	default:
@@ -258,4 +262,25 @@ func skipAssignments(ws []word) ([]word, bool, bool) {
 		risky = risky || riskyVar(name)
 	}
 	return nil, risky, true
+}
+
+// setsRiskyVar reports whether a builtin that assigns variables named by
+// its arguments (read, mapfile, readarray, getopts, printf -v) may set a
+// risky one: an argument names one, or a name is only known at run time.
+// printf is judged by its -v argument alone.
+func setsRiskyVar(ws []word) bool {
+	if wrapperName(ws[0].val) == "printf" {
+		for i := 1; i+1 < len(ws) && ws[i].val != "--"; i++ {
+			if ws[i].val == "-v" {
+				return !ws[i+1].lit || riskyVar(ws[i+1].val)
+			}
+		}
+		return false
+	}
+	for _, w := range ws[1:] {
+		if !w.lit || riskyVar(w.val) {
+			return true
+		}
+	}
+	return false
 }

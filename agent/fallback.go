@@ -1,0 +1,36 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"companion/agent/model"
+)
+
+// fallback switches to the configured fallback model when the current one
+// keeps failing for quota (HTTP 429 after the provider's retries), tells
+// the user, and reports whether the request should be tried again.
+func (s *Session) fallback(ctx context.Context, err error) bool {
+	var api *model.APIError
+	fb := s.opts.FallbackModel
+	if fb == "" || !errors.As(err, &api) || api.Status != 429 {
+		return false
+	}
+	s.mu.Lock()
+	from := s.modelName
+	if from == fb {
+		s.mu.Unlock()
+		return false
+	}
+	s.modelName = fb
+	if !slices.Contains(s.opts.Models, fb) {
+		s.opts.Models = append(s.opts.Models, fb)
+	}
+	s.mu.Unlock()
+	s.journal(recSettings, settingsRecord{Model: fb})
+	s.emit(ctx, MessageChunk{Text: fmt.Sprintf("_(%s is out of quota (%s); switching to %s.)_\n\n", from, api.Error(), fb)})
+	s.emit(ctx, ModelChanged{Name: fb})
+	return true
+}
