@@ -136,6 +136,9 @@ func Load(getenv func(string) string) (Config, error) {
 	if err := readSettings(c.SettingsPath, &c); err != nil {
 		return c, err
 	}
+	if c.Model == "" {
+		c.Model = geminiCLIModel(getenv)
+	}
 	applyEnv(&c, getenv)
 	if c.Model == "" {
 		c.Model = DefaultModel
@@ -219,4 +222,33 @@ func stateDir(getenv func(string) string) string {
 		return filepath.Join(h, ".local", "state", "companion")
 	}
 	return filepath.Join(os.TempDir(), "companion-state")
+}
+
+// geminiCLIModel reads the model from Gemini CLI's ~/.gemini/settings.json
+// ("model": "name" or "model": {"name": "name"}), so its users keep their
+// choice; "" when there is none.
+func geminiCLIModel(getenv func(string) string) string {
+	home := getenv("HOME")
+	if home == "" {
+		return ""
+	}
+	data, err := os.ReadFile(filepath.Join(home, ".gemini", "settings.json"))
+	if err != nil {
+		return ""
+	}
+	var s struct {
+		Model json.RawMessage `json:"model"`
+	}
+	if json.Unmarshal(data, &s) != nil || len(s.Model) == 0 {
+		return ""
+	}
+	var name string
+	if json.Unmarshal(s.Model, &name) == nil {
+		return name
+	}
+	var obj struct {
+		Name string `json:"name"`
+	}
+	json.Unmarshal(s.Model, &obj)
+	return obj.Name
 }

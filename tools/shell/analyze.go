@@ -111,15 +111,16 @@ func (a *analyzer) visit(n syntax.Node, depth int) {
 	}
 }
 
-// add records a command.
-func (a *analyzer) add(ws []word, dynamic bool) {
+// add records a command and returns its index in a.cmds (-1 for none).
+func (a *analyzer) add(ws []word, dynamic bool) int {
 	if len(ws) == 0 {
-		return
+		return -1
 	}
 	a.cmds = append(a.cmds, found{
 		Command: Command{Words: vals(ws), Dynamic: dynamic || !ws[0].named()},
 		named:   ws[0].lit,
 	})
+	return len(a.cmds) - 1
 }
 
 // call records a simple command with its prefix assignments.

@@ -136,9 +136,9 @@ func TestAnalyze(t *testing.T) {
 		{"bash heredoc with expansion", "bash <<EOF\nrm $x\nEOF", cmds(d("bash")), nil},
 		{"trap list", "trap -p", cmds(c("trap", "-p")), nil},
 		{"trap reset", "trap - EXIT", cmds(c("trap", "-", "EXIT")), nil},
-		{"trap dynamic", `trap "$h" EXIT`, cmds(c("trap", `"$h"`, "EXIT"), d("trap", `"$h"`, "EXIT")), nil},
-		{"alias dynamic", `alias x="$y"`, cmds(c("alias", `x="$y"`), d("alias", `x="$y"`)), nil},
-		{"alias unparseable", "alias x='if'", cmds(c("alias", "x=if"), d("alias", "x=if")), nil},
+		{"trap dynamic", `trap "$h" EXIT`, cmds(d("trap", `"$h"`, "EXIT")), nil},
+		{"alias dynamic", `alias x="$y"`, cmds(d("alias", `x="$y"`)), nil},
+		{"alias unparseable", "alias x='if'", cmds(d("alias", "x=if")), nil},
 		{"brace to nothing", "{,} ls", cmds(c("ls")), nil},
 		// Code as data.
 		{"variable holding name", "a=rm; $a -rf /", cmds(d("$a", "-rf", "/")), nil},

@@ -27,7 +27,9 @@ func (a *analyzer) shell(inv invocation) {
 			a.add(ws, true)
 			return
 		}
-		a.nested(inv, script.val)
+		if !a.nested(inv, script.val) {
+			a.add(ws, true)
+		}
 	case from == fromFile:
 		a.add(ws, inv.risky)
 	default:
@@ -37,19 +39,18 @@ func (a *analyzer) shell(inv invocation) {
 			a.add(ws, inv.risky)
 		case !ok:
 			a.add(ws, true)
-		default:
-			a.nested(inv, src)
+		case !a.nested(inv, src):
+			a.add(ws, true)
 		}
 	}
 }
 
-// nested records the commands of a script run by inv's command. A script
-// too deep or not valid Bash makes the command Dynamic; so does a risky
-// variable set for it (the script's commands then run differently).
-func (a *analyzer) nested(inv invocation, src string) {
-	if inv.depth >= maxDepth || !a.script(src, inv.depth+1) || inv.risky {
-		a.add(inv.words, true)
-	}
+// nested records the commands of a script run by inv's command, and
+// reports whether it could: a script too deep or not valid Bash cannot be
+// read, and a risky variable set for the command changes what its
+// commands run.
+func (a *analyzer) nested(inv invocation, src string) bool {
+	return inv.depth < maxDepth && a.script(src, inv.depth+1) && !inv.risky
 }
 
 // shellArgs reads a shell's options: it returns the script word (-c) or
@@ -144,37 +145,32 @@ func heredocText(r *syntax.Redirect) (string, bool, bool) {
 	return b.String(), false, true
 }
 
-// trap records trap and parses the command it installs (run on a signal
-// or on exit).
+// trap records trap, and parses the command it installs (run on a signal
+// or on exit); a command that cannot be read makes trap Dynamic.
 func (a *analyzer) trap(inv invocation) {
 	ws := inv.words
-	a.add(ws, inv.risky)
+	at := a.add(ws, inv.risky)
 	args := ws[1:]
 	if len(args) > 0 && args[0].val == "--" {
 		args = args[1:]
 	}
-	if len(args) < 2 || args[0].val == "-" || args[0].val == "" || strings.HasPrefix(args[0].val, "-") && args[0].lit {
+	if len(args) < 2 || args[0].val == "-" || args[0].val == "" || (args[0].lit && strings.HasPrefix(args[0].val, "-")) {
 		return // listing, printing or resetting traps
 	}
-	if !args[0].lit {
-		a.add(ws, true)
-		return
+	if !args[0].lit || !a.nested(invocation{words: ws, depth: inv.depth}, args[0].val) {
+		a.cmds[at].Dynamic = true
 	}
-	a.nested(invocation{words: ws, depth: inv.depth}, args[0].val)
 }
 
-// alias records alias and parses the text of each alias it defines.
+// alias records alias, and parses the text of each alias it defines; text
+// that cannot be read makes alias Dynamic.
 func (a *analyzer) alias(inv invocation) {
 	ws := inv.words
-	a.add(ws, inv.risky)
+	at := a.add(ws, inv.risky)
 	for _, w := range ws[1:] {
 		_, val, isDef := strings.Cut(w.val, "=")
-		switch {
-		case !w.lit:
-			a.add(ws, true)
-			return
-		case isDef:
-			a.nested(invocation{words: ws, depth: inv.depth}, val)
+		if !w.lit || (isDef && !a.nested(invocation{words: ws, depth: inv.depth}, val)) {
+			a.cmds[at].Dynamic = true
 		}
 	}
 }

@@ -202,7 +202,7 @@ func TestHeadersAndEmptyKey(t *testing.T) {
 	// Not parallel: t.Setenv proves that the OPENAI_* environment is ignored.
 	t.Setenv("OPENAI_API_KEY", "from-the-environment")
 	t.Setenv("OPENAI_ORG_ID", "org-env")
-	p, srv := startScript(t, parse(t, `{"turns": [{"chunks": [{"text": "ok"}]}]}`), fastRetry())
+	_, srv := startScript(t, parse(t, `{"turns": [{"chunks": [{"text": "ok"}]}]}`), fastRetry())
 	rec := &headerRecorder{base: http.DefaultTransport}
 	p2, err := New(context.Background(), Config{
 		BaseURL:    srv.URL() + "/",
@@ -213,7 +213,6 @@ func TestHeadersAndEmptyKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_ = p
 	chunks, err := collect(t, context.Background(), p2, userRequest("llama3.2", "hi"))
 	if err != nil {
 		t.Fatal(err)
