@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"slices"
 	"sync"
 	"time"
@@ -124,6 +125,12 @@ func NewSession(opts Options) (*Session, error) {
 	}
 	if opts.TodoReminderEvery == 0 {
 		opts.TodoReminderEvery = 3
+	}
+	if opts.StateDir != "" {
+		// Saved command output lives here; tools may read it back.
+		if err := os.MkdirAll(opts.StateDir, 0o700); err == nil {
+			opts.Roots.AllowRead(opts.StateDir)
+		}
 	}
 	s := &Session{opts: opts, modelName: opts.ModelName, policy: opts.Policy}
 	if s.policy == nil {

@@ -3,5 +3,5 @@
 // (files, terminals, questions) it declares as narrow interfaces that front
 // ends implement.
 //
-// It imports nothing of companion's own.
+// It imports only its own subpackage tools/shell (shell line analysis).
 package tools

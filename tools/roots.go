@@ -19,10 +19,13 @@ const maxLinkHops = 40
 // compare real locations. Roots is safe for concurrent use; roots can be
 // added while sessions run.
 type Roots struct {
-	// mu guards dirs.
+	// mu guards dirs and readOnly.
 	mu sync.RWMutex
 	// dirs holds the resolved roots; dirs[0] is the primary root.
 	dirs []string
+	// readOnly are directories tools may read but that are not workspace
+	// roots (the session's saved command output).
+	readOnly []string
 }
 
 // NewRoots builds the root set. Every directory must be absolute and exist.
@@ -100,7 +103,10 @@ func (r *Roots) Resolve(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if rootOf(dirs, real) == "" {
+	r.mu.RLock()
+	readable := rootOf(r.readOnly, real) != ""
+	r.mu.RUnlock()
+	if rootOf(dirs, real) == "" && !readable {
 		return "", fmt.Errorf("%w: %s is not inside any of them; allowed roots: %s",
 			ErrOutsideRoots, path, strings.Join(dirs, ", "))
 	}
@@ -126,8 +132,23 @@ func absIn(primary, path string) (string, error) {
 
 // Contains reports whether path resolves to a location inside a root.
 func (r *Roots) Contains(path string) bool {
-	_, err := r.Resolve(path)
-	return err == nil
+	dirs := r.All()
+	real, err := absIn(dirs[0], path)
+	return err == nil && rootOf(dirs, real) != ""
+}
+
+// AllowRead lets Resolve accept paths under dir (which must exist) without
+// making it a root: Contains, which decides where writes need no extra
+// question, still excludes it.
+func (r *Roots) AllowRead(dir string) error {
+	d, err := checkRoot(dir)
+	if err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.readOnly = append(r.readOnly, d)
+	return nil
 }
 
 // RootOf returns the root holding the absolute, resolved path abs (the

@@ -194,3 +194,24 @@ func TestRootsConcurrent(t *testing.T) {
 		t.Errorf("len(All()) = %d, want 9", n)
 	}
 }
+
+func TestAllowRead(t *testing.T) {
+	root, extra := t.TempDir(), t.TempDir()
+	r, err := NewRoots(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logFile := filepath.Join(extra, "out.log")
+	if _, err := r.Resolve(logFile); err == nil {
+		t.Fatal("outside path resolved before AllowRead")
+	}
+	if err := r.AllowRead(extra); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Resolve(logFile); err != nil {
+		t.Errorf("Resolve after AllowRead: %v", err)
+	}
+	if r.Contains(logFile) {
+		t.Error("a read-only directory must not count as a workspace root for writes")
+	}
+}

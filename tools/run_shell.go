@@ -164,7 +164,10 @@ type ending struct {
 }
 
 // result builds the answer of a finished foreground command from its
-// capped output.
+// capped output. As in Gemini CLI, the exit code is part of the answer: a
+// command that fails is still a tool call that worked. IsError is set only
+// when a timeout killed the command (a command that cannot start is an
+// error result too, made where it fails).
 func (c *runShellCall) result(e ending, cp captured) *Result {
 	var b strings.Builder
 	if cp.text == "" {

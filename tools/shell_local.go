@@ -70,11 +70,12 @@ func (c *runShellCall) runLocal(ctx context.Context, out Output) (*Result, error
 	}
 	e, err := c.watch(ctx, p, out)
 	if err != nil {
+		_ = os.Remove(p.log)
 		return nil, err // cancelled: the whole group is gone
 	}
 	e.status = exitStatus(p.cmd.ProcessState)
 	adopted := false
-	if groupAlive(p.pgid) {
+	if e.timedOut == "" && groupAlive(p.pgid) {
 		var note string
 		adopted, note = c.adoptLeftovers(p)
 		e.notes = append(e.notes, note)

@@ -23,11 +23,7 @@ func (a *analyzer) shell(inv invocation) {
 	case !ok:
 		a.add(ws, true)
 	case from == fromString:
-		if !script.named() {
-			a.add(ws, true)
-			return
-		}
-		if !a.nested(inv, script.val) {
+		if !script.named() || !a.nested(inv, script.val) {
 			a.add(ws, true)
 		}
 	case from == fromFile:

@@ -89,12 +89,21 @@ func (p *Provider) finalError(f failure, attempts int, delivered bool, modelName
 		out.Message = fmt.Sprintf("The stream from the %s broke off mid-response: %s.", name, f.conn)
 	case f.conn != "":
 		out.Message = fmt.Sprintf("Could not reach the %s: %s%s%s.", name, f.conn, tries(attempts), p.localHint(f))
+	case isJSONError(f.err):
+		out.Message = fmt.Sprintf("The %s sent a malformed stream event: %s.", name, oneLine(f.err.Error()))
 	case errors.Is(f.err, errNoEvents):
 		out.Message = fmt.Sprintf("The %s answered without any stream events: check that the base URL points at a Chat Completions API.", name)
 	default:
 		out.Message = fmt.Sprintf("The request to the %s failed: %s.", name, oneLine(f.err.Error()))
 	}
 	return out
+}
+
+// isJSONError reports whether err is a stream event that did not decode.
+func isJSONError(err error) bool {
+	var syntaxErr *json.SyntaxError
+	var typeErr *json.UnmarshalTypeError
+	return errors.As(err, &syntaxErr) || errors.As(err, &typeErr)
 }
 
 // statusMessage explains an HTTP error status.
