@@ -10,6 +10,12 @@ import (
 	"strings"
 )
 
+// Providers of models.
+const (
+	ProviderGemini = "gemini"
+	ProviderOpenAI = "openai"
+)
+
 // DefaultModel is the model used when nothing else is set.
 const DefaultModel = "gemini-2.5-pro"
 
@@ -25,6 +31,14 @@ type Config struct {
 	Models []string `json:"models,omitempty"`
 	// FallbackModel takes over when the model keeps failing for quota.
 	FallbackModel string `json:"fallbackModel,omitempty"`
+	// Provider is "gemini" (the default) or "openai" (any OpenAI-compatible
+	// server: OpenAI, Ollama, vLLM, llama.cpp, OpenRouter).
+	Provider string `json:"provider,omitempty"`
+	// OpenAI configures the OpenAI-compatible provider.
+	OpenAI OpenAI `json:"openai,omitzero"`
+	// TextProtocol describes tools in the prompt and parses calls from the
+	// model's text, for models without native function calling.
+	TextProtocol bool `json:"textProtocol,omitempty"`
 	// APIKey is the Gemini API key.
 	APIKey string `json:"apiKey,omitempty"`
 	// VertexAI selects Vertex AI with Project and Location.
@@ -63,6 +77,14 @@ type Config struct {
 
 	// SettingsPath is the user settings file that was read (or would be).
 	SettingsPath string `json:"-"`
+}
+
+// OpenAI is an OpenAI-compatible endpoint.
+type OpenAI struct {
+	BaseURL       string            `json:"baseUrl,omitempty"`
+	APIKey        string            `json:"apiKey,omitempty"`
+	ContextWindow int               `json:"contextWindow,omitempty"`
+	Headers       map[string]string `json:"headers,omitempty"`
 }
 
 // Permissions are rules in "tool" or "tool(pattern)" form.
@@ -125,6 +147,9 @@ func (c *Config) MemoryDirs(getenv func(string) string) []string {
 // HasCredentials reports whether a model can be reached: an API key,
 // Vertex AI, or a scripted model.
 func (c *Config) HasCredentials() bool {
+	if c.Provider == ProviderOpenAI {
+		return c.OpenAI.APIKey != "" || c.OpenAI.BaseURL != "" || c.Script != ""
+	}
 	return c.APIKey != "" || c.VertexAI || c.Script != ""
 }
 
@@ -208,6 +233,9 @@ func applyEnv(c *Config, getenv func(string) string) {
 	set(&c.LogFile, "COMPANION_LOG_FILE")
 	set(&c.LogLevel, "COMPANION_LOG_LEVEL")
 	set(&c.StateDir, "COMPANION_STATE_DIR")
+	set(&c.Provider, "COMPANION_PROVIDER")
+	set(&c.OpenAI.APIKey, "OPENAI_API_KEY")
+	set(&c.OpenAI.BaseURL, "OPENAI_BASE_URL")
 	if c.StateDir == "" {
 		c.StateDir = stateDir(getenv)
 	}

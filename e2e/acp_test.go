@@ -17,7 +17,7 @@ func TestPromptStreamsToEndTurn(t *testing.T) {
 		"usage":{"promptTokens":12,"outputTokens":4}}]}`, nil)
 	init := ed.Initialize(map[string]any{})
 	var ir struct {
-		ProtocolVersion int `json:"protocolVersion"`
+		ProtocolVersion int                   `json:"protocolVersion"`
 		AgentInfo       struct{ Name string } `json:"agentInfo"`
 	}
 	json.Unmarshal(init.Result, &ir)
@@ -198,8 +198,8 @@ func TestModesAndConfigOptions(t *testing.T) {
 	ws := workspace(t, nil)
 	m := ed.Call("session/new", map[string]any{"cwd": ws, "mcpServers": []any{}})
 	var r struct {
-		SessionID string
-		Modes     struct{ CurrentModeID string }
+		SessionID     string
+		Modes         struct{ CurrentModeID string }
 		ConfigOptions []struct {
 			ID, CurrentValue string
 		}

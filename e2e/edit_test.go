@@ -23,12 +23,23 @@ func clientCaps() map[string]map[string]any {
 func startFake(t *testing.T, scriptJSON string, fake *acptest.Fake, settings string) *acptest.Editor {
 	e := env(t)
 	if settings != "" {
-		home := strings.TrimPrefix(e[0], "HOME=")
-		dir := filepath.Join(home, ".config", "companion")
-		os.MkdirAll(dir, 0o755)
-		os.WriteFile(filepath.Join(dir, "settings.json"), []byte(settings), 0o644)
+		e = withSettings(t, e, settings)
 	}
 	return acptest.Start(t, binary, []string{"acp", "--script", script(t, scriptJSON)}, e, fake.Handle)
+}
+
+// withSettings writes the user settings file into env's home.
+func withSettings(t *testing.T, e []string, settings string) []string {
+	t.Helper()
+	home := strings.TrimPrefix(e[0], "HOME=")
+	dir := filepath.Join(home, ".config", "companion")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "settings.json"), []byte(settings), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return e
 }
 
 func replaceCall(file, old, new string) string {

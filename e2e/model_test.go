@@ -1,8 +1,6 @@
 package e2e
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,15 +10,7 @@ import (
 // startWithSettings starts companion on a script with a settings file
 // (fast retries, limits) in its config directory.
 func startWithSettings(t *testing.T, scriptJSON, settings string, args ...string) *acptest.Editor {
-	e := env(t)
-	home := strings.TrimPrefix(e[0], "HOME=")
-	dir := filepath.Join(home, ".config", "companion")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "settings.json"), []byte(settings), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	e := withSettings(t, env(t), settings)
 	args = append([]string{"acp", "--script", script(t, scriptJSON)}, args...)
 	return acptest.Start(t, binary, args, e, nil)
 }

@@ -5,29 +5,25 @@ import (
 	"flag"
 	"io"
 	"log/slog"
-	"sync"
-	"time"
 
 	"companion/acp"
 	"companion/agent/memory"
-	"companion/agent/model"
-	"companion/agent/model/gemini"
-	"companion/agent/model/scripted"
 	"companion/config"
 	"companion/tools"
 )
 
 // acpFlags are the flags of `companion acp`; each overrides a setting.
 type acpFlags struct {
-	script, model, logFile, logLevel string
-	demo                             bool
-	maxTurnRequests                  int
+	script, model, logFile, logLevel, provider string
+	demo                                       bool
+	maxTurnRequests                            int
 }
 
 func (f *acpFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.script, "script", "", "run the scripted model from this JSON `file` instead of Gemini (see agent/model/scripted/README.md)")
 	fs.BoolVar(&f.demo, "demo", false, "run the built-in demo model: no API key or network needed")
 	fs.StringVar(&f.model, "model", "", "the `model` to use (default "+config.DefaultModel+")")
+	fs.StringVar(&f.provider, "provider", "", "model `provider`: gemini (default) or openai (any OpenAI-compatible server)")
 	fs.StringVar(&f.logFile, "log-file", "", "write logs to this `file` instead of stderr")
 	fs.StringVar(&f.logLevel, "log-level", "", "log `level`: debug, info, warn or error")
 	fs.IntVar(&f.maxTurnRequests, "max-turn-requests", 0, "model requests allowed per prompt (default 100)")
@@ -42,7 +38,7 @@ func loadConfig(getenv func(string) string, f *acpFlags) (config.Config, error) 
 	if f.demo {
 		cfg.Script = "demo"
 	}
-	for dst, v := range map[*string]string{&cfg.Script: f.script, &cfg.Model: f.model,
+	for dst, v := range map[*string]string{&cfg.Script: f.script, &cfg.Model: f.model, &cfg.Provider: f.provider,
 		&cfg.LogFile: f.logFile, &cfg.LogLevel: f.logLevel} {
 		if v != "" {
 			*dst = v
@@ -68,66 +64,6 @@ func serveACP(ctx context.Context, cfg config.Config, reload func() (config.Conf
 		Log:          log,
 	})
 	return srv.Serve(ctx, in, out)
-}
-
-// modelSource builds the model provider on first use, so start-up does no
-// network or credential work.
-type modelSource struct {
-	cfg config.Config
-	log *slog.Logger
-
-	// mu guards server and m.
-	mu     sync.Mutex
-	server *scripted.Server
-	m      model.Model
-}
-
-// get returns the provider, creating it (and the scripted server) once.
-func (s *modelSource) get(ctx context.Context, cfg config.Config) (model.Model, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.m != nil {
-		return s.m, nil
-	}
-	gc := gemini.Config{APIKey: cfg.APIKey, UseVertexAI: cfg.VertexAI, Project: cfg.Project,
-		Location: cfg.Location, BaseURL: cfg.BaseURL, Logger: s.log, Retry: gemini.RetryPolicy{
-			MaxAttempts: cfg.Retry.MaxAttempts,
-			BaseDelay:   time.Duration(cfg.Retry.BaseDelayMs) * time.Millisecond,
-			MaxDelay:    time.Duration(cfg.Retry.MaxDelayMs) * time.Millisecond,
-		}}
-	if cfg.Script != "" {
-		srv, err := startScript(cfg.Script, s.log)
-		if err != nil {
-			return nil, err
-		}
-		s.server = srv
-		gc.APIKey, gc.UseVertexAI, gc.BaseURL = "demo", false, srv.URL()
-	}
-	m, err := gemini.New(ctx, gc)
-	if err != nil {
-		return nil, err
-	}
-	s.m = m
-	return m, nil
-}
-
-func (s *modelSource) close() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.server != nil {
-		s.server.Close()
-	}
-}
-
-func startScript(path string, log *slog.Logger) (*scripted.Server, error) {
-	script := scripted.DemoScript()
-	if path != "demo" {
-		var err error
-		if script, err = scripted.LoadScript(path); err != nil {
-			return nil, err
-		}
-	}
-	return scripted.NewServer(script, log)
 }
 
 // builtinTools is every built-in tool, configured from cfg.
