@@ -2,6 +2,7 @@ package acp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -67,7 +68,11 @@ func (u *updates) compactionUpdate(ev agent.CompactionUpdated) (SessionUpdate, b
 }
 
 func (u *updates) send(ctx context.Context, up SessionUpdate) {
-	err := u.conn.Notify(context.WithoutCancel(ctx), MethodSessionUpdate, &SessionNotification{SessionID: u.id, Update: up})
+	var params any = &SessionNotification{SessionID: u.id, Update: up}
+	if raw, ok := u.fastChunk(up); ok {
+		params = raw
+	}
+	err := u.conn.Notify(context.WithoutCancel(ctx), MethodSessionUpdate, params)
 	if err != nil {
 		u.log.Debug("session/update not sent", "err", err)
 	}
@@ -186,4 +191,36 @@ func plan(entries []tools.PlanEntry) *Plan {
 		p.Entries = append(p.Entries, PlanEntry{Content: e.Content, Priority: PlanEntryPriority(e.Priority), Status: PlanEntryStatus(e.Status)})
 	}
 	return p
+}
+
+// fastChunk encodes the commonest update, a plain text chunk, without
+// reflection: it is most of what a turn sends, and all of a long replay.
+// The bytes equal what encoding/json writes for the same value.
+func (u *updates) fastChunk(up SessionUpdate) (json.RawMessage, bool) {
+	var kind string
+	var c *ContentChunk
+	switch {
+	case up.AgentMessageChunk != nil:
+		kind, c = "agent_message_chunk", up.AgentMessageChunk
+	case up.AgentThoughtChunk != nil:
+		kind, c = "agent_thought_chunk", up.AgentThoughtChunk
+	case up.UserMessageChunk != nil:
+		kind, c = "user_message_chunk", up.UserMessageChunk
+	default:
+		return nil, false
+	}
+	t := c.Content.Text
+	if t == nil || t.Annotations != nil || t.Meta != nil || c.Meta != nil || c.MessageID != "" {
+		return nil, false
+	}
+	id, _ := json.Marshal(u.id)
+	text, _ := json.Marshal(t.Text)
+	buf := make([]byte, 0, len(text)+len(id)+96)
+	buf = append(buf, `{"sessionId":`...)
+	buf = append(buf, id...)
+	buf = append(buf, `,"update":{"sessionUpdate":"`...)
+	buf = append(buf, kind...)
+	buf = append(buf, `","content":{"type":"text","text":`...)
+	buf = append(buf, text...)
+	return append(buf, "}}}"...), true
 }

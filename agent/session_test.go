@@ -132,7 +132,7 @@ func (r *recorder) all() []Event {
 	return slices.Clone(r.events)
 }
 
-func newTestSession(t *testing.T, m *fakeModel, opts ...func(*Options)) (*Session, *recorder) {
+func newTestSession(t *testing.T, m model.Model, opts ...func(*Options)) (*Session, *recorder) {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte("Use tabs."), 0o644); err != nil {

@@ -99,16 +99,23 @@ func mustScript(b *testing.B, s string) *scripted.Script {
 
 // wire is a minimal in-process ACP client for benchmarks.
 type wire struct {
-	w  io.Writer
-	sc *bufio.Scanner
-	id int
+	w     io.Writer
+	sc    *bufio.Scanner
+	id    int
+	close func()
 }
 
 func startInProcess(b *testing.B, m model.Model) *wire {
+	return startWithState(b, m, b.TempDir())
+}
+
+// startWithState is startInProcess with sessions stored under stateDir.
+// The connection closes when the benchmark ends or close is called.
+func startWithState(b *testing.B, m model.Model, stateDir string) *wire {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	srv := acp.NewServer(acp.Options{Name: "companion", Version: "bench",
-		Config: config.Config{Script: "bench", Model: "bench-model"},
+		Config: config.Config{Script: "bench", Model: "bench-model", StateDir: stateDir},
 		Model:  func(context.Context, config.Config) (model.Model, error) { return m, nil },
 		Tools: func(config.Config) *tools.Registry {
 			return tools.NewRegistry(tools.ReadOnly(tools.ReadOnlyOptions{})...)
@@ -117,10 +124,11 @@ func startInProcess(b *testing.B, m model.Model) *wire {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { srv.Serve(ctx, inR, outW); close(done) }()
-	b.Cleanup(func() { inW.Close(); cancel(); <-done })
+	stop := sync.OnceFunc(func() { inW.Close(); cancel(); <-done })
+	b.Cleanup(stop)
 	sc := bufio.NewScanner(outR)
 	sc.Buffer(make([]byte, 1<<20), 1<<26)
-	c := &wire{w: inW, sc: sc}
+	c := &wire{w: inW, sc: sc, close: stop}
 	c.call(b, "initialize", `{"protocolVersion":1}`)
 	return c
 }
@@ -174,4 +182,45 @@ func (c *wire) prompt(b *testing.B, id string) []time.Time {
 	}
 	b.Fatal("connection ended during prompt")
 	return nil
+}
+
+// countUntilAnswer sends a request and counts the session/update lines
+// before its answer.
+func (c *wire) countUntilAnswer(b *testing.B, method, params string) int {
+	c.send(b, method, params)
+	want := fmt.Sprintf(`"id":%d,`, c.id)
+	n := 0
+	for c.sc.Scan() {
+		line := c.sc.Bytes()
+		if strings.Contains(string(line), `"session/update"`) {
+			n++
+			continue
+		}
+		if strings.Contains(string(line), want) {
+			if strings.Contains(string(line), `"error"`) {
+				b.Fatalf("%s failed: %s", method, line)
+			}
+			return n
+		}
+	}
+	b.Fatal("connection ended")
+	return 0
+}
+
+// cwd returns the working directory session id was stored with.
+func (c *wire) cwd(b *testing.B, id string) string {
+	var r struct {
+		Sessions []struct {
+			SessionID string `json:"sessionId"`
+			Cwd       string `json:"cwd"`
+		} `json:"sessions"`
+	}
+	json.Unmarshal(c.call(b, "session/list", `{}`), &r)
+	for _, s := range r.Sessions {
+		if s.SessionID == id {
+			return s.Cwd
+		}
+	}
+	b.Fatalf("session %s not listed", id)
+	return ""
 }

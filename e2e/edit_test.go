@@ -56,19 +56,6 @@ func readFile(t *testing.T, path string) string {
 	return string(data)
 }
 
-// toolUpdates returns the tool call updates of a session, "kind:status".
-func toolUpdates(ed *acptest.Editor, id string) []string {
-	var out []string
-	for _, u := range ed.Updates(id) {
-		if u.Kind == "tool_call" || u.Kind == "tool_call_update" {
-			var st string
-			u.Field("status", &st)
-			out = append(out, u.Kind+":"+st)
-		}
-	}
-	return out
-}
-
 func TestReplaceEverywhere(t *testing.T) {
 	for name, caps := range clientCaps() {
 		t.Run(name, func(t *testing.T) {

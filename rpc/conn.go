@@ -126,10 +126,47 @@ func (c *Conn) Notify(ctx context.Context, method string, params any) error {
 		return fmt.Errorf("rpc: notify %s: %w", method, err)
 	}
 	c.trace("notification", method, 0)
-	if err := c.rpc.Notify(ctx, method, params); err != nil {
+	select {
+	case <-c.closing:
+		return fmt.Errorf("rpc: notify %s: %w", method, ErrClosed)
+	default:
+	}
+	data, err := encodeNotification(method, params)
+	if err != nil {
+		return fmt.Errorf("rpc: notify %s: %w", method, err)
+	}
+	// Written straight to the stream: notifications sit on the streaming hot
+	// path, and going through jsonrpc2 would encode the params three times.
+	if err := c.s.write(data); err != nil {
 		return c.sendError("notify "+method, err)
 	}
 	return nil
+}
+
+// encodeNotification encodes a JSON-RPC notification once.
+func encodeNotification(method string, params any) ([]byte, error) {
+	m, err := json.Marshal(method)
+	if err != nil {
+		return nil, err
+	}
+	buf := make([]byte, 0, 256)
+	buf = append(buf, `{"jsonrpc":"2.0","method":`...)
+	buf = append(buf, m...)
+	switch p := params.(type) {
+	case nil:
+	case json.RawMessage:
+		// Already encoded by the caller (a hot path): trusted to be compact.
+		buf = append(buf, `,"params":`...)
+		buf = append(buf, p...)
+	default:
+		data, err := json.Marshal(p)
+		if err != nil {
+			return nil, err
+		}
+		buf = append(buf, `,"params":`...)
+		buf = append(buf, data...)
+	}
+	return append(buf, '}'), nil
 }
 
 // Done returns a channel closed once the connection has closed, every
