@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"companion/rpc"
@@ -46,6 +48,11 @@ func readLocal(path string) (string, error) {
 func (f *files) WriteTextFile(ctx context.Context, path, content string) error {
 	if !f.client.CanWriteFiles() {
 		return tools.LocalFiles{}.WriteTextFile(ctx, path, content)
+	}
+	// Editors create a missing file but not always its folder; the editor
+	// runs on this machine (it started us over stdio), so make it here.
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("create folder for %s: %w", path, err)
 	}
 	return f.client.WriteTextFile(ctx, path, content)
 }
