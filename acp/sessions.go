@@ -76,14 +76,17 @@ func (c *connState) buildSession(ctx context.Context, conn *rpc.Conn, id Session
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg := c.config()
+	cfg, trusted, err := sessionConfig(c.config(), roots.Primary())
+	if err != nil {
+		return nil, nil, err
+	}
 	m, err := c.srv.opts.Model(ctx, cfg)
 	if err != nil {
 		return nil, nil, rpc.Errorf(rpc.CodeInternalError, "cannot start the model: %v", err)
 	}
 	caps := c.clientCaps()
 	sink := &updates{conn: conn, id: id, log: c.srv.log, compaction: caps.Session != nil && caps.Session.Compaction != nil}
-	opts, err := c.agentOptions(conn, id, roots, cfg)
+	opts, err := c.agentOptions(conn, id, roots, cfg, trusted)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -121,10 +124,10 @@ func (c *connState) drop(s *session) {
 
 // agentOptions gathers what an agent session needs from the editor and the
 // settings: files, terminals, questions, and the permission policy.
-func (c *connState) agentOptions(conn *rpc.Conn, id SessionID, roots *tools.Roots, cfg config.Config) (agent.Options, error) {
+func (c *connState) agentOptions(conn *rpc.Conn, id SessionID, roots *tools.Roots, cfg config.Config, trusted bool) (agent.Options, error) {
 	client := NewClient(conn, id, c.clientCaps())
 	root := roots.Primary()
-	pol, err := sessionPolicy(cfg, roots)
+	pol, err := sessionPolicy(cfg, roots, trusted)
 	if err != nil {
 		return agent.Options{}, rpc.Errorf(rpc.CodeInvalidParams, "%v", err)
 	}
@@ -148,31 +151,33 @@ func (c *connState) agentOptions(conn *rpc.Conn, id SessionID, roots *tools.Root
 	return opts, nil
 }
 
-// sessionPolicy builds the permission policy from user settings and, in
-// a trusted folder, the project's settings.
-func sessionPolicy(cfg config.Config, roots *tools.Roots) (*policy.Policy, error) {
-	trusted := cfg.FolderTrust.Trusts(roots.Primary())
-	perms := []config.Permissions{cfg.Permissions}
-	if trusted {
-		proj, err := config.LoadProject(roots.Primary())
-		if err != nil {
-			return nil, err
-		}
-		perms = append(perms, proj.Permissions)
+// sessionConfig lays the project's settings over the user's, in a trusted
+// folder only, and reports whether the folder is trusted.
+func sessionConfig(cfg config.Config, root string) (config.Config, bool, error) {
+	if !cfg.FolderTrust.Trusts(root) {
+		return cfg, false, nil
 	}
+	proj, err := config.LoadProject(root)
+	if err != nil {
+		return cfg, true, rpc.Errorf(rpc.CodeInvalidParams, "%v", err)
+	}
+	return cfg.WithProject(proj), true, nil
+}
+
+// sessionPolicy builds the permission policy from the settings' rules.
+func sessionPolicy(cfg config.Config, roots *tools.Roots, trusted bool) (*policy.Policy, error) {
 	var rules policy.Rules
-	for _, p := range perms {
-		for _, set := range []struct {
-			in  []string
-			out *[]policy.Rule
-		}{{p.Allow, &rules.Allow}, {p.Ask, &rules.Ask}, {p.Deny, &rules.Deny}} {
-			for _, text := range set.in {
-				r, err := policy.ParseRule(text)
-				if err != nil {
-					return nil, fmt.Errorf("permission rule: %w", err)
-				}
-				*set.out = append(*set.out, r)
+	p := cfg.Permissions
+	for _, set := range []struct {
+		in  []string
+		out *[]policy.Rule
+	}{{p.Allow, &rules.Allow}, {p.Ask, &rules.Ask}, {p.Deny, &rules.Deny}} {
+		for _, text := range set.in {
+			r, err := policy.ParseRule(text)
+			if err != nil {
+				return nil, fmt.Errorf("permission rule: %w", err)
 			}
+			*set.out = append(*set.out, r)
 		}
 	}
 	return policy.New(policy.Options{Trusted: trusted, Roots: roots, Rules: rules}), nil

@@ -106,3 +106,17 @@ func TestProjectRules(t *testing.T) {
 		t.Errorf("other settings lost: %s", data)
 	}
 }
+
+func TestWithProject(t *testing.T) {
+	user := Config{Model: "u", Models: []string{"u"}, Permissions: Permissions{Allow: []string{"shell(ls)"}}}
+	got := user.WithProject(Project{Model: "p", CompressionThreshold: 0.7, Permissions: Permissions{Allow: []string{"shell(make)"}, Deny: []string{"shell(rm)"}}})
+	if got.Model != "p" || got.CompressionThreshold != 0.7 || len(got.Models) != 1 {
+		t.Errorf("scalars: %+v", got)
+	}
+	if strings.Join(got.Permissions.Allow, ",") != "shell(ls),shell(make)" || got.Permissions.Deny[0] != "shell(rm)" {
+		t.Errorf("rules: %+v", got.Permissions)
+	}
+	if len(user.Permissions.Allow) != 1 {
+		t.Errorf("user config changed: %+v", user.Permissions)
+	}
+}

@@ -15,9 +15,44 @@ func ProjectSettingsPath(root string) string {
 	return filepath.Join(root, ".companion", "settings.json")
 }
 
-// Project is what a project's settings may set: its permission rules.
+// Project is what a project's settings (.companion/settings.json) may set.
+// They apply only in trusted folders. Provider settings (keys, endpoints)
+// stay user-level: a repository must not redirect the user's credentials.
 type Project struct {
-	Permissions Permissions `json:"permissions,omitzero"`
+	Model                string      `json:"model,omitempty"`
+	Models               []string    `json:"models,omitempty"`
+	FallbackModel        string      `json:"fallbackModel,omitempty"`
+	CompressionThreshold float64     `json:"compressionThreshold,omitempty"`
+	MemoryFileNames      []string    `json:"memoryFileNames,omitempty"`
+	MaxTurnRequests      int         `json:"maxTurnRequests,omitempty"`
+	Permissions          Permissions `json:"permissions,omitzero"`
+}
+
+// WithProject returns c with the project's settings laid over it:
+// scalars replace, permission rules add to the user's.
+func (c Config) WithProject(p Project) Config {
+	if p.Model != "" {
+		c.Model = p.Model
+	}
+	if len(p.Models) > 0 {
+		c.Models = p.Models
+	}
+	if p.FallbackModel != "" {
+		c.FallbackModel = p.FallbackModel
+	}
+	if p.CompressionThreshold != 0 {
+		c.CompressionThreshold = p.CompressionThreshold
+	}
+	if len(p.MemoryFileNames) > 0 {
+		c.MemoryFileNames = p.MemoryFileNames
+	}
+	if p.MaxTurnRequests > 0 {
+		c.MaxTurnRequests = p.MaxTurnRequests
+	}
+	c.Permissions.Allow = append(slices.Clone(c.Permissions.Allow), p.Permissions.Allow...)
+	c.Permissions.Ask = append(slices.Clone(c.Permissions.Ask), p.Permissions.Ask...)
+	c.Permissions.Deny = append(slices.Clone(c.Permissions.Deny), p.Permissions.Deny...)
+	return c
 }
 
 // LoadProject reads root's project settings; a missing file is empty.

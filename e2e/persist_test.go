@@ -126,3 +126,23 @@ func TestLoadUnknownSession(t *testing.T) {
 	}
 	ed.Close()
 }
+
+// TestProjectSettings checks a trusted project's settings choose the model
+// and add permission rules.
+func TestProjectSettings(t *testing.T) {
+	ws := workspace(t, map[string]string{".companion/settings.json": `{"model":"project-model","permissions":{"allow":["write_file"]}}`})
+	fake := acptest.NewFake()
+	ed := startFake(t, `{"turns":[{"chunks":[{"functionCall":{"name":"write_file","args":{"file_path":"x.txt","content":"x"}}}]},{"chunks":[{"text":"ok"}]}]}`, fake, "")
+	ed.Initialize(map[string]any{})
+	m := ed.Call("session/new", map[string]any{"cwd": ws, "mcpServers": []any{}})
+	if !strings.Contains(string(m.Result), `"currentValue":"project-model"`) {
+		t.Errorf("session/new = %s", m.Result)
+	}
+	var r struct{ SessionID string }
+	json.Unmarshal(m.Result, &r)
+	ed.StopReason(ed.Wait(ed.Prompt(r.SessionID, "write")))
+	if len(fake.Permissions) != 0 {
+		t.Errorf("project allow rule ignored: asked %d times", len(fake.Permissions))
+	}
+	ed.Close()
+}
