@@ -9,6 +9,8 @@ require (
 	google.golang.org/genai v1.77.0
 )
 
+require github.com/mark3labs/mcp-go v1.2.1 // indirect
+
 require (
 	cloud.google.com/go v0.116.0 // indirect
 	cloud.google.com/go/auth v0.9.3 // indirect

@@ -21,8 +21,9 @@ import (
 
 // Config option ids.
 const (
-	configMode  SessionConfigID = "mode"
-	configModel SessionConfigID = "model"
+	configMode    SessionConfigID = "mode"
+	configModel   SessionConfigID = "model"
+	configThought SessionConfigID = "thought_level"
 )
 
 // session is one ACP session: the agent session and what the wire needs.
@@ -248,6 +249,8 @@ func (c *connState) setConfigOption(ctx context.Context, _ *rpc.Conn, p *SetSess
 		}
 	case configModel:
 		err = s.agent.SetModel(value)
+	case configThought:
+		err = s.agent.SetThoughtLevel(value)
 	default:
 		err = errors.New("unknown config option " + string(p.ConfigID))
 	}
@@ -276,7 +279,7 @@ func configOptions(a *agent.Session) []SessionConfigOption {
 	for _, m := range a.Models() {
 		models = append(models, SessionConfigSelectOption{Value: SessionConfigValueID(m), Name: m})
 	}
-	return []SessionConfigOption{
+	opts := []SessionConfigOption{
 		{ID: configMode, Name: "Mode", Description: "How freely the agent may act without asking",
 			Category: "mode", Select: &SessionConfigSelect{CurrentValue: SessionConfigValueID(a.Mode()),
 				Options: SessionConfigSelectOptions{Ungrouped: modes}}},
@@ -284,4 +287,14 @@ func configOptions(a *agent.Session) []SessionConfigOption {
 			Category: "model", Select: &SessionConfigSelect{CurrentValue: SessionConfigValueID(a.ModelName()),
 				Options: SessionConfigSelectOptions{Ungrouped: models}}},
 	}
+	if a.ThinkingConfigurable() {
+		var levels []SessionConfigSelectOption
+		for _, l := range agent.ThoughtLevels() {
+			levels = append(levels, SessionConfigSelectOption{Value: SessionConfigValueID(l.ID), Name: l.Name})
+		}
+		opts = append(opts, SessionConfigOption{ID: configThought, Name: "Thinking", Description: "How much the model may reason before answering",
+			Category: "thought_level", Select: &SessionConfigSelect{CurrentValue: SessionConfigValueID(a.ThoughtLevel()),
+				Options: SessionConfigSelectOptions{Ungrouped: levels}}})
+	}
+	return opts
 }

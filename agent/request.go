@@ -14,7 +14,8 @@ func (s *Session) buildRequest(ctx context.Context) (*model.Request, error) {
 		return nil, err
 	}
 	s.maybeCompress(ctx)
-	req := &model.Request{Model: s.ModelName(), System: system, Contents: maskOldOutputs(s.curated())}
+	req := &model.Request{Model: s.ModelName(), System: system, Contents: maskOldOutputs(s.curated()),
+		ThinkingBudget: s.thinkingBudget()}
 	if note := s.reminder(); note != "" {
 		// Ephemeral: the note rides on this request only, never in history.
 		req.Contents = append(req.Contents, contentText(note))

@@ -90,6 +90,7 @@ type Session struct {
 	compactions          int
 	stats                *stats
 	memory               *memory.Memory
+	thoughtLevel         string
 	history              []model.Content
 	titled               bool
 	system               string

@@ -205,8 +205,12 @@ func TestModesAndConfigOptions(t *testing.T) {
 		}
 	}
 	json.Unmarshal(m.Result, &r)
-	if r.Modes.CurrentModeID != "default" || len(r.ConfigOptions) != 2 || r.ConfigOptions[0].ID != "mode" {
+	if r.Modes.CurrentModeID != "default" || len(r.ConfigOptions) != 3 || r.ConfigOptions[0].ID != "mode" || r.ConfigOptions[2].ID != "thought_level" {
 		t.Fatalf("session/new = %s", m.Result)
+	}
+	think := ed.Call("session/set_config_option", map[string]any{"sessionId": r.SessionID, "configId": "thought_level", "value": "high"})
+	if think.Error != nil || !strings.Contains(string(think.Result), `"currentValue":"high"`) {
+		t.Fatalf("set thought level = %s %v", think.Result, think.Error)
 	}
 	set := ed.Call("session/set_config_option", map[string]any{"sessionId": r.SessionID, "configId": "mode", "value": "plan"})
 	if set.Error != nil || !strings.Contains(string(set.Result), `"currentValue":"plan"`) {

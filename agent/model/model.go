@@ -70,6 +70,14 @@ type Request struct {
 	System   string     `json:"system,omitempty"`
 	Contents []Content  `json:"contents"`
 	Tools    []ToolDecl `json:"tools,omitempty"`
+	// ThinkingBudget caps the model's reasoning tokens; nil leaves the
+	// provider's default (dynamic thinking).
+	ThinkingBudget *int `json:"thinkingBudget,omitempty"`
+}
+
+// Thinker is implemented by providers whose models take a thinking budget.
+type Thinker interface {
+	ThinkingBudgets(model string) bool
 }
 
 // FinishReason says why the model stopped, normalised across providers.

@@ -38,6 +38,10 @@ func buildRequest(req *model.Request) ([]*genai.Content, *genai.GenerateContentC
 	}
 	if supportsThinking(req.Model) {
 		config.ThinkingConfig = &genai.ThinkingConfig{IncludeThoughts: true}
+		if b := req.ThinkingBudget; b != nil {
+			budget := int32(*b)
+			config.ThinkingConfig.ThinkingBudget = &budget
+		}
 	}
 	contents := make([]*genai.Content, 0, len(req.Contents))
 	for _, c := range req.Contents {

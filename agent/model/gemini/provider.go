@@ -177,3 +177,7 @@ func (p *Provider) httpClient() *http.Client {
 func newCallID() string {
 	return "call_" + rand.Text()[:16]
 }
+
+// ThinkingBudgets reports whether name takes a thinking budget (Gemini 2.5
+// and later), so the agent can offer a thought-level option.
+func (p *Provider) ThinkingBudgets(name string) bool { return supportsThinking(name) }
