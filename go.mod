@@ -9,7 +9,10 @@ require (
 	google.golang.org/genai v1.77.0
 )
 
-require github.com/mark3labs/mcp-go v1.2.1 // indirect
+require (
+	github.com/BurntSushi/toml v1.6.0 // indirect
+	github.com/mark3labs/mcp-go v1.2.1 // indirect
+)
 
 require (
 	cloud.google.com/go v0.116.0 // indirect
