@@ -144,6 +144,11 @@ func (c *connState) agentOptions(conn *rpc.Conn, id SessionID, roots *tools.Root
 	if client.CanRunTerminals() {
 		opts.Terminals = &terminals{client: client}
 	}
+	agents, errs := agent.LoadAgents(root, cfg.ConfigDir())
+	for _, err := range errs {
+		opts.Log.Warn("subagent definition skipped", "err", err)
+	}
+	opts.Agents = agents
 	if store, err := checkpoint.Open(checkpoint.StateDir(filepath.Join(cfg.StateDir, "checkpoints"), root), root, opts.Log); err == nil {
 		opts.Checkpoints = store
 	} else {

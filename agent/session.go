@@ -57,6 +57,13 @@ type Options struct {
 	// FallbackModel takes over when the model keeps failing for quota;
 	// "" means none.
 	FallbackModel string
+	// Agents are the subagents the model may delegate to; none means no
+	// delegate_to_agent tool.
+	Agents []AgentDef
+	// Depth is how deep this session is in a chain of delegations.
+	Depth int
+	// SystemPrompt, when set, replaces the base instructions (subagents).
+	SystemPrompt string
 	// Journal records the session so it can be loaded again; may be nil.
 	Journal Journal
 	// CompressAt is the share of the context window at which older history
@@ -134,6 +141,11 @@ func NewSession(opts Options) (*Session, error) {
 		}
 	}
 	s := &Session{opts: opts, modelName: opts.ModelName, policy: opts.Policy}
+	if len(opts.Agents) > 0 && opts.Depth < MaxAgentDepth {
+		if err := opts.Tools.Add(&delegateTool{parent: s, agents: opts.Agents}); err != nil {
+			return nil, fmt.Errorf("agent: %w", err)
+		}
+	}
 	if s.policy == nil {
 		s.policy = policy.New(policy.Options{Mode: opts.Mode, Trusted: true, Roots: opts.Roots})
 	}

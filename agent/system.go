@@ -24,7 +24,11 @@ func (s *Session) systemPrompt(ctx context.Context) (string, error) {
 	}
 	root := s.Root()
 	var b strings.Builder
-	b.WriteString(basePrompt)
+	if s.opts.SystemPrompt != "" {
+		b.WriteString(s.opts.SystemPrompt)
+	} else {
+		b.WriteString(basePrompt)
+	}
 	fmt.Fprintf(&b, "\n\n# Environment\n- Date: %s\n- OS: %s/%s\n- Working directory (session root): %s\n",
 		s.opts.Now().Format("Monday, January 2, 2006"), runtime.GOOS, runtime.GOARCH, root)
 	if extra := s.opts.Roots.All()[1:]; len(extra) > 0 {

@@ -145,6 +145,7 @@ func (s *Session) runOne(ctx context.Context, p *prepared) {
 
 // execute runs an approved call, mapping failures to results.
 func (s *Session) execute(ctx context.Context, p *prepared) *tools.Result {
+	ctx = context.WithValue(ctx, callIDKey{}, p.id)
 	res, err := p.inv.Execute(ctx, &toolOutput{s: s, ctx: ctx, id: p.id})
 	switch {
 	case ctx.Err() != nil:

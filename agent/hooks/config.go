@@ -99,6 +99,7 @@ func Parse(raw json.RawMessage) (Config, error) {
 		return cfg, fmt.Errorf("%w: hooks: %w", ErrBadConfig, err)
 	}
 	if inner, ok := top["hooks"]; ok {
+		top = nil
 		if err := json.Unmarshal(inner, &top); err != nil {
 			return cfg, fmt.Errorf("%w: hooks: %w", ErrBadConfig, err)
 		}

@@ -4,7 +4,8 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
-	"time"
+
+	"companion/agent/model"
 )
 
 // Config says how to reach Gemini. The zero value of every optional field
@@ -28,46 +29,9 @@ type Config struct {
 	Logger *slog.Logger
 }
 
-// RetryPolicy is exponential backoff with full jitter: before retry n the
-// provider waits a random time in [0, min(MaxDelay, BaseDelay·2^(n-1))],
-// unless the server named a delay, which wins.
-type RetryPolicy struct {
-	// MaxAttempts counts every request including the first; 0 means 5 and
-	// 1 means no retries.
-	MaxAttempts int
-	// BaseDelay is the backoff's first ceiling; 0 means 1 s.
-	BaseDelay time.Duration
-	// MaxDelay caps one backoff wait; 0 means 30 s.
-	MaxDelay time.Duration
-	// MaxServerDelay is the longest server-requested wait honoured; a longer
-	// request (a daily quota, say) gives up at once. 0 means 2 min.
-	MaxServerDelay time.Duration
-}
-
-// Default retry settings.
-const (
-	defaultAttempts       = 5
-	defaultBaseDelay      = time.Second
-	defaultMaxDelay       = 30 * time.Second
-	defaultMaxServerDelay = 2 * time.Minute
-)
-
-// withDefaults fills the zero fields.
-func (r RetryPolicy) withDefaults() RetryPolicy {
-	if r.MaxAttempts <= 0 {
-		r.MaxAttempts = defaultAttempts
-	}
-	if r.BaseDelay <= 0 {
-		r.BaseDelay = defaultBaseDelay
-	}
-	if r.MaxDelay <= 0 {
-		r.MaxDelay = defaultMaxDelay
-	}
-	if r.MaxServerDelay <= 0 {
-		r.MaxServerDelay = defaultMaxServerDelay
-	}
-	return r
-}
+// RetryPolicy is model.RetryPolicy, kept as a name for callers that have
+// not moved to the shared type yet.
+type RetryPolicy = model.RetryPolicy
 
 // ConfigFromEnv reads the usual Gemini environment variables through getenv
 // (os.Getenv in main, a map in tests): GEMINI_API_KEY or GOOGLE_API_KEY,

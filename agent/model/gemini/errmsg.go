@@ -21,7 +21,7 @@ func (p *Provider) finalError(err error, hint *retryHint, attempts int, delivere
 		out.Message = p.statusMessage(ae, hint, attempts, modelName)
 		return out
 	}
-	problem := connectionProblem(err)
+	problem := model.ConnectionProblem(err)
 	switch {
 	case delivered:
 		if problem == "" {
@@ -29,16 +29,16 @@ func (p *Provider) finalError(err error, hint *retryHint, attempts int, delivere
 		}
 		out.Message = fmt.Sprintf("The %s stream broke off mid-response: %s.", p.apiName(), problem)
 	case problem != "":
-		out.Message = fmt.Sprintf("Could not reach the %s at %s: %s%s.", p.apiName(), p.endpoint(err), problem, tries(attempts))
+		out.Message = fmt.Sprintf("Could not reach the %s at %s: %s%s.", p.apiName(), p.endpoint(err), problem, model.AfterAttempts(attempts))
 	default:
-		out.Message = fmt.Sprintf("The %s request failed: %s.", p.apiName(), oneLine(err.Error()))
+		out.Message = fmt.Sprintf("The %s request failed: %s.", p.apiName(), model.OneLine(err.Error()))
 	}
 	return out
 }
 
 // statusMessage explains an HTTP error status.
 func (p *Provider) statusMessage(ae genai.APIError, hint *retryHint, attempts int, modelName string) string {
-	api, code, detail := p.apiName(), ae.Code, oneLine(ae.Message)
+	api, code, detail := p.apiName(), ae.Code, model.OneLine(ae.Message)
 	switch {
 	case code == http.StatusBadRequest && keyProblem(ae):
 		return fmt.Sprintf("%s rejected the API key (400): %s.", api, p.credentialHint())
@@ -56,12 +56,12 @@ func (p *Provider) statusMessage(ae genai.APIError, hint *retryHint, attempts in
 		if d, ok := serverDelay(ae, hint); ok && d > p.retry.MaxServerDelay {
 			return fmt.Sprintf("%s quota is exhausted (429): it asks to wait %s, so try later or check your plan and billing.", api, d)
 		}
-		return fmt.Sprintf("%s is rate-limiting requests (429) and did not recover after %s.", api, plural(attempts, "attempt"))
+		return fmt.Sprintf("%s is rate-limiting requests (429) and did not recover after %s.", api, model.Plural(attempts, "attempt"))
 	case code >= 500:
 		if detail == "" {
-			return fmt.Sprintf("%s failed with a server error (%d) after %s.", api, code, plural(attempts, "attempt"))
+			return fmt.Sprintf("%s failed with a server error (%d) after %s.", api, code, model.Plural(attempts, "attempt"))
 		}
-		return fmt.Sprintf("%s failed with a server error (%d) after %s: %s.", api, code, plural(attempts, "attempt"), detail)
+		return fmt.Sprintf("%s failed with a server error (%d) after %s: %s.", api, code, model.Plural(attempts, "attempt"), detail)
 	case detail == "":
 		return fmt.Sprintf("%s rejected the request (%d).", api, code)
 	default:
@@ -114,20 +114,4 @@ func (p *Provider) endpoint(err error) string {
 		return "the Vertex AI endpoint"
 	}
 	return "https://generativelanguage.googleapis.com"
-}
-
-// tries is " after N attempts" when there was more than one.
-func tries(n int) string {
-	if n <= 1 {
-		return ""
-	}
-	return " after " + plural(n, "attempt")
-}
-
-// plural writes "1 attempt" or "5 attempts".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

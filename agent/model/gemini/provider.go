@@ -19,7 +19,7 @@ import (
 // Provider costs no I/O.
 type Provider struct {
 	cfg   Config
-	retry RetryPolicy
+	retry model.RetryPolicy
 	log   *slog.Logger
 
 	// mu guards client, which is nil until the first request builds it.
@@ -41,7 +41,7 @@ func New(_ context.Context, cfg Config) (*Provider, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Provider{cfg: cfg, retry: cfg.Retry.withDefaults(), log: log}, nil
+	return &Provider{cfg: cfg, retry: cfg.Retry.WithDefaults(), log: log}, nil
 }
 
 // Stream sends req through GenerateContentStream and yields its chunks,

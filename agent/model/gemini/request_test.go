@@ -4,12 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 
 	"companion/agent/model"
+	"companion/agent/model/internal/modeltest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
@@ -46,42 +45,17 @@ func fullRequest(modelName string) *model.Request {
 
 func TestRequestBodyGolden(t *testing.T) {
 	t.Parallel()
-	p, srv := startScript(t, parse(t, `{"turns": [{"chunks": [{"text": "ok"}]}], "fallback": "error"}`), fastRetry())
-	if _, err := collect(t, context.Background(), p, fullRequest("gemini-2.5-pro")); err != nil {
-		t.Fatal(err)
-	}
-	reqs := srv.Requests()
-	if len(reqs) != 1 {
-		t.Fatalf("server saw %d requests, want 1", len(reqs))
-	}
-	r := reqs[0]
+	r := modeltest.GoldenRequest(t, start, fullRequest("gemini-2.5-pro"), *update)
 	if r.Method != "streamGenerateContent" || r.Query != "alt=sse" || r.APIKey != "test-key" {
 		t.Errorf("request = %s ?%s key %q, want streamGenerateContent ?alt=sse key test-key", r.Path, r.Query, r.APIKey)
-	}
-	got, err := json.MarshalIndent(r.Body, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	golden := filepath.Join("testdata", "request.golden.json")
-	if *update {
-		if err := os.WriteFile(golden, append(got, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(want) != string(got)+"\n" {
-		t.Errorf("request body differs from %s (rerun with -update after checking):\n%s", golden, got)
 	}
 }
 
 func TestRequestParts(t *testing.T) {
 	t.Parallel()
-	p, srv := startScript(t, parse(t, `{"turns": [{"chunks": [{"text": "ok"}], "times": 2}], "fallback": "error"}`), fastRetry())
+	p, srv := startScript(t, modeltest.Parse(t, `{"turns": [{"chunks": [{"text": "ok"}], "times": 2}], "fallback": "error"}`), modeltest.FastRetry())
 	for _, m := range []string{"gemini-2.5-pro", "gemini-2.0-flash"} {
-		if _, err := collect(t, context.Background(), p, fullRequest(m)); err != nil {
+		if _, err := modeltest.Collect(t, context.Background(), p, fullRequest(m)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -105,42 +79,16 @@ func TestRequestParts(t *testing.T) {
 		{"thinking on", []any{"generationConfig", "thinkingConfig", "includeThoughts"}, true},
 	}
 	for _, c := range checks {
-		if got := dig(body, c.path...); !reflect.DeepEqual(got, c.want) {
+		if got := modeltest.Dig(body, c.path...); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s: body%v = %#v, want %#v", c.name, c.path, got, c.want)
 		}
 	}
-	if got := dig(reqs[1].Body, "generationConfig", "thinkingConfig"); got != nil {
+	if got := modeltest.Dig(reqs[1].Body, "generationConfig", "thinkingConfig"); got != nil {
 		t.Errorf("gemini-2.0-flash was sent a thinking config: %v", got)
 	}
 }
 
 func TestInvalidToolSchema(t *testing.T) {
 	t.Parallel()
-	p, srv := startScript(t, nil, fastRetry())
-	req := userRequest("gemini-2.5-pro", "hi")
-	req.Tools = []model.ToolDecl{{Name: "broken", Parameters: json.RawMessage(`{"type":`)}}
-	if _, err := collect(t, context.Background(), p, req); err == nil {
-		t.Fatal("a tool with invalid JSON parameters was sent")
-	}
-	if n := len(srv.Requests()); n != 0 {
-		t.Errorf("server saw %d requests, want 0", n)
-	}
-}
-
-// dig walks decoded JSON by keys and indexes; nil when a step is missing.
-func dig(v any, path ...any) any {
-	for _, step := range path {
-		switch s := step.(type) {
-		case string:
-			m, _ := v.(map[string]any)
-			v = m[s]
-		case int:
-			a, _ := v.([]any)
-			if s >= len(a) {
-				return nil
-			}
-			v = a[s]
-		}
-	}
-	return v
+	modeltest.InvalidToolSchema(t, start, "gemini-2.5-pro")
 }

@@ -77,7 +77,7 @@ func finish(cand *genai.Candidate) (model.FinishReason, string) {
 	default:
 		msg := fmt.Sprintf("Gemini stopped the response early (%s).", r)
 		if cand.FinishMessage != "" {
-			msg = fmt.Sprintf("Gemini stopped the response early (%s: %s).", r, oneLine(cand.FinishMessage))
+			msg = fmt.Sprintf("Gemini stopped the response early (%s: %s).", r, model.OneLine(cand.FinishMessage))
 		}
 		return model.FinishOther, msg
 	}
@@ -87,7 +87,7 @@ func finish(cand *genai.Candidate) (model.FinishReason, string) {
 func blockMessage(pf *genai.GenerateContentResponsePromptFeedback) string {
 	detail := withCategories(string(pf.BlockReason), pf.SafetyRatings)
 	if pf.BlockReasonMessage != "" {
-		detail += ": " + oneLine(pf.BlockReasonMessage)
+		detail += ": " + model.OneLine(pf.BlockReasonMessage)
 	}
 	return fmt.Sprintf("Gemini blocked the prompt because %s (%s).", reasonPhrase(string(pf.BlockReason)), detail)
 }
@@ -132,15 +132,4 @@ func withCategories(reason string, ratings []*genai.SafetyRating) string {
 		return reason
 	}
 	return reason + " in " + strings.Join(cats, ", ")
-}
-
-// oneLine trims a server message to one short line without a final period.
-func oneLine(s string) string {
-	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	s = strings.TrimRight(strings.TrimSpace(s), ".")
-	const limit = 200
-	if len(s) > limit {
-		s = strings.ToValidUTF8(s[:limit], "") + "…"
-	}
-	return s
 }

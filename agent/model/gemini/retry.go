@@ -3,85 +3,36 @@ package gemini
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io"
-	"log/slog"
-	"math/rand/v2"
-	"net"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"google.golang.org/genai"
+
+	"companion/agent/model"
 )
 
 // attemptFunc makes one request. delivered reports whether anything reached
 // the caller; after that a failure is final, since a retry would repeat it.
 type attemptFunc func(ctx context.Context) (delivered bool, err error)
 
-// do runs op until it succeeds, fails for good or ctx ends. Retries follow
-// p.retry; the final error is a *model.APIError or wraps ctx.Err().
+// do runs op until it succeeds, fails for good or ctx ends, retrying by
+// p.retry (see model.RetryPolicy.Do); the final error is a *model.APIError
+// or wraps ctx.Err(). Each attempt carries a fresh *retryHint for the
+// transport to fill.
 func (p *Provider) do(ctx context.Context, modelName string, op attemptFunc) error {
-	for attempt := 1; ; attempt++ {
+	return p.retry.Do(ctx, p.log, "gemini", func() model.Attempt {
 		hint := &retryHint{}
 		delivered, err := op(context.WithValue(ctx, hintKey{}, hint))
 		if err == nil {
-			return nil
+			return model.Attempt{}
 		}
-		if ctx.Err() != nil {
-			return fmt.Errorf("gemini: %w", ctx.Err())
-		}
-		wait, retry := p.nextWait(err, hint, attempt, delivered)
-		if !retry {
-			final := p.finalError(err, hint, attempt, delivered, modelName)
-			p.log.LogAttrs(ctx, slog.LevelWarn, "gemini request failed",
-				slog.Int("attempts", attempt), slog.Any("error", err))
-			return final
-		}
-		p.log.LogAttrs(ctx, slog.LevelInfo, "gemini request failed, retrying",
-			slog.Int("attempt", attempt), slog.Duration("wait", wait), slog.Any("error", err))
-		if err := sleep(ctx, wait); err != nil {
-			return fmt.Errorf("gemini: %w", err)
-		}
-	}
-}
-
-// nextWait decides whether attempt's failure is retried and after how long.
-func (p *Provider) nextWait(err error, hint *retryHint, attempt int, delivered bool) (time.Duration, bool) {
-	if delivered || attempt >= p.retry.MaxAttempts || !retryable(err) {
-		return 0, false
-	}
-	if d, ok := serverDelay(err, hint); ok {
-		return d, d <= p.retry.MaxServerDelay
-	}
-	return backoff(p.retry, attempt), true
-}
-
-// backoff is full jitter: uniform in [0, min(MaxDelay, BaseDelay·2^(n-1))].
-func backoff(r RetryPolicy, attempt int) time.Duration {
-	ceiling := r.MaxDelay
-	if shift := attempt - 1; shift < 32 && r.BaseDelay<<shift > 0 && r.BaseDelay<<shift < ceiling {
-		ceiling = r.BaseDelay << shift
-	}
-	return rand.N(ceiling + 1)
-}
-
-// sleep waits d or until ctx ends.
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+		a := model.Attempt{Err: err, Delivered: delivered, Retryable: retryable(err)}
+		a.ServerDelay, a.HasServerDelay = serverDelay(err, hint)
+		a.Final = func(attempts int) error { return p.finalError(err, hint, attempts, delivered, modelName) }
+		return a
+	})
 }
 
 // retryable reports whether a failed attempt is worth repeating: rate
@@ -90,7 +41,7 @@ func retryable(err error) bool {
 	if status, ok := apiStatus(err); ok {
 		return status == http.StatusTooManyRequests || status == http.StatusRequestTimeout || status >= 500
 	}
-	return connectionProblem(err) != ""
+	return model.ConnectionProblem(err) != ""
 }
 
 // apiStatus returns the HTTP status of a genai API error.
@@ -112,30 +63,6 @@ func asAPIError(err error) (genai.APIError, bool) {
 		return *pae, true
 	}
 	return genai.APIError{}, false
-}
-
-// connectionProblem names a transport failure in a few words, or returns ""
-// for errors that are not one.
-func connectionProblem(err error) string {
-	var dnsErr *net.DNSError
-	var netErr net.Error
-	switch {
-	case errors.Is(err, syscall.ECONNREFUSED):
-		return "connection refused"
-	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE):
-		return "connection reset"
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return "the connection closed unexpectedly"
-	case errors.As(err, &dnsErr):
-		return "cannot resolve host " + dnsErr.Name
-	case errors.As(err, &netErr) && netErr.Timeout():
-		return "timed out"
-	}
-	var opErr *net.OpError
-	if errors.As(err, &opErr) {
-		return opErr.Err.Error()
-	}
-	return ""
 }
 
 // serverDelay is the wait the server asked for: google.rpc.RetryInfo in the
@@ -185,24 +112,9 @@ func (t *hintTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return resp, err
 	}
 	if h, ok := req.Context().Value(hintKey{}).(*retryHint); ok {
-		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+		if d, ok := model.ParseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
 			h.set(d)
 		}
 	}
 	return resp, nil
-}
-
-// parseRetryAfter reads a Retry-After value: delay-seconds or an HTTP date.
-func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0, false
-	}
-	if secs, err := strconv.Atoi(v); err == nil {
-		return time.Duration(max(secs, 0)) * time.Second, true
-	}
-	if at, err := http.ParseTime(v); err == nil {
-		return max(at.Sub(now), 0), true
-	}
-	return 0, false
 }

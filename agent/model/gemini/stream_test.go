@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"companion/agent/model"
+	"companion/agent/model/internal/modeltest"
 	"companion/agent/model/scripted"
 )
 
 func TestStreamChunksInOrder(t *testing.T) {
 	t.Parallel()
-	p, srv := startScript(t, parse(t, `{"turns": [{
+	p, srv := startScript(t, modeltest.Parse(t, `{"turns": [{
 		"chunks": [
 			{"thought": "Let me look."},
 			{"text": "Hello "},
@@ -20,9 +21,9 @@ func TestStreamChunksInOrder(t *testing.T) {
 			{"functionCall": {"id": "given-id", "name": "glob", "args": {"pattern": "*.go"}}}
 		],
 		"usage": {"promptTokens": 10, "outputTokens": 5, "thoughtTokens": 2}
-	}], "fallback": "error"}`), fastRetry())
+	}], "fallback": "error"}`), modeltest.FastRetry())
 
-	chunks, err := collect(t, context.Background(), p, userRequest("gemini-2.5-pro", "hi"))
+	chunks, err := modeltest.Collect(t, context.Background(), p, modeltest.UserRequest("gemini-2.5-pro", "hi"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +34,7 @@ func TestStreamChunksInOrder(t *testing.T) {
 	if !first.Thought || first.Text != "Let me look." {
 		t.Errorf("chunk 1 = %+v, want the thought", first)
 	}
-	if got := text(chunks); got != "Hello world" {
+	if got := modeltest.Text(chunks, false); got != "Hello world" {
 		t.Errorf("text = %q, want %q", got, "Hello world")
 	}
 	call := chunks[3].Parts[0]
@@ -49,7 +50,7 @@ func TestStreamChunksInOrder(t *testing.T) {
 	if id := chunks[4].Parts[0].FunctionCall.ID; id != "given-id" {
 		t.Errorf("API-given call id = %q, want given-id", id)
 	}
-	if reason, msg := lastFinish(chunks); reason != model.FinishStop || msg != "" {
+	if reason, msg := modeltest.LastFinish(chunks); reason != model.FinishStop || msg != "" {
 		t.Errorf("finish = %q %q, want stop", reason, msg)
 	}
 	want := model.Usage{PromptTokens: 10, OutputTokens: 5, ThoughtTokens: 2, TotalTokens: 17}
@@ -68,43 +69,22 @@ func TestStreamChunksInOrder(t *testing.T) {
 
 func TestStreamFinishReasons(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name, turn string
-		want       model.FinishReason
-		msgHas     string
-	}{
-		{"stop", `{"chunks": [{"text": "ok"}]}`, model.FinishStop, ""},
-		{"max tokens", `{"chunks": [{"text": "ok"}], "finishReason": "MAX_TOKENS"}`, model.FinishMaxTokens, "MAX_TOKENS"},
-		{"safety", `{"chunks": [{"text": "ok"}], "finishReason": "SAFETY"}`, model.FinishSafety, "(SAFETY)"},
-		{"recitation", `{"chunks": [{"text": "ok"}], "finishReason": "RECITATION"}`, model.FinishSafety, "RECITATION"},
-		{"prohibited", `{"finishReason": "PROHIBITED_CONTENT"}`, model.FinishSafety, "PROHIBITED_CONTENT"},
-		{"spii", `{"finishReason": "SPII"}`, model.FinishSafety, "SPII"},
-		{"blocked prompt", `{"blockReason": "SAFETY"}`, model.FinishSafety, "blocked the prompt"},
-		{"malformed call", `{"finishReason": "MALFORMED_FUNCTION_CALL"}`, model.FinishOther, "MALFORMED_FUNCTION_CALL"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			p, _ := startScript(t, parse(t, `{"turns": [`+tt.turn+`], "fallback": "error"}`), fastRetry())
-			chunks, err := collect(t, context.Background(), p, userRequest("gemini-2.5-flash", "hi"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			reason, msg := lastFinish(chunks)
-			if reason != tt.want {
-				t.Errorf("finish = %q, want %q", reason, tt.want)
-			}
-			if !strings.Contains(msg, tt.msgHas) || (tt.msgHas == "") != (msg == "") {
-				t.Errorf("finish message = %q, want one containing %q", msg, tt.msgHas)
-			}
-		})
-	}
+	modeltest.FinishReasons(t, start, "gemini-2.5-flash", []modeltest.FinishCase{
+		{Name: "stop", Turn: `{"chunks": [{"text": "ok"}]}`, Want: model.FinishStop},
+		{Name: "max tokens", Turn: `{"chunks": [{"text": "ok"}], "finishReason": "MAX_TOKENS"}`, Want: model.FinishMaxTokens, MsgHas: "MAX_TOKENS"},
+		{Name: "safety", Turn: `{"chunks": [{"text": "ok"}], "finishReason": "SAFETY"}`, Want: model.FinishSafety, MsgHas: "(SAFETY)"},
+		{Name: "recitation", Turn: `{"chunks": [{"text": "ok"}], "finishReason": "RECITATION"}`, Want: model.FinishSafety, MsgHas: "RECITATION"},
+		{Name: "prohibited", Turn: `{"finishReason": "PROHIBITED_CONTENT"}`, Want: model.FinishSafety, MsgHas: "PROHIBITED_CONTENT"},
+		{Name: "spii", Turn: `{"finishReason": "SPII"}`, Want: model.FinishSafety, MsgHas: "SPII"},
+		{Name: "blocked prompt", Turn: `{"blockReason": "SAFETY"}`, Want: model.FinishSafety, MsgHas: "blocked the prompt"},
+		{Name: "malformed call", Turn: `{"finishReason": "MALFORMED_FUNCTION_CALL"}`, Want: model.FinishOther, MsgHas: "MALFORMED_FUNCTION_CALL"},
+	})
 }
 
 func TestCountTokens(t *testing.T) {
 	t.Parallel()
-	p, srv := startScript(t, nil, fastRetry())
-	req := userRequest("gemini-2.5-pro", "count these words please")
+	p, srv := startScript(t, nil, modeltest.FastRetry())
+	req := modeltest.UserRequest("gemini-2.5-pro", "count these words please")
 	req.System = "You are terse."
 	n, err := p.CountTokens(context.Background(), req)
 	if err != nil {
@@ -144,20 +124,16 @@ func TestContextWindow(t *testing.T) {
 
 func TestVertexExpressMode(t *testing.T) {
 	t.Parallel()
-	srv, err := scripted.NewServer(parse(t, `{"turns": [{"chunks": [{"text": "from vertex"}]}], "fallback": "error"}`), nil)
+	srv := modeltest.Serve(t, scripted.NewServer, modeltest.Parse(t, `{"turns": [{"chunks": [{"text": "from vertex"}]}], "fallback": "error"}`))
+	p, err := New(context.Background(), Config{UseVertexAI: true, APIKey: "vk", BaseURL: srv.URL(), Retry: modeltest.FastRetry()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(srv.Close)
-	p, err := New(context.Background(), Config{UseVertexAI: true, APIKey: "vk", BaseURL: srv.URL(), Retry: fastRetry()})
+	chunks, err := modeltest.Collect(t, context.Background(), p, modeltest.UserRequest("gemini-2.5-pro", "hi"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	chunks, err := collect(t, context.Background(), p, userRequest("gemini-2.5-pro", "hi"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := text(chunks); got != "from vertex" {
+	if got := modeltest.Text(chunks, false); got != "from vertex" {
 		t.Errorf("text = %q, want %q", got, "from vertex")
 	}
 	reqs := srv.Requests()

@@ -1,0 +1,181 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"time"
+)
+
+// Transport says how companion talks to a server.
+type Transport string
+
+// Transports.
+const (
+	// TransportStdio runs the server as a child process speaking on its
+	// stdin and stdout.
+	TransportStdio Transport = "stdio"
+	// TransportSSE is the older HTTP+SSE transport (a GET event stream and
+	// POSTed messages).
+	TransportSSE Transport = "sse"
+	// TransportHTTP is streamable HTTP.
+	TransportHTTP Transport = "http"
+)
+
+// DefaultTimeout bounds one tool call when a server sets no Timeout.
+const DefaultTimeout = 10 * time.Minute
+
+// ServerConfig is one MCP server as the settings describe it.
+type ServerConfig struct {
+	// Name identifies the server in tool names, prompts and /mcp.
+	Name string
+	// Command, Args, Env (added to companion's environment) and Cwd start a
+	// stdio server.
+	Command string
+	Args    []string
+	Env     map[string]string
+	Cwd     string
+	// URL and Headers reach an SSE or streamable HTTP server.
+	URL     string
+	Headers map[string]string
+	// Transport is stdio, sse or http. Empty means stdio when Command is
+	// set and streamable HTTP when URL is.
+	Transport Transport
+	// Timeout bounds one call (tool, prompt, resource); 0 means
+	// DefaultTimeout.
+	Timeout time.Duration
+	// Trust skips the user's confirmation for this server's tools.
+	Trust bool
+	// IncludeTools, when not empty, keeps only the tools named; ExcludeTools
+	// drops the tools named and wins over IncludeTools.
+	IncludeTools, ExcludeTools []string
+}
+
+// transport is the effective transport.
+func (c *ServerConfig) transport() Transport {
+	switch {
+	case c.Transport != "":
+		return c.Transport
+	case c.Command != "":
+		return TransportStdio
+	default:
+		return TransportHTTP
+	}
+}
+
+// timeout is the effective per-call timeout.
+func (c *ServerConfig) timeout() time.Duration {
+	if c.Timeout > 0 {
+		return c.Timeout
+	}
+	return DefaultTimeout
+}
+
+// keepTool reports whether the include and exclude lists let tool through.
+func (c *ServerConfig) keepTool(tool string) bool {
+	if slices.Contains(c.ExcludeTools, tool) {
+		return false
+	}
+	return len(c.IncludeTools) == 0 || slices.Contains(c.IncludeTools, tool)
+}
+
+// validate reports what makes the configuration unusable, wrapping
+// ErrBadConfig.
+func (c *ServerConfig) validate() error {
+	if c.Name == "" {
+		return fmt.Errorf("%w: a server has no name", ErrBadConfig)
+	}
+	switch c.transport() {
+	case TransportStdio:
+		if c.Command == "" {
+			return fmt.Errorf("%w: server %q: stdio needs a command", ErrBadConfig, c.Name)
+		}
+	case TransportSSE, TransportHTTP:
+		if c.URL == "" {
+			return fmt.Errorf("%w: server %q: %s needs a url", ErrBadConfig, c.Name, c.transport())
+		}
+	default:
+		return fmt.Errorf("%w: server %q: unknown transport %q", ErrBadConfig, c.Name, c.Transport)
+	}
+	return nil
+}
+
+// settingsServer is one entry of Gemini CLI's mcpServers settings.
+type settingsServer struct {
+	Command      string            `json:"command"`
+	Args         []string          `json:"args"`
+	Env          map[string]string `json:"env"`
+	Cwd          string            `json:"cwd"`
+	URL          string            `json:"url"`
+	HTTPURL      string            `json:"httpUrl"`
+	Type         string            `json:"type"`
+	Headers      map[string]string `json:"headers"`
+	Timeout      float64           `json:"timeout"`
+	Trust        bool              `json:"trust"`
+	IncludeTools []string          `json:"includeTools"`
+	ExcludeTools []string          `json:"excludeTools"`
+}
+
+// ParseServers reads the mcpServers object of Gemini CLI's settings: server
+// name to {command, args, env, cwd, url, httpUrl, type, headers, timeout
+// (milliseconds), trust, includeTools, excludeTools}. httpUrl means
+// streamable HTTP and url means SSE, unless type ("sse", "http") says
+// otherwise. Servers come back sorted by name. Errors wrap ErrBadConfig.
+func ParseServers(raw json.RawMessage) ([]ServerConfig, error) {
+	if len(bytes.TrimSpace(raw)) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		return nil, nil
+	}
+	var entries map[string]settingsServer
+	if err := json.Unmarshal(raw, &entries); err != nil {
+		return nil, fmt.Errorf("%w: mcpServers: %w", ErrBadConfig, err)
+	}
+	names := make([]string, 0, len(entries))
+	for name := range entries {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	out := make([]ServerConfig, 0, len(names))
+	for _, name := range names {
+		cfg, err := entries[name].config(name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, cfg)
+	}
+	return out, nil
+}
+
+// config converts one settings entry.
+func (s settingsServer) config(name string) (ServerConfig, error) {
+	cfg := ServerConfig{
+		Name: name, Command: s.Command, Args: s.Args, Env: s.Env, Cwd: s.Cwd,
+		Headers: s.Headers, Trust: s.Trust,
+		IncludeTools: s.IncludeTools, ExcludeTools: s.ExcludeTools,
+	}
+	if s.Timeout < 0 {
+		return cfg, fmt.Errorf("%w: server %q: negative timeout", ErrBadConfig, name)
+	}
+	cfg.Timeout = time.Duration(s.Timeout * float64(time.Millisecond))
+	switch {
+	case s.Command != "":
+		cfg.Transport = TransportStdio
+	case s.HTTPURL != "":
+		cfg.URL, cfg.Transport = s.HTTPURL, TransportHTTP
+	case s.URL != "":
+		cfg.URL, cfg.Transport = s.URL, TransportSSE
+	}
+	switch s.Type {
+	case "":
+	case "sse":
+		cfg.Transport = TransportSSE
+	case "http", "streamable-http", "streamableHttp":
+		cfg.Transport = TransportHTTP
+	case "stdio":
+		cfg.Transport = TransportStdio
+	default:
+		return cfg, fmt.Errorf("%w: server %q: unknown type %q", ErrBadConfig, name, s.Type)
+	}
+	return cfg, cfg.validate()
+}

@@ -1,0 +1,16 @@
+// Package mcp connects a session to Model Context Protocol servers and offers
+// what they provide as companion tools, slash-command prompts and readable
+// resources.
+//
+// A Manager owns the servers of one session. Start connects them all in the
+// background (stdio child processes, SSE or streamable HTTP) and returns at
+// once; WaitReady lets the agent give them a short, bounded head start before
+// the first prompt. A server that fails to start, crashes or hangs never
+// fails the session: its status is recorded, it is restarted with
+// exponential backoff a bounded number of times, and its tools answer with a
+// clear tool error meanwhile. Close stops every server and kills the process
+// group of every stdio server; nothing it started outlives it.
+//
+// The client side of the protocol is github.com/mark3labs/mcp-go. The package
+// imports companion/tools (the Tool interface) and nothing else internal.
+package mcp

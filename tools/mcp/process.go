@@ -1,0 +1,194 @@
+package mcp
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// stderrTailSize is how much of a server's recent stderr is kept to explain
+// why it failed.
+const stderrTailSize = 4 << 10
+
+// process is a running stdio server: a child in a process group of its own,
+// with pipes that companion owns (so that it, not the MCP library, reaps the
+// child and learns at once when it exits).
+type process struct {
+	cmd *exec.Cmd
+	pid int
+	// stdin and stdout are companion's ends of the server's stdin and
+	// stdout; the MCP transport writes and reads them.
+	stdin  *os.File
+	stdout *os.File
+	// stderr is companion's end of the server's stderr, copied into tail.
+	stderr *os.File
+	tail   *tailBuffer
+	// copied is closed when copying stderr has ended.
+	copied chan struct{}
+	// exited is closed once the process is reaped; waitErr is set before.
+	exited  chan struct{}
+	waitErr error
+}
+
+// startProcess starts cfg's command with its arguments, environment and
+// directory, in a new process group.
+func startProcess(cfg *ServerConfig, log *slog.Logger) (*process, error) {
+	var files [6]*os.File // inR, inW, outR, outW, errR, errW
+	for i := 0; i < len(files); i += 2 {
+		r, w, err := os.Pipe()
+		if err != nil {
+			closeFiles(files[:i]...)
+			return nil, fmt.Errorf("create pipe: %w", err)
+		}
+		files[i], files[i+1] = r, w
+	}
+	cmd := exec.Command(cfg.Command, cfg.Args...)
+	cmd.Dir = cfg.Cwd
+	cmd.Env = mergeEnv(os.Environ(), cfg.Env)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = files[0], files[3], files[5]
+	cmd.SysProcAttr = groupAttr()
+	err := cmd.Start()
+	closeFiles(files[0], files[3], files[5])
+	if err != nil {
+		closeFiles(files[1], files[2], files[4])
+		return nil, fmt.Errorf("start %s: %w", cfg.Command, err)
+	}
+	p := &process{
+		cmd: cmd, pid: cmd.Process.Pid,
+		stdin: files[1], stdout: files[2], stderr: files[4],
+		tail: &tailBuffer{}, copied: make(chan struct{}), exited: make(chan struct{}),
+	}
+	go p.copyStderr(log.With("server", cfg.Name))
+	go p.wait()
+	return p, nil
+}
+
+// wait reaps the process, then kills what is left of its group (children
+// of a server that crashed).
+func (p *process) wait() {
+	p.waitErr = p.cmd.Wait()
+	killGroup(p.pid)
+	close(p.exited)
+}
+
+// copyStderr keeps the tail of the server's stderr and logs it at debug
+// level. It ends when every process holding the pipe is gone, or when stop
+// closes it.
+func (p *process) copyStderr(log *slog.Logger) {
+	defer close(p.copied)
+	buf := make([]byte, 4096)
+	for {
+		n, err := p.stderr.Read(buf)
+		if n > 0 {
+			_, _ = p.tail.Write(buf[:n])
+			log.Debug("mcp server stderr", "text", strings.TrimRight(string(buf[:n]), "\n"))
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// stop ends the process group: SIGTERM at once (stdin is closed too), then
+// SIGKILL when grace has passed. It returns once the process is reaped and
+// every pipe is closed.
+func (p *process) stop(grace time.Duration) {
+	_ = p.stdin.Close()
+	terminateGroup(p.pid)
+	timer := time.NewTimer(grace)
+	defer timer.Stop()
+	select {
+	case <-p.exited:
+	case <-timer.C:
+		killGroup(p.pid)
+		<-p.exited
+	}
+	closeFiles(p.stdout, p.stderr)
+	<-p.copied
+}
+
+// exitError explains how the process ended, with the tail of its stderr.
+func (p *process) exitError() error {
+	status := "exit status 0"
+	if p.waitErr != nil {
+		status = p.waitErr.Error()
+	}
+	msg := status
+	if tail := p.tail.lastLines(5); tail != "" {
+		msg += "; stderr: " + tail
+	}
+	return fmt.Errorf("%w: %s", ErrServerExited, msg)
+}
+
+// closeFiles closes every non-nil file, ignoring errors (double closes).
+func closeFiles(files ...*os.File) {
+	for _, f := range files {
+		if f != nil {
+			_ = f.Close()
+		}
+	}
+}
+
+// mergeEnv returns base with the variables of extra set (sorted, so the
+// child's environment is deterministic).
+func mergeEnv(base []string, extra map[string]string) []string {
+	if len(extra) == 0 {
+		return base
+	}
+	keys := make([]string, 0, len(extra))
+	for k := range extra {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]string, 0, len(base)+len(keys))
+	for _, kv := range base {
+		name, _, _ := strings.Cut(kv, "=")
+		if _, ok := extra[name]; !ok {
+			out = append(out, kv)
+		}
+	}
+	for _, k := range keys {
+		out = append(out, k+"="+extra[k])
+	}
+	return out
+}
+
+// tailBuffer keeps the last stderrTailSize bytes written to it.
+type tailBuffer struct {
+	// mu guards buf.
+	mu  sync.Mutex
+	buf []byte
+}
+
+// Write appends b, dropping the oldest bytes beyond the limit.
+func (t *tailBuffer) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, b...)
+	if over := len(t.buf) - stderrTailSize; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	return len(b), nil
+}
+
+// lastLines returns up to n of the last non-empty lines, joined by " | ".
+func (t *tailBuffer) lastLines(n int) string {
+	t.mu.Lock()
+	text := string(t.buf)
+	t.mu.Unlock()
+	var lines []string
+	for _, l := range strings.Split(text, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, " | ")
+}
