@@ -32,6 +32,8 @@ func (c *connState) initialize(_ context.Context, _ *rpc.Conn, p *InitializeRequ
 				Delete:                &SessionDeleteCapabilities{},
 				Resume:                &SessionResumeCapabilities{},
 			},
+			// companion's extensions: the editor context notification.
+			Meta: map[string]any{"companion": map[string]any{"ideContext": true}},
 		},
 		AuthMethods: []AuthMethod{{Agent: &AuthMethodAgent{
 			ID:          authMethodAPIKey,

@@ -142,6 +142,7 @@ func (c *connState) mux() *rpc.Mux {
 	handle(c, m, MethodSessionList, false, c.listSessions)
 	handle(c, m, MethodSessionDelete, false, c.deleteSession)
 	rpc.HandleNotification(m, MethodSessionCancel, c.cancel)
+	rpc.HandleNotification(m, MethodIDEContextUpdate, c.ideContextUpdate)
 	return m
 }
 

@@ -157,6 +157,7 @@ func snapshotHistory(summary string, dropped int) []model.Content {
 func (s *Session) replaceHistory(head, kept []model.Content) {
 	all := append(head, kept...)
 	s.journal(recHistory, historyRecord{Op: "replace", Contents: all})
+	s.ide.MarkStale()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.history = all

@@ -40,6 +40,7 @@ func (s *Session) truncateHistory(n int) {
 // clearHistory forgets the conversation.
 func (s *Session) clearHistory() {
 	s.journal(recHistory, historyRecord{Op: "clear"})
+	s.ide.MarkStale()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.history = nil

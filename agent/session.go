@@ -11,6 +11,7 @@ import (
 
 	"companion/agent/memory"
 	"companion/agent/model"
+	"companion/ide"
 	"companion/tools"
 	"companion/tools/policy"
 )
@@ -98,10 +99,12 @@ type Session struct {
 	stats                *stats
 	memory               *memory.Memory
 	thoughtLevel         string
-	history              []model.Content
-	titled               bool
-	system               string
-	callSeq              int
+	// ide tracks what the user sees in the editor; never nil.
+	ide     *ide.Tracker
+	history []model.Content
+	titled  bool
+	system  string
+	callSeq int
 }
 
 // NewSession builds a session. It does no I/O; the system prompt is built on
@@ -141,6 +144,7 @@ func NewSession(opts Options) (*Session, error) {
 		}
 	}
 	s := &Session{opts: opts, modelName: opts.ModelName, policy: opts.Policy}
+	s.ide = s.newIDETracker()
 	if len(opts.Agents) > 0 && opts.Depth < MaxAgentDepth {
 		if err := opts.Tools.Add(&delegateTool{parent: s, agents: opts.Agents}); err != nil {
 			return nil, fmt.Errorf("agent: %w", err)

@@ -137,6 +137,11 @@ func (s *Session) runOne(ctx context.Context, p *prepared) {
 	s.toolState(p.id, "executing", "")
 	s.emit(ctx, ToolCallUpdated{ID: p.id, Status: ToolInProgress})
 	p.res = s.execute(ctx, p)
+	if d := p.res.Diff; d != nil && !p.res.IsError {
+		if note := s.editDiagnostics(ctx, d.Path); note != "" {
+			p.res.Text += note
+		}
+	}
 	s.finishTool(ctx, p.id, p.fc.Name, p.res)
 	if p.res.Plan != nil {
 		s.setPlan(ctx, p.res.Plan)

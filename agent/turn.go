@@ -37,7 +37,7 @@ func (s *Session) Prompt(ctx context.Context, parts []model.Part) (StopReason, e
 		return s.runCommand(ctx, text)
 	}
 	s.maybeTitle(ctx, parts)
-	mark := s.appendHistory(model.Content{Role: model.RoleUser, Parts: parts})
+	mark := s.appendHistory(model.Content{Role: model.RoleUser, Parts: s.withIDEContext(ctx, parts)})
 	reason, err := s.loop(ctx)
 	if ctx.Err() != nil {
 		return Cancelled, nil

@@ -65,8 +65,12 @@ func writeActiveChange(b *strings.Builder, prev, cur Context) {
 	case !hasActive:
 		return
 	case !hadActive || pa.URI != ca.URI:
-		fmt.Fprintf(b, "- Active file: %s%s\n", pathOf(ca.URI), fileState(ca))
-		writeSelectedText(b, ca)
+		fmt.Fprintf(b, "- Active file: %s", pathOf(ca.URI))
+		if parts := caretParts(ca); len(parts) > 0 {
+			fmt.Fprintf(b, " (%s)", strings.Join(parts, ", "))
+		}
+		b.WriteString("\n")
+		writeSelectedText(b, ca, false)
 		return
 	}
 	if !equalPtr(pa.Cursor, ca.Cursor) && ca.Cursor != nil {
@@ -81,18 +85,18 @@ func writeActiveChange(b *strings.Builder, prev, cur Context) {
 	case ca.SelectedText == "":
 		fmt.Fprintf(b, "- Selection is now %s in %s\n", humanRange(*ca.Selection), pathOf(ca.URI))
 	default:
-		writeSelectedText(b, ca)
+		writeSelectedText(b, ca, true)
 	}
 }
 
 // writeSelectedText writes the active file's selected text, if any, as a
-// fenced item.
-func writeSelectedText(b *strings.Builder, f OpenFile) {
+// fenced item, naming the selection's range when withRange.
+func writeSelectedText(b *strings.Builder, f OpenFile, withRange bool) {
 	if f.SelectedText == "" {
 		return
 	}
 	where := pathOf(f.URI)
-	if f.Selection != nil {
+	if withRange && f.Selection != nil {
 		where += " (" + humanRange(*f.Selection) + ")"
 	}
 	fmt.Fprintf(b, "- Selected text in %s:\n", where)
@@ -108,7 +112,7 @@ func writeDiagnosticsChange(b *strings.Builder, prev, cur []FileDiagnostics) {
 			continue
 		}
 		fmt.Fprintf(b, "- Diagnostics in %s are now:\n", pathOf(fd.URI))
-		writeDiagnostics(b, fd.Diagnostics)
+		writeDiagnostics(b, "  ", fd.Diagnostics)
 	}
 	for _, fd := range prev {
 		if _, ok := findDiagnostics(cur, fd.URI); !ok {

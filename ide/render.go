@@ -49,8 +49,8 @@ func renderFull(ctx context.Context, c Context, readFile ReadFileFunc) string {
 	if len(c.Diagnostics) > 0 {
 		b.WriteString("\nDiagnostics:\n")
 		for _, fd := range c.Diagnostics {
-			fmt.Fprintf(&b, "%s\n", pathOf(fd.URI))
-			writeDiagnostics(&b, fd.Diagnostics)
+			fmt.Fprintf(&b, "%s:\n", pathOf(fd.URI))
+			writeDiagnostics(&b, "", fd.Diagnostics)
 		}
 	}
 	return b.String()
@@ -90,14 +90,20 @@ func fileState(f OpenFile) string {
 	if !f.IsActive {
 		return ""
 	}
-	parts := []string{"active"}
+	return " (" + strings.Join(append([]string{"active"}, caretParts(f)...), ", ") + ")"
+}
+
+// caretParts describes a file's cursor and selection as 1-based
+// line:col, e.g. ["cursor 3:7", "selection 3:1-5:2"].
+func caretParts(f OpenFile) []string {
+	var parts []string
 	if f.Cursor != nil {
 		parts = append(parts, "cursor "+humanPos(*f.Cursor))
 	}
 	if f.Selection != nil {
 		parts = append(parts, "selection "+humanRange(*f.Selection))
 	}
-	return " (" + strings.Join(parts, ", ") + ")"
+	return parts
 }
 
 // activeFile returns the active open file; Normalize makes it the first.
@@ -108,12 +114,11 @@ func activeFile(c Context) (OpenFile, bool) {
 	return OpenFile{}, false
 }
 
-// writeDiagnostics writes one line per diagnostic: position, severity,
-// message (continuation lines indented) and [source code].
-func writeDiagnostics(b *strings.Builder, ds []Diagnostic) {
+// writeDiagnostics writes one line per diagnostic, after indent: position,
+// severity, [source code], message (continuation lines indented further).
+func writeDiagnostics(b *strings.Builder, indent string, ds []Diagnostic) {
 	for _, d := range ds {
-		msg := strings.ReplaceAll(strings.TrimRight(d.Message, "\n"), "\n", "\n    ")
-		fmt.Fprintf(b, "- %s %s: %s", humanPos(d.Range.Start), severityName(d.Severity), msg)
+		fmt.Fprintf(b, "%s- %s %s", indent, humanPos(d.Range.Start), severityName(d.Severity))
 		var extra []string
 		if d.Source != "" {
 			extra = append(extra, d.Source)
@@ -124,7 +129,8 @@ func writeDiagnostics(b *strings.Builder, ds []Diagnostic) {
 		if len(extra) > 0 {
 			fmt.Fprintf(b, " [%s]", strings.Join(extra, " "))
 		}
-		b.WriteString("\n")
+		msg := strings.TrimRight(d.Message, "\n")
+		b.WriteString(": " + strings.ReplaceAll(msg, "\n", "\n"+indent+"    ") + "\n")
 	}
 }
 

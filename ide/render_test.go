@@ -189,7 +189,8 @@ func TestRenderFileCap(t *testing.T) {
 
 func TestRenderDiagnosticCap(t *testing.T) {
 	t.Parallel()
-	// 250 diagnostics over two files: 60 errors, 90 warnings, 100 hints.
+	// 250 diagnostics over two files: 50 errors, 100 warnings, 100 hints;
+	// the cap keeps every error and warning and the first 50 hints.
 	var a, b []string
 	diag := func(line, sev int) string {
 		return fmt.Sprintf(`{"range": {"start": {"line": %d, "character": 0}, "end": {"line": %d, "character": 1}}, "severity": %d, "message": "d%d"}`, line, line, sev, line)

@@ -70,3 +70,12 @@ func canonicalURI(uri string) (string, bool) {
 	}
 	return URIFromPath(p), true
 }
+
+// FolderFromPath returns the workspace folder of an absolute path, named
+// after its last element. The companion spec gives folders as paths (the
+// discovery file's workspacePath), not URIs.
+func FolderFromPath(p string) WorkspaceFolder {
+	uri := URIFromPath(p)
+	name := filepath.Base(pathOf(uri))
+	return WorkspaceFolder{URI: uri, Name: name}
+}

@@ -1,47 +1,21 @@
 package openai
 
 import (
-	"context"
 	"encoding/json"
 	"log/slog"
 	"testing"
 
 	"github.com/openai/openai-go/v3"
 
-	"companion/agent/model/scripted"
+	"companion/agent/model/internal/modeltest"
 )
 
-// benchChunks is how many chunks one benchmarked response streams.
-const benchChunks = 256
-
-// BenchmarkStreamPerChunk streams responses of benchChunks text chunks from
-// the scripted OpenAI server through the real openai-go client and the
-// provider, and reports the cost of one chunk end to end (server encoding,
-// SSE over loopback, openai-go decoding, our mapping).
+// BenchmarkStreamPerChunk streams text chunks from the scripted OpenAI
+// server through the real openai-go client and the provider, and reports
+// the cost of one chunk end to end (see modeltest.BenchStream). Each
+// response ends in one more chunk, with the finish reason and usage.
 func BenchmarkStreamPerChunk(b *testing.B) {
-	chunks := make([]scripted.Chunk, benchChunks)
-	for i := range chunks {
-		chunks[i] = scripted.Chunk{Text: "a typical streamed token run "}
-	}
-	script := &scripted.Script{Turns: []scripted.Turn{{Chunks: chunks, Times: 1 << 30}}}
-	p, _ := startScript(b, script, fastRetry())
-	req := userRequest("gpt-4.1-mini", "benchmark")
-	ctx := context.Background()
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		n := 0
-		for _, err := range p.Stream(ctx, req) {
-			if err != nil {
-				b.Fatal(err)
-			}
-			n++
-		}
-		if n != benchChunks+1 {
-			b.Fatalf("got %d chunks, want %d and the final one", n, benchChunks+1)
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*benchChunks), "ns/chunk")
+	modeltest.BenchStream(b, start, "gpt-4.1-mini", 1)
 }
 
 // BenchmarkStreamState measures the provider's own per-chunk work: mapping

@@ -6,7 +6,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
+
+	"companion/agent/model"
 )
 
 // DefaultBaseURL is OpenAI's own endpoint, used when Config.BaseURL is empty.
@@ -43,47 +44,9 @@ type Config struct {
 	Headers map[string]string
 }
 
-// RetryPolicy is exponential backoff with full jitter: before retry n the
-// provider waits a random time in [0, min(MaxDelay, BaseDelay·2^(n-1))],
-// unless the server named a delay (Retry-After, retry-after-ms), which wins.
-// It has the same fields and meaning as gemini.RetryPolicy.
-type RetryPolicy struct {
-	// MaxAttempts counts every request including the first; 0 means 5 and
-	// 1 means no retries.
-	MaxAttempts int
-	// BaseDelay is the backoff's first ceiling; 0 means 1 s.
-	BaseDelay time.Duration
-	// MaxDelay caps one backoff wait; 0 means 30 s.
-	MaxDelay time.Duration
-	// MaxServerDelay is the longest server-requested wait honoured; a longer
-	// request gives up at once. 0 means 2 min.
-	MaxServerDelay time.Duration
-}
-
-// Default retry settings.
-const (
-	defaultAttempts       = 5
-	defaultBaseDelay      = time.Second
-	defaultMaxDelay       = 30 * time.Second
-	defaultMaxServerDelay = 2 * time.Minute
-)
-
-// withDefaults fills the zero fields.
-func (r RetryPolicy) withDefaults() RetryPolicy {
-	if r.MaxAttempts <= 0 {
-		r.MaxAttempts = defaultAttempts
-	}
-	if r.BaseDelay <= 0 {
-		r.BaseDelay = defaultBaseDelay
-	}
-	if r.MaxDelay <= 0 {
-		r.MaxDelay = defaultMaxDelay
-	}
-	if r.MaxServerDelay <= 0 {
-		r.MaxServerDelay = defaultMaxServerDelay
-	}
-	return r
-}
+// RetryPolicy is model.RetryPolicy, kept as a name for callers that have
+// not moved to the shared type yet.
+type RetryPolicy = model.RetryPolicy
 
 // ConfigFromEnv reads OPENAI_API_KEY and OPENAI_BASE_URL through getenv
 // (os.Getenv in main, a map in tests). Everything else is left for the

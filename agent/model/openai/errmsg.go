@@ -57,7 +57,7 @@ func classify(err error, info *attemptInfo) failure {
 		}
 	}
 	if f.status == 0 && !f.midStream {
-		f.conn = connectionProblem(err)
+		f.conn = model.ConnectionProblem(err)
 	}
 	return f
 }
@@ -82,19 +82,19 @@ func (p *Provider) finalError(f failure, attempts int, delivered bool, modelName
 	name := p.name()
 	switch {
 	case f.midStream:
-		out.Message = fmt.Sprintf("The %s reported an error mid-response%s: %s.", name, tries(attempts), orNoDetail(f.detail))
+		out.Message = fmt.Sprintf("The %s reported an error mid-response%s: %s.", name, model.AfterAttempts(attempts), orNoDetail(f.detail))
 	case f.status != 0:
 		out.Message = p.statusMessage(f, attempts, modelName)
 	case delivered && f.conn != "":
 		out.Message = fmt.Sprintf("The stream from the %s broke off mid-response: %s.", name, f.conn)
 	case f.conn != "":
-		out.Message = fmt.Sprintf("Could not reach the %s: %s%s%s.", name, f.conn, tries(attempts), p.localHint(f))
+		out.Message = fmt.Sprintf("Could not reach the %s: %s%s%s.", name, f.conn, model.AfterAttempts(attempts), p.localHint(f))
 	case isJSONError(f.err):
-		out.Message = fmt.Sprintf("The %s sent a malformed stream event: %s.", name, oneLine(f.err.Error()))
+		out.Message = fmt.Sprintf("The %s sent a malformed stream event: %s.", name, model.OneLine(f.err.Error()))
 	case errors.Is(f.err, errNoEvents):
 		out.Message = fmt.Sprintf("The %s answered without any stream events: check that the base URL points at a Chat Completions API.", name)
 	default:
-		out.Message = fmt.Sprintf("The request to the %s failed: %s.", name, oneLine(f.err.Error()))
+		out.Message = fmt.Sprintf("The request to the %s failed: %s.", name, model.OneLine(f.err.Error()))
 	}
 	return out
 }
@@ -123,9 +123,9 @@ func (p *Provider) statusMessage(f failure, attempts int, modelName string) stri
 	case code == http.StatusTooManyRequests && f.hasDelay && f.delay > p.retry.MaxServerDelay:
 		return fmt.Sprintf("%s is rate-limiting requests (429) and asks to wait %s, so try again later.", name, f.delay)
 	case code == http.StatusTooManyRequests:
-		return fmt.Sprintf("%s is rate-limiting requests (429) and did not recover after %s.", name, plural(attempts, "attempt"))
+		return fmt.Sprintf("%s is rate-limiting requests (429) and did not recover after %s.", name, model.Plural(attempts, "attempt"))
 	case code >= 500:
-		return fmt.Sprintf("%s failed with a server error (%d) after %s%s.", name, code, plural(attempts, "attempt"), withDetail(f.detail))
+		return fmt.Sprintf("%s failed with a server error (%d) after %s%s.", name, code, model.Plural(attempts, "attempt"), withDetail(f.detail))
 	default:
 		return fmt.Sprintf("%s rejected the request (%d)%s.", name, code, withDetail(f.detail))
 	}
@@ -164,7 +164,7 @@ func errorDetail(body []byte) (detail, code string) {
 		if strings.HasPrefix(text, "<") { // an HTML error page says nothing useful in one line
 			return "", ""
 		}
-		return oneLine(text), ""
+		return model.OneLine(text), ""
 	}
 	var inner struct {
 		Message string          `json:"message"`
@@ -172,13 +172,13 @@ func errorDetail(body []byte) (detail, code string) {
 	}
 	switch {
 	case json.Unmarshal(v.Error, &inner) == nil && (inner.Message != "" || len(inner.Code) > 0):
-		return oneLine(inner.Message), rawCode(inner.Code)
+		return model.OneLine(inner.Message), rawCode(inner.Code)
 	case jsonString(string(v.Error)) != "":
-		return oneLine(jsonString(string(v.Error))), rawCode(v.Code)
+		return model.OneLine(jsonString(string(v.Error))), rawCode(v.Code)
 	case v.Message != "":
-		return oneLine(v.Message), rawCode(v.Code)
+		return model.OneLine(v.Message), rawCode(v.Code)
 	case jsonString(string(v.Detail)) != "":
-		return oneLine(jsonString(string(v.Detail))), ""
+		return model.OneLine(jsonString(string(v.Detail))), ""
 	}
 	return "", rawCode(v.Code)
 }
@@ -192,17 +192,6 @@ func rawCode(raw json.RawMessage) string {
 		return string(raw)
 	}
 	return ""
-}
-
-// oneLine trims a server message to one short line without a final period.
-func oneLine(s string) string {
-	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	s = strings.TrimRight(strings.TrimSpace(s), ".")
-	const limit = 200
-	if len(s) > limit {
-		s = strings.ToValidUTF8(s[:limit], "") + "…"
-	}
-	return s
 }
 
 // withDetail is ": detail", or "" when there is none.
@@ -219,20 +208,4 @@ func orNoDetail(detail string) string {
 		return "no details given"
 	}
 	return detail
-}
-
-// tries is " after N attempts" when there was more than one.
-func tries(n int) string {
-	if n <= 1 {
-		return ""
-	}
-	return " after " + plural(n, "attempt")
-}
-
-// plural writes "1 attempt" or "5 attempts".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -23,7 +23,7 @@ var errNoEvents = errors.New("the response had no stream events")
 type Provider struct {
 	cfg   Config
 	base  string
-	retry RetryPolicy
+	retry model.RetryPolicy
 	log   *slog.Logger
 	// chat is openai-go's Chat Completions service, configured to make each
 	// request once (Provider.do is the only retry layer) and to ignore the
@@ -65,7 +65,7 @@ func New(_ context.Context, cfg Config) (*Provider, error) {
 	return &Provider{
 		cfg:   cfg,
 		base:  base,
-		retry: cfg.Retry.withDefaults(),
+		retry: cfg.Retry.WithDefaults(),
 		log:   log,
 		chat:  openai.NewChatCompletionService(opts...),
 	}, nil

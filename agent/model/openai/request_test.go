@@ -6,14 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
 	"testing"
 
 	"companion/agent/model"
+	"companion/agent/model/internal/modeltest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
@@ -55,37 +54,13 @@ func fullRequest(modelName string) *model.Request {
 
 func TestRequestBodyGolden(t *testing.T) {
 	t.Parallel()
-	p, srv := startScript(t, parse(t, `{"turns": [{"chunks": [{"text": "ok"}]}], "fallback": "error"}`), fastRetry())
-	if _, err := collect(t, context.Background(), p, fullRequest("gpt-4.1")); err != nil {
-		t.Fatal(err)
-	}
-	reqs := srv.Requests()
-	if len(reqs) != 1 {
-		t.Fatalf("server saw %d requests, want 1", len(reqs))
-	}
-	got, err := json.MarshalIndent(reqs[0].Body, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	golden := filepath.Join("testdata", "request.golden.json")
-	if *update {
-		if err := os.WriteFile(golden, append(got, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(want) != string(got)+"\n" {
-		t.Errorf("request body differs from %s (rerun with -update after checking):\n%s", golden, got)
-	}
+	modeltest.GoldenRequest(t, start, fullRequest("gpt-4.1"), *update)
 }
 
 func TestRequestMessages(t *testing.T) {
 	t.Parallel()
-	p, srv := startScript(t, parse(t, `{"turns": [{"chunks": [{"text": "ok"}]}], "fallback": "error"}`), fastRetry())
-	if _, err := collect(t, context.Background(), p, fullRequest("gpt-4.1")); err != nil {
+	p, srv := startScript(t, modeltest.Parse(t, `{"turns": [{"chunks": [{"text": "ok"}]}], "fallback": "error"}`), modeltest.FastRetry())
+	if _, err := modeltest.Collect(t, context.Background(), p, fullRequest("gpt-4.1")); err != nil {
 		t.Fatal(err)
 	}
 	r := srv.Requests()[0]
@@ -120,7 +95,7 @@ func TestRequestMessages(t *testing.T) {
 		{"schema keyword", []any{"tools", 0, "function", "parameters", "properties", "file_path", "minLength"}, 1.0},
 	}
 	for _, c := range checks {
-		if got := dig(body, c.path...); !reflect.DeepEqual(got, c.want) {
+		if got := modeltest.Dig(body, c.path...); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s: body%v = %#v, want %#v", c.name, c.path, got, c.want)
 		}
 	}
@@ -187,37 +162,29 @@ func TestNonImageMedia(t *testing.T) {
 
 func TestInvalidToolSchema(t *testing.T) {
 	t.Parallel()
-	p, srv := startScript(t, nil, fastRetry())
-	req := userRequest("m", "hi")
-	req.Tools = []model.ToolDecl{{Name: "broken", Parameters: json.RawMessage(`{"type":`)}}
-	if _, err := collect(t, context.Background(), p, req); err == nil {
-		t.Fatal("a tool with invalid JSON parameters was sent")
-	}
-	if n := len(srv.Requests()); n != 0 {
-		t.Errorf("server saw %d requests, want 0", n)
-	}
+	modeltest.InvalidToolSchema(t, start, "m")
 }
 
 func TestHeadersAndEmptyKey(t *testing.T) {
 	// Not parallel: t.Setenv proves that the OPENAI_* environment is ignored.
 	t.Setenv("OPENAI_API_KEY", "from-the-environment")
 	t.Setenv("OPENAI_ORG_ID", "org-env")
-	_, srv := startScript(t, parse(t, `{"turns": [{"chunks": [{"text": "ok"}]}]}`), fastRetry())
+	_, srv := startScript(t, modeltest.Parse(t, `{"turns": [{"chunks": [{"text": "ok"}]}]}`), modeltest.FastRetry())
 	rec := &headerRecorder{base: http.DefaultTransport}
 	p2, err := New(context.Background(), Config{
 		BaseURL:    srv.URL() + "/",
 		HTTPClient: &http.Client{Transport: rec},
 		Headers:    map[string]string{"HTTP-Referer": "https://example.test", "X-Title": "companion"},
-		Retry:      fastRetry(),
+		Retry:      modeltest.FastRetry(),
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	chunks, err := collect(t, context.Background(), p2, userRequest("llama3.2", "hi"))
+	chunks, err := modeltest.Collect(t, context.Background(), p2, modeltest.UserRequest("llama3.2", "hi"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := text(chunks, false); got != "ok" {
+	if got := modeltest.Text(chunks, false); got != "ok" {
 		t.Errorf("text = %q, want ok", got)
 	}
 	h := rec.last()

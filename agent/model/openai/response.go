@@ -208,7 +208,7 @@ func finishReason(r string) (model.FinishReason, string) {
 	case "content_filter":
 		return model.FinishSafety, "The server's content filter stopped the response (content_filter)."
 	default:
-		return model.FinishOther, fmt.Sprintf("The model stopped the response early (%s).", oneLine(r))
+		return model.FinishOther, fmt.Sprintf("The model stopped the response early (%s).", model.OneLine(r))
 	}
 }
 

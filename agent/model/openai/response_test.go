@@ -10,6 +10,7 @@ import (
 	"github.com/openai/openai-go/v3"
 
 	"companion/agent/model"
+	"companion/agent/model/internal/modeltest"
 )
 
 // feed decodes each event as openai-go does and runs it through a
@@ -48,7 +49,7 @@ func TestReasoningFields(t *testing.T) {
 	}
 	for _, tt := range tests {
 		chunks := feed(t, delta(tt.delta))
-		if got := text(chunks, true); got != tt.thought {
+		if got := modeltest.Text(chunks, true); got != tt.thought {
 			t.Errorf("%s: thought = %q, want %q", tt.name, got, tt.thought)
 		}
 	}
@@ -83,7 +84,7 @@ func TestToolCallAccumulation(t *testing.T) {
 	}
 	for _, tt := range tests {
 		chunks := feed(t, tt.events...)
-		if got := calls(chunks); !reflect.DeepEqual(got, tt.want) {
+		if got := modeltest.Calls(chunks); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%s: calls = %s, want %s", tt.name, show(got), show(tt.want))
 		}
 		if len(chunks) != 1 {
@@ -100,8 +101,8 @@ func TestFinishFlushesCalls(t *testing.T) {
 		`{"choices":[],"usage":{"prompt_tokens":9,"completion_tokens":7,"total_tokens":16,`+
 			`"completion_tokens_details":{"reasoning_tokens":3},"prompt_tokens_details":{"cached_tokens":4}}}`,
 	)
-	if len(chunks) != 2 || len(calls(chunks[:1])) != 1 {
-		t.Fatalf("chunks = %s, want the call on finish_reason, then the end", show(calls(chunks)))
+	if len(chunks) != 2 || len(modeltest.Calls(chunks[:1])) != 1 {
+		t.Fatalf("chunks = %s, want the call on finish_reason, then the end", show(modeltest.Calls(chunks)))
 	}
 	end := chunks[1]
 	want := model.Usage{PromptTokens: 9, OutputTokens: 4, ThoughtTokens: 3, CachedTokens: 4, TotalTokens: 16}
@@ -113,7 +114,7 @@ func TestFinishFlushesCalls(t *testing.T) {
 func TestOtherChoicesIgnored(t *testing.T) {
 	t.Parallel()
 	chunks := feed(t, `{"choices":[{"index":1,"delta":{"content":"other"}},{"index":0,"delta":{"content":"mine","refusal":" no"}}]}`)
-	if got := text(chunks, false); got != "mine no" {
+	if got := modeltest.Text(chunks, false); got != "mine no" {
 		t.Errorf("text = %q, want choice 0's content and refusal", got)
 	}
 }

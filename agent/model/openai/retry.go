@@ -3,19 +3,16 @@ package openai
 import (
 	"bytes"
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"log/slog"
-	"math/rand/v2"
-	"net"
 	"net/http"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/openai/openai-go/v3/option"
+
+	"companion/agent/model"
 )
 
 // maxErrorBody bounds how much of an error response is kept for messages.
@@ -25,66 +22,25 @@ const maxErrorBody = 64 << 10
 // the caller; after that a failure is final, since a retry would repeat it.
 type attemptFunc func(ctx context.Context) (delivered bool, err error)
 
-// do runs op until it succeeds, fails for good or ctx ends. Retries follow
-// p.retry; the final error is a *model.APIError or wraps ctx.Err().
+// do runs op until it succeeds, fails for good or ctx ends, retrying by
+// p.retry (see model.RetryPolicy.Do); the final error is a *model.APIError
+// or wraps ctx.Err(). Each attempt carries a fresh *attemptInfo for
+// captureFailure to fill, and the logs name the base URL.
 func (p *Provider) do(ctx context.Context, modelName string, op attemptFunc) error {
-	for attempt := 1; ; attempt++ {
+	log := p.log.With(slog.String("base_url", p.base))
+	return p.retry.Do(ctx, log, "openai", func() model.Attempt {
 		info := &attemptInfo{}
 		delivered, err := op(context.WithValue(ctx, infoKey{}, info))
 		if err == nil {
-			return nil
-		}
-		if ctx.Err() != nil {
-			return fmt.Errorf("openai: %w", ctx.Err())
+			return model.Attempt{}
 		}
 		f := classify(err, info)
-		wait, retry := p.nextWait(f, attempt, delivered)
-		if !retry {
-			p.log.LogAttrs(ctx, slog.LevelWarn, "openai request failed",
-				slog.String("base_url", p.base), slog.Int("attempts", attempt), slog.Any("error", err))
-			return p.finalError(f, attempt, delivered, modelName)
+		return model.Attempt{
+			Err: err, Delivered: delivered, Retryable: f.retryable(),
+			ServerDelay: f.delay, HasServerDelay: f.hasDelay,
+			Final: func(attempts int) error { return p.finalError(f, attempts, delivered, modelName) },
 		}
-		p.log.LogAttrs(ctx, slog.LevelInfo, "openai request failed, retrying",
-			slog.String("base_url", p.base), slog.Int("attempt", attempt), slog.Duration("wait", wait), slog.Any("error", err))
-		if err := sleep(ctx, wait); err != nil {
-			return fmt.Errorf("openai: %w", err)
-		}
-	}
-}
-
-// nextWait decides whether attempt's failure is retried and after how long.
-func (p *Provider) nextWait(f failure, attempt int, delivered bool) (time.Duration, bool) {
-	if delivered || attempt >= p.retry.MaxAttempts || !f.retryable() {
-		return 0, false
-	}
-	if f.hasDelay {
-		return f.delay, f.delay <= p.retry.MaxServerDelay
-	}
-	return backoff(p.retry, attempt), true
-}
-
-// backoff is full jitter: uniform in [0, min(MaxDelay, BaseDelay·2^(n-1))].
-func backoff(r RetryPolicy, attempt int) time.Duration {
-	ceiling := r.MaxDelay
-	if shift := attempt - 1; shift < 32 && r.BaseDelay<<shift > 0 && r.BaseDelay<<shift < ceiling {
-		ceiling = r.BaseDelay << shift
-	}
-	return rand.N(ceiling + 1)
-}
-
-// sleep waits d or until ctx ends.
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	})
 }
 
 // infoKey is the context key of the *attemptInfo an attempt carries.
@@ -129,44 +85,5 @@ func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 			return time.Duration(ms * float64(time.Millisecond)), true
 		}
 	}
-	return parseRetryAfter(h.Get("Retry-After"), now)
-}
-
-// parseRetryAfter reads a Retry-After value: delay-seconds or an HTTP date.
-func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0, false
-	}
-	if secs, err := strconv.Atoi(v); err == nil {
-		return time.Duration(max(secs, 0)) * time.Second, true
-	}
-	if at, err := http.ParseTime(v); err == nil {
-		return max(at.Sub(now), 0), true
-	}
-	return 0, false
-}
-
-// connectionProblem names a transport failure in a few words, or returns ""
-// for errors that are not one.
-func connectionProblem(err error) string {
-	var dnsErr *net.DNSError
-	var netErr net.Error
-	switch {
-	case errors.Is(err, syscall.ECONNREFUSED):
-		return "connection refused"
-	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE):
-		return "connection reset"
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return "the connection closed unexpectedly"
-	case errors.As(err, &dnsErr):
-		return "cannot resolve host " + dnsErr.Name
-	case errors.As(err, &netErr) && netErr.Timeout():
-		return "timed out"
-	}
-	var opErr *net.OpError
-	if errors.As(err, &opErr) {
-		return opErr.Err.Error()
-	}
-	return ""
+	return model.ParseRetryAfter(h.Get("Retry-After"), now)
 }

@@ -2,10 +2,7 @@ package openai
 
 import (
 	"context"
-	"errors"
 	"io"
-	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -13,72 +10,34 @@ import (
 	"testing"
 	"time"
 
+	"companion/agent/model/internal/modeltest"
 	"companion/agent/model/scripted"
 )
 
 func TestRetryHonoursServerDelay(t *testing.T) {
 	t.Parallel()
-	tests := []struct{ name, failure string }{
-		{"Retry-After header", `{"status": 429, "retryAfter": "0"}`},
-		{"retry-after-ms header", `{"status": 503, "retryDelay": "10ms"}`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			// With slowBackoff the test only finishes if the server's delay wins.
-			p, srv := startScript(t, parse(t, `{"turns": [`+tt.failure+`, {"chunks": [{"text": "recovered"}]}], "fallback": "error"}`), slowBackoff())
-			chunks, err := collect(t, context.Background(), p, userRequest("m", "hi"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := text(chunks, false); got != "recovered" {
-				t.Errorf("text = %q, want one answer %q", got, "recovered")
-			}
-			if n := len(srv.Requests()); n != 2 {
-				t.Errorf("server saw %d requests, want 2", n)
-			}
-		})
-	}
+	modeltest.ServerDelay(t, start, "m", []modeltest.DelayCase{
+		{Name: "Retry-After header", Failure: `{"status": 429, "retryAfter": "0"}`},
+		{Name: "retry-after-ms header", Failure: `{"status": 503, "retryDelay": "10ms"}`},
+	})
 }
 
 func TestRetryGivesUp(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name, turn   string
-		wantRequests int
-		wantStatus   int
-		wantMsg      string
-	}{
-		{"server error", `{"status": 500, "message": "The server had an error.", "times": 10}`, 3, 500,
-			"OpenAI-compatible server at {base} failed with a server error (500) after 3 attempts: The server had an error."},
-		{"rate limit", `{"status": 429, "times": 10}`, 3, 429,
-			"OpenAI-compatible server at {base} is rate-limiting requests (429) and did not recover after 3 attempts."},
-		{"long server delay", `{"status": 429, "retryAfter": "10800", "times": 10}`, 1, 429,
-			"OpenAI-compatible server at {base} is rate-limiting requests (429) and asks to wait 3h0m0s, so try again later."},
-		{"bad request", `{"status": 400, "message": "'messages' must contain the word 'json'.", "times": 10}`, 1, 400,
-			"OpenAI-compatible server at {base} rejected the request (400): 'messages' must contain the word 'json'."},
-		{"forbidden", `{"status": 403, "message": "Country not supported.", "times": 10}`, 1, 403,
-			"OpenAI-compatible server at {base} denied access (403): Country not supported: check the API key and its permissions."},
-		{"unknown model", `{"status": 404, "times": 10}`, 1, 404,
-			`OpenAI-compatible server at {base} does not know model "gpt-9" (404): check the model name and the base URL (it usually ends in /v1).`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			p, srv := startScript(t, parse(t, `{"turns": [`+tt.turn+`], "fallback": "error"}`), fastRetry())
-			_, err := collect(t, context.Background(), p, userRequest("gpt-9", "hi"))
-			ae := apiError(t, err)
-			if ae.Status != tt.wantStatus || ae.Attempts != tt.wantRequests {
-				t.Errorf("APIError status %d attempts %d, want %d and %d", ae.Status, ae.Attempts, tt.wantStatus, tt.wantRequests)
-			}
-			if want := strings.ReplaceAll(tt.wantMsg, "{base}", srv.URL()); ae.Error() != want {
-				t.Errorf("message:\n got %q\nwant %q", ae.Error(), want)
-			}
-			if n := len(srv.Requests()); n != tt.wantRequests {
-				t.Errorf("server saw %d requests, want %d", n, tt.wantRequests)
-			}
-		})
-	}
+	modeltest.GivesUp(t, start, "gpt-9", []modeltest.GiveUpCase{
+		{Name: "server error", Turn: `{"status": 500, "message": "The server had an error.", "times": 10}`, Requests: 3, Status: 500,
+			Msg: "OpenAI-compatible server at {base} failed with a server error (500) after 3 attempts: The server had an error."},
+		{Name: "rate limit", Turn: `{"status": 429, "times": 10}`, Requests: 3, Status: 429,
+			Msg: "OpenAI-compatible server at {base} is rate-limiting requests (429) and did not recover after 3 attempts."},
+		{Name: "long server delay", Turn: `{"status": 429, "retryAfter": "10800", "times": 10}`, Requests: 1, Status: 429,
+			Msg: "OpenAI-compatible server at {base} is rate-limiting requests (429) and asks to wait 3h0m0s, so try again later."},
+		{Name: "bad request", Turn: `{"status": 400, "message": "'messages' must contain the word 'json'.", "times": 10}`, Requests: 1, Status: 400,
+			Msg: "OpenAI-compatible server at {base} rejected the request (400): 'messages' must contain the word 'json'."},
+		{Name: "forbidden", Turn: `{"status": 403, "message": "Country not supported.", "times": 10}`, Requests: 1, Status: 403,
+			Msg: "OpenAI-compatible server at {base} denied access (403): Country not supported: check the API key and its permissions."},
+		{Name: "unknown model", Turn: `{"status": 404, "times": 10}`, Requests: 1, Status: 404,
+			Msg: `OpenAI-compatible server at {base} does not know model "gpt-9" (404): check the model name and the base URL (it usually ends in /v1).`},
+	})
 }
 
 func TestWrongAPIKey(t *testing.T) {
@@ -88,17 +47,13 @@ func TestWrongAPIKey(t *testing.T) {
 		{"", "requires an API key (401), and none is configured."},
 	}
 	for _, tt := range tests {
-		srv, err := scripted.NewOpenAIServer(parse(t, `{"apiKey": "the-right-key", "turns": []}`), nil)
+		srv := modeltest.Serve(t, scripted.NewOpenAIServer, modeltest.Parse(t, `{"apiKey": "the-right-key", "turns": []}`))
+		p, err := New(context.Background(), Config{APIKey: tt.key, BaseURL: srv.URL(), Retry: modeltest.FastRetry()})
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(srv.Close)
-		p, err := New(context.Background(), Config{APIKey: tt.key, BaseURL: srv.URL(), Retry: fastRetry()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = collect(t, context.Background(), p, userRequest("m", "hi"))
-		ae := apiError(t, err)
+		_, err = modeltest.Collect(t, context.Background(), p, modeltest.UserRequest("m", "hi"))
+		ae := modeltest.APIError(t, err)
 		if want := "OpenAI-compatible server at " + srv.URL() + " " + tt.want; ae.Error() != want || ae.Status != 401 {
 			t.Errorf("key %q: error = %d %q, want 401 %q", tt.key, ae.Status, ae.Error(), want)
 		}
@@ -110,18 +65,13 @@ func TestWrongAPIKey(t *testing.T) {
 
 func TestConnectionRefused(t *testing.T) {
 	t.Parallel()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	addr := modeltest.ClosedAddr(t)
+	p, err := New(context.Background(), Config{BaseURL: "http://" + addr + "/v1", Retry: modeltest.FastRetry()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := ln.Addr().String()
-	ln.Close() // nothing listens there now
-	p, err := New(context.Background(), Config{BaseURL: "http://" + addr + "/v1", Retry: fastRetry()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = collect(t, context.Background(), p, userRequest("m", "hi"))
-	ae := apiError(t, err)
+	_, err = modeltest.Collect(t, context.Background(), p, modeltest.UserRequest("m", "hi"))
+	ae := modeltest.APIError(t, err)
 	want := "Could not reach the OpenAI-compatible server at http://" + addr + "/v1: connection refused after 3 attempts (is the server running?)."
 	if ae.Error() != want || ae.Status != 0 || ae.Attempts != 3 {
 		t.Errorf("error = %q (status %d, attempts %d), want %q after 3 attempts", ae.Error(), ae.Status, ae.Attempts, want)
@@ -130,32 +80,7 @@ func TestConnectionRefused(t *testing.T) {
 
 func TestCancelDuringBackoff(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	p, srv := startScript(t, parse(t, `{"turns": [{"status": 500, "times": 10}]}`), slowBackoff())
-	// The logger cancels as soon as the provider announces a retry, which it
-	// does just before waiting an hour.
-	p.log = slog.New(cancelOnRetry{cancel})
-	_, err := collect(t, ctx, p, userRequest("m", "hi"))
-	if !errors.Is(err, context.Canceled) {
-		t.Errorf("error = %v, want one wrapping context.Canceled", err)
-	}
-	if n := len(srv.Requests()); n != 1 {
-		t.Errorf("server saw %d requests, want 1", n)
-	}
-}
-
-// cancelOnRetry is a slog handler that cancels a context on the retry log.
-type cancelOnRetry struct{ cancel context.CancelFunc }
-
-func (h cancelOnRetry) Enabled(context.Context, slog.Level) bool { return true }
-func (h cancelOnRetry) WithAttrs([]slog.Attr) slog.Handler       { return h }
-func (h cancelOnRetry) WithGroup(string) slog.Handler            { return h }
-func (h cancelOnRetry) Handle(_ context.Context, r slog.Record) error {
-	if strings.Contains(r.Message, "retrying") {
-		h.cancel()
-	}
-	return nil
+	modeltest.CancelDuringBackoff(t, start, "m")
 }
 
 // rawAnswer is one canned HTTP answer of a server started by startRaw.
@@ -178,7 +103,7 @@ func startRaw(t *testing.T, answers []rawAnswer) (*Provider, *atomic.Int64) {
 		_, _ = io.WriteString(w, a.body)
 	}))
 	t.Cleanup(srv.Close)
-	p, err := New(context.Background(), Config{BaseURL: srv.URL + "/v1", Retry: fastRetry()})
+	p, err := New(context.Background(), Config{BaseURL: srv.URL + "/v1", Retry: modeltest.FastRetry()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,37 +143,21 @@ func TestUnusualServers(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			p, n := startRaw(t, tt.answers)
-			chunks, err := collect(t, context.Background(), p, userRequest("m", "hi"))
+			chunks, err := modeltest.Collect(t, context.Background(), p, modeltest.UserRequest("m", "hi"))
 			if got := n.Load(); got != tt.wantRequests {
 				t.Errorf("server saw %d requests, want %d", got, tt.wantRequests)
 			}
 			if tt.wantMsg == "" {
-				if err != nil || text(chunks, false) != tt.wantText {
-					t.Errorf("got %q, %v; want %q", text(chunks, false), err, tt.wantText)
+				if err != nil || modeltest.Text(chunks, false) != tt.wantText {
+					t.Errorf("got %q, %v; want %q", modeltest.Text(chunks, false), err, tt.wantText)
 				}
 				return
 			}
-			ae := apiError(t, err)
+			ae := modeltest.APIError(t, err)
 			if ae.Status != tt.wantStatus || !strings.Contains(ae.Error(), tt.wantMsg) {
 				t.Errorf("error = %d %q, want %d and a message containing %q", ae.Status, ae.Error(), tt.wantStatus, tt.wantMsg)
 			}
 		})
-	}
-}
-
-func TestBackoffFullJitter(t *testing.T) {
-	t.Parallel()
-	r := RetryPolicy{BaseDelay: time.Second, MaxDelay: 30 * time.Second}.withDefaults()
-	tests := []struct {
-		attempt int
-		ceiling time.Duration
-	}{{1, time.Second}, {2, 2 * time.Second}, {3, 4 * time.Second}, {5, 16 * time.Second}, {6, 30 * time.Second}, {80, 30 * time.Second}}
-	for _, tt := range tests {
-		for range 200 {
-			if d := backoff(r, tt.attempt); d < 0 || d > tt.ceiling {
-				t.Fatalf("backoff(attempt %d) = %s, outside [0, %s]", tt.attempt, d, tt.ceiling)
-			}
-		}
 	}
 }
 

@@ -1,0 +1,83 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"companion/agent/model"
+	"companion/ide"
+	"companion/tools"
+)
+
+// diagnosticsWait is how long after an edit the agent waits for the
+// editor's diagnostics of the file before it reports the result.
+const diagnosticsWait = 600 * time.Millisecond
+
+// UpdateIDEContext takes what the user sees in the editor (open files,
+// cursor, selection, diagnostics, workspace folders). Workspace folders
+// join the session roots only when the editor says they are trusted.
+func (s *Session) UpdateIDEContext(c ide.Context) {
+	s.ide.Update(c)
+	for _, dir := range s.ide.TrustedFolders() {
+		if !s.opts.Roots.Contains(dir) {
+			if err := s.opts.Roots.Add(dir); err != nil {
+				s.opts.Log.Warn("cannot add workspace folder", "dir", dir, "err", err)
+			}
+		}
+	}
+}
+
+// withIDEContext puts the editor context (all of it the first time and
+// after compression or /clear, then only what changed) before the user's
+// prompt: the start of a user turn, never between a call and its answer.
+func (s *Session) withIDEContext(ctx context.Context, parts []model.Part) []model.Part {
+	text := s.ide.Render(ctx, false)
+	if text == "" {
+		return parts
+	}
+	note := model.Part{Text: "<editor_context>\n" + text + "\n</editor_context>"}
+	return append([]model.Part{note}, parts...)
+}
+
+// newIDETracker reads files for the cursor window the way tools do:
+// through the editor when it offers, else the disk.
+func (s *Session) newIDETracker() *ide.Tracker {
+	return ide.NewTracker(func(ctx context.Context, path string) (string, error) {
+		files := s.env.Files
+		if files == nil {
+			files = tools.LocalFiles{}
+		}
+		return files.ReadTextFile(ctx, path)
+	})
+}
+
+// editDiagnostics returns the errors the editor reports for a file just
+// edited, after giving it a moment to re-check; "" when there are none or
+// the editor never sends diagnostics.
+func (s *Session) editDiagnostics(ctx context.Context, path string) string {
+	if s.ide.Snapshot().Diagnostics == nil {
+		return ""
+	}
+	select {
+	case <-ctx.Done():
+		return ""
+	case <-time.After(diagnosticsWait):
+	}
+	var b strings.Builder
+	for _, d := range s.ide.DiagnosticsFor(path) {
+		if d.Severity != ide.SeverityError {
+			continue
+		}
+		fmt.Fprintf(&b, "- line %d: %s", d.Range.Start.Line+1, d.Message)
+		if d.Source != "" {
+			fmt.Fprintf(&b, " (%s)", d.Source)
+		}
+		b.WriteString("\n")
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "\n\nThe editor reports these errors in " + path + " after the edit; fix them if the edit caused them:\n" + b.String()
+}

@@ -1,0 +1,230 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// errConnClosed is why a connection companion closed itself is done.
+var errConnClosed = errors.New("connection closed")
+
+// conn is one live connection to a server: the MCP client and whatever it
+// runs on (a child process, or an HTTP transport of its own).
+type conn struct {
+	client *client.Client
+	// proc is the child process of a stdio server; nil otherwise.
+	proc *process
+	// httpTr carries an SSE or HTTP server's requests; nil for stdio.
+	httpTr *http.Transport
+	// cancel ends the connection's context (HTTP listeners).
+	cancel context.CancelFunc
+	// caps and info are what the server said about itself.
+	caps mcp.ServerCapabilities
+	info mcp.Implementation
+	// refresh receives a token when the server says its tools or prompts
+	// changed; the supervisor lists them again.
+	refresh chan struct{}
+	// done is closed when the connection is dead; failErr says why.
+	done     chan struct{}
+	failOnce sync.Once
+	failErr  error
+}
+
+// listing is what a server offers.
+type listing struct {
+	tools     []mcp.Tool
+	prompts   []mcp.Prompt
+	resources bool
+}
+
+// dial connects to the server of cfg and initializes the session. ctx bounds
+// the connection's life; the handshake is bounded by connectTimeout.
+func dial(ctx context.Context, cfg *ServerConfig, o *Options) (*conn, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	c := &conn{cancel: cancel, refresh: make(chan struct{}, 1), done: make(chan struct{})}
+	tr, err := c.transport(cfg, o)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	c.client = client.NewClient(tr, client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION))
+	c.client.OnNotification(c.notified)
+	c.client.OnConnectionLost(func(err error) { c.fail(fmt.Errorf("connection lost: %w", err)) })
+	if err := c.handshake(ctx, o); err != nil {
+		err = c.explain(err)
+		c.close(o.StopGrace)
+		return nil, err
+	}
+	return c, nil
+}
+
+// transport builds the client transport of cfg; for stdio it starts the
+// process.
+func (c *conn) transport(cfg *ServerConfig, o *Options) (transport.Interface, error) {
+	switch cfg.transport() {
+	case TransportStdio:
+		p, err := startProcess(cfg, o.Log)
+		if err != nil {
+			return nil, err
+		}
+		c.proc = p
+		go func() {
+			<-p.exited
+			c.fail(p.exitError())
+		}()
+		return transport.NewIO(p.stdout, p.stdin, nil), nil
+	case TransportSSE:
+		c.httpTr = http.DefaultTransport.(*http.Transport).Clone()
+		return transport.NewSSE(cfg.URL, transport.WithHeaders(cfg.Headers),
+			transport.WithHTTPClient(&http.Client{Transport: c.httpTr}),
+			transport.WithSSELogger(o.Log.With("server", cfg.Name)))
+	default:
+		c.httpTr = http.DefaultTransport.(*http.Transport).Clone()
+		return transport.NewStreamableHTTP(cfg.URL, transport.WithHTTPHeaders(cfg.Headers),
+			transport.WithHTTPBasicClient(&http.Client{Transport: c.httpTr}),
+			transport.WithContinuousListening(),
+			transport.WithHTTPLogger(o.Log.With("server", cfg.Name)))
+	}
+}
+
+// handshake starts the client and initializes the MCP session.
+func (c *conn) handshake(ctx context.Context, o *Options) error {
+	initCtx, cancel := context.WithTimeout(ctx, o.ConnectTimeout)
+	defer cancel()
+	// Start's context is the connection's: SSE and HTTP listen on it.
+	if err := c.client.Start(ctx); err != nil {
+		return fmt.Errorf("start: %w", err)
+	}
+	req := mcp.InitializeRequest{}
+	req.Params.ClientInfo = mcp.Implementation{Name: o.ClientName, Version: o.ClientVersion}
+	res, err := c.callOrDone(initCtx, func(ctx context.Context) (any, error) {
+		return c.client.Initialize(ctx, req)
+	})
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			return fmt.Errorf("no answer to initialize within %s", o.ConnectTimeout)
+		}
+		return fmt.Errorf("initialize: %w", err)
+	}
+	init := res.(*mcp.InitializeResult)
+	c.caps, c.info = init.Capabilities, init.ServerInfo
+	return nil
+}
+
+// callOrDone runs f and returns its result, or the connection's error as
+// soon as the connection dies (a server that exits mid-handshake).
+func (c *conn) callOrDone(ctx context.Context, f func(context.Context) (any, error)) (any, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-c.done:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	v, err := f(ctx)
+	if err != nil {
+		select {
+		case <-c.done:
+			return nil, c.failErr
+		default:
+		}
+	}
+	return v, err
+}
+
+// list asks the server for its tools and prompts, bounded by timeout. A
+// server that did not declare a capability may still answer; if it fails,
+// the capability is simply absent.
+func (c *conn) list(ctx context.Context, timeout time.Duration) (listing, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	var l listing
+	tl, err := c.client.ListTools(ctx, mcp.ListToolsRequest{})
+	switch {
+	case err == nil:
+		l.tools = tl.Tools
+	case c.caps.Tools != nil:
+		return l, fmt.Errorf("list tools: %w", c.explain(err))
+	}
+	pl, err := c.client.ListPrompts(ctx, mcp.ListPromptsRequest{})
+	switch {
+	case err == nil:
+		l.prompts = pl.Prompts
+	case c.caps.Prompts != nil:
+		return l, fmt.Errorf("list prompts: %w", c.explain(err))
+	}
+	l.resources = c.caps.Resources != nil
+	return l, nil
+}
+
+// notified handles a server notification. It runs on the transport's read
+// loop, so it only signals the supervisor and never blocks.
+func (c *conn) notified(n mcp.JSONRPCNotification) {
+	switch n.Method {
+	case string(mcp.MethodNotificationToolsListChanged), string(mcp.MethodNotificationPromptsListChanged):
+		select {
+		case c.refresh <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// fail marks the connection dead for reason err (the first reason wins).
+func (c *conn) fail(err error) {
+	c.failOnce.Do(func() {
+		c.failErr = err
+		close(c.done)
+	})
+}
+
+// explain replaces a transport error by the reason the connection died,
+// when it did (a stdio server that exited: its status and stderr).
+func (c *conn) explain(err error) error {
+	if c.proc == nil {
+		return err
+	}
+	timer := time.NewTimer(200 * time.Millisecond)
+	defer timer.Stop()
+	select {
+	case <-c.done:
+		if errors.Is(c.failErr, ErrServerExited) {
+			return c.failErr
+		}
+	case <-timer.C:
+	}
+	return err
+}
+
+// close ends the connection and everything it runs on. A stdio server's
+// process group gets SIGTERM, then SIGKILL after grace.
+func (c *conn) close(grace time.Duration) {
+	c.fail(errConnClosed)
+	c.cancel()
+	if c.client != nil {
+		_ = c.client.Close()
+	}
+	if c.proc != nil {
+		c.proc.stop(grace)
+	}
+	if c.httpTr != nil {
+		c.httpTr.CloseIdleConnections()
+	}
+}
+
+// pid is the server's process id, 0 when it runs elsewhere.
+func (c *conn) pid() int {
+	if c == nil || c.proc == nil {
+		return 0
+	}
+	return c.proc.pid
+}

@@ -1,0 +1,248 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// State is where a server is in its life.
+type State string
+
+// Server states.
+const (
+	// StateConnecting: the first connection attempt is under way.
+	StateConnecting State = "connecting"
+	// StateReady: connected; its tools work.
+	StateReady State = "ready"
+	// StateRestarting: it failed and will be started again after a backoff.
+	StateRestarting State = "restarting"
+	// StateFailed: it failed and will not be started again (bad
+	// configuration, or too many failures in a row).
+	StateFailed State = "failed"
+)
+
+// ServerStatus is what /mcp shows about one server.
+type ServerStatus struct {
+	Name      string
+	Transport Transport
+	State     State
+	// Tools are the names (as the server gives them) of the tools offered
+	// after IncludeTools and ExcludeTools.
+	Tools []string
+	// Prompts are the names of the server's prompts.
+	Prompts []string
+	// LastError is why the server last failed, "" if it never did.
+	LastError string
+	// Restarts counts the times the server was started again.
+	Restarts int
+	// PID is the process id of a running stdio server, 0 otherwise.
+	PID int
+}
+
+// server is one configured server and its supervisor's state.
+type server struct {
+	cfg ServerConfig
+	m   *Manager
+	// invalid is why the configuration is unusable; such a server never
+	// starts.
+	invalid error
+	// firstDone is closed once the first connection attempt has ended.
+	firstDone chan struct{}
+	firstOnce sync.Once
+
+	// mu guards the fields below.
+	mu       sync.Mutex
+	state    State
+	conn     *conn
+	list     listing
+	lastErr  string
+	restarts int
+}
+
+// newServer returns the server of cfg, not started.
+func newServer(m *Manager, cfg ServerConfig) *server {
+	return &server{cfg: cfg, m: m, invalid: cfg.validate(), firstDone: make(chan struct{}), state: StateConnecting}
+}
+
+// run is the server's supervisor: it connects, serves until the connection
+// dies, and restarts with backoff until MaxRestarts failures in a row or ctx
+// ends. It closes every connection it opened before returning.
+func (s *server) run(ctx context.Context) {
+	defer s.m.wg.Done()
+	defer s.firstOnce.Do(func() { close(s.firstDone) })
+	o := &s.m.opts
+	failures := 0
+	for {
+		c, l, err := s.connect(ctx)
+		if err == nil {
+			began := time.Now()
+			s.setReady(c, l)
+			err = s.serve(ctx, c)
+			s.setDown()
+			c.close(o.StopGrace)
+			if time.Since(began) >= o.StableAfter {
+				failures = 0
+			}
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		failures++
+		if !s.retry(ctx, err, failures) {
+			return
+		}
+	}
+}
+
+// connect dials the server and lists what it offers.
+func (s *server) connect(ctx context.Context) (*conn, listing, error) {
+	o := &s.m.opts
+	c, err := dial(ctx, &s.cfg, o)
+	if err != nil {
+		return nil, listing{}, err
+	}
+	l, err := c.list(ctx, o.ConnectTimeout)
+	if err != nil {
+		c.close(o.StopGrace)
+		return nil, listing{}, err
+	}
+	return c, l, nil
+}
+
+// serve waits for c to die or ctx to end, listing the tools and prompts
+// again whenever the server says they changed.
+func (s *server) serve(ctx context.Context, c *conn) error {
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-c.done:
+			return c.failErr
+		case <-c.refresh:
+			l, err := c.list(ctx, s.m.opts.ConnectTimeout)
+			if err != nil {
+				s.m.opts.Log.Warn("mcp: listing after a change failed", "server", s.cfg.Name, "err", err)
+				continue
+			}
+			s.mu.Lock()
+			s.list = s.filter(l)
+			s.mu.Unlock()
+			s.m.changed()
+		}
+	}
+}
+
+// retry records the failure err and, unless the server has failed too
+// often, waits the backoff and reports true to start it again.
+func (s *server) retry(ctx context.Context, err error, failures int) bool {
+	o := &s.m.opts
+	s.m.opts.Log.Warn("mcp: server failed", "server", s.cfg.Name, "err", err, "failures", failures)
+	s.mu.Lock()
+	s.lastErr = err.Error()
+	s.state = StateRestarting
+	giveUp := o.MaxRestarts < 0 || failures > o.MaxRestarts
+	if giveUp {
+		s.state = StateFailed
+	}
+	s.mu.Unlock()
+	s.firstOnce.Do(func() { close(s.firstDone) })
+	s.m.changed()
+	if giveUp {
+		return false
+	}
+	timer := time.NewTimer(backoff(o.Backoff, o.MaxBackoff, failures))
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-timer.C:
+	}
+	s.mu.Lock()
+	s.restarts++
+	s.mu.Unlock()
+	return true
+}
+
+// backoff is the wait before restart number n (1-based): base doubled n-1
+// times, at most limit.
+func backoff(base, limit time.Duration, n int) time.Duration {
+	d := base
+	for i := 1; i < n && d < limit; i++ {
+		d *= 2
+	}
+	return min(d, limit)
+}
+
+// setReady records a live connection and what it offers.
+func (s *server) setReady(c *conn, l listing) {
+	s.mu.Lock()
+	s.state, s.conn, s.list = StateReady, c, s.filter(l)
+	s.mu.Unlock()
+	s.firstOnce.Do(func() { close(s.firstDone) })
+	s.m.changed()
+}
+
+// setDown forgets the connection (it is about to be closed), so calls stop
+// using it. The state is set by retry, or stays for a closing manager.
+func (s *server) setDown() {
+	s.mu.Lock()
+	s.conn = nil
+	if s.state == StateReady {
+		s.state = StateRestarting
+	}
+	s.mu.Unlock()
+}
+
+// filter applies IncludeTools and ExcludeTools.
+func (s *server) filter(l listing) listing {
+	l.tools = slices.DeleteFunc(slices.Clone(l.tools), func(t mcp.Tool) bool { return !s.cfg.keepTool(t.Name) })
+	return l
+}
+
+// listing returns what the server last listed.
+func (s *server) listing() listing {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.list
+}
+
+// live returns the connection when the server is ready, or an error saying
+// what state it is in, for the model or the user.
+func (s *server) live() (*conn, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state == StateReady && s.conn != nil {
+		return s.conn, nil
+	}
+	switch s.state {
+	case StateConnecting:
+		return nil, fmt.Errorf("%w: %q is still starting; try again shortly", ErrNotReady, s.cfg.Name)
+	case StateRestarting:
+		return nil, fmt.Errorf("%w: %q failed and is being restarted (last error: %s); try again shortly",
+			ErrNotReady, s.cfg.Name, s.lastErr)
+	default:
+		return nil, fmt.Errorf("%w: %q failed and will not be restarted: %s", ErrNotReady, s.cfg.Name, s.lastErr)
+	}
+}
+
+// status is the server's ServerStatus.
+func (s *server) status() ServerStatus {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := ServerStatus{
+		Name: s.cfg.Name, Transport: s.cfg.transport(), State: s.state,
+		LastError: s.lastErr, Restarts: s.restarts, PID: s.conn.pid(),
+	}
+	for _, t := range s.list.tools {
+		st.Tools = append(st.Tools, t.Name)
+	}
+	for _, p := range s.list.prompts {
+		st.Prompts = append(st.Prompts, p.Name)
+	}
+	return st
+}
