@@ -99,7 +99,7 @@ func (c *delegateCall) Execute(ctx context.Context, out tools.Output) (*tools.Re
 	case reason != EndTurn:
 		return &tools.Result{Text: fmt.Sprintf("Subagent %s stopped early (%s). Its last words:\n%s", c.def.Name, reason, answer), IsError: reason != MaxTokens}, nil
 	}
-	return &tools.Result{Text: answer, Display: answer}, nil
+	return &tools.Result{Text: answer, Display: sink.transcript()}, nil
 }
 
 // child builds the subagent's session.
@@ -134,9 +134,24 @@ func (d *delegateTool) parentCancelled(ctx context.Context) bool {
 type childSink struct {
 	out tools.Output
 
-	// mu guards last.
+	// mu guards last and all.
 	mu   sync.Mutex
 	last strings.Builder // the text since the last tool call: the answer
+	all  strings.Builder // everything shown, for the final content
+}
+
+// show writes text to the call's live content and the transcript.
+func (c *childSink) show(text string) {
+	c.mu.Lock()
+	c.all.WriteString(text)
+	c.mu.Unlock()
+	c.out.Write(text)
+}
+
+func (c *childSink) transcript() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.all.String()
 }
 
 func (c *childSink) Emit(_ context.Context, ev Event) {
@@ -145,18 +160,18 @@ func (c *childSink) Emit(_ context.Context, ev Event) {
 		c.mu.Lock()
 		c.last.WriteString(ev.Text)
 		c.mu.Unlock()
-		c.out.Write(ev.Text)
+		c.show(ev.Text)
 	case ToolCallStarted:
 		c.mu.Lock()
 		c.last.Reset()
 		c.mu.Unlock()
-		c.out.Write("\n\n▸ " + ev.Title + "\n")
+		c.show("\n\n▸ " + ev.Title + "\n")
 	case ToolCallUpdated:
 		switch ev.Status {
 		case ToolCompleted:
-			c.out.Write("  ✓ done\n\n")
+			c.show("  ✓ done\n\n")
 		case ToolFailed:
-			c.out.Write("  ✗ failed\n\n")
+			c.show("  ✗ failed\n\n")
 		}
 	}
 }

@@ -1,14 +1,16 @@
 package ide
 
 import (
+	"context"
 	"encoding/json"
 	"reflect"
 	"testing"
 	"unicode/utf8"
 )
 
-// FuzzParseUpdate checks that ParseUpdate never panics and that what it
-// accepts is within the limits and survives an encode/decode round trip.
+// FuzzParseUpdate checks that ParseUpdate never panics, that what it
+// accepts is within the limits, survives an encode/decode round trip and
+// renders without panicking.
 func FuzzParseUpdate(f *testing.F) {
 	f.Add([]byte(baseUpdate))
 	f.Add([]byte(`{"openFiles": [{"uri": "file:///a", "timestamp": 1, "isActive": true, "selectedText": "x"}]}`))
@@ -35,6 +37,14 @@ func FuzzParseUpdate(f *testing.F) {
 		if !reflect.DeepEqual(c.Normalize(), c) {
 			t.Fatal("Normalize is not idempotent")
 		}
+		// Rendering whatever was accepted must not panic, in full or as a
+		// delta from the base context.
+		tr := NewTracker(func(context.Context, string) (string, error) { return "a\n\nb", nil })
+		tr.Update(mustParse(t, baseUpdate))
+		tr.Render(context.Background(), true)
+		tr.Update(c)
+		tr.Render(context.Background(), false)
+		tr.Render(context.Background(), true)
 	})
 }
 

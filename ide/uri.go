@@ -62,13 +62,19 @@ func isDrivePath(p string) bool {
 }
 
 // canonicalURI rewrites a file:// URI in the form URIFromPath gives, so the
-// same file always has the same URI. ok is false for any other URI.
+// same file always has the same URI. ok is false for any other URI, and for
+// odd ones whose canonical form does not canonicalise to itself (a blank
+// host, say), so that canonicalising twice changes nothing.
 func canonicalURI(uri string) (string, bool) {
 	p, err := PathFromURI(uri)
 	if err != nil {
 		return "", false
 	}
-	return URIFromPath(p), true
+	c := URIFromPath(p)
+	if back, err := PathFromURI(c); err != nil || URIFromPath(back) != c {
+		return "", false
+	}
+	return c, true
 }
 
 // FolderFromPath returns the workspace folder of an absolute path, named

@@ -12,10 +12,10 @@ const argsPlaceholder = "{{args}}"
 type kind int
 
 const (
-	literal kind = iota // text kept as it is
-	argsRef             // {{args}}
-	fileRef             // @{path}
-	shellRef            // !{command}
+	literal  kind = iota // text kept as it is
+	argsRef              // {{args}}
+	fileRef              // @{path}
+	shellRef             // !{command}
 )
 
 // piece is one part of a parsed template; text is the literal text or the

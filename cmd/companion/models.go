@@ -50,8 +50,7 @@ func (s *modelSource) build(ctx context.Context, cfg config.Config) (model.Model
 	retry := retryPolicy(cfg.Retry)
 	if cfg.Provider == config.ProviderOpenAI {
 		oc := openai.Config{APIKey: cfg.OpenAI.APIKey, BaseURL: cfg.OpenAI.BaseURL, Logger: s.log,
-			ContextWindow: cfg.OpenAI.ContextWindow, Headers: cfg.OpenAI.Headers,
-			Retry: openai.RetryPolicy{MaxAttempts: retry.MaxAttempts, BaseDelay: retry.BaseDelay, MaxDelay: retry.MaxDelay}}
+			ContextWindow: cfg.OpenAI.ContextWindow, Headers: cfg.OpenAI.Headers, Retry: retry}
 		if cfg.Script != "" {
 			srv, err := scripted.NewOpenAIServer(loadScript(cfg.Script), s.log)
 			if err != nil {
@@ -75,8 +74,8 @@ func (s *modelSource) build(ctx context.Context, cfg config.Config) (model.Model
 	return gemini.New(ctx, gc)
 }
 
-func retryPolicy(r config.Retry) gemini.RetryPolicy {
-	return gemini.RetryPolicy{
+func retryPolicy(r config.Retry) model.RetryPolicy {
+	return model.RetryPolicy{
 		MaxAttempts: r.MaxAttempts,
 		BaseDelay:   time.Duration(r.BaseDelayMs) * time.Millisecond,
 		MaxDelay:    time.Duration(r.MaxDelayMs) * time.Millisecond,

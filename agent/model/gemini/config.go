@@ -23,15 +23,11 @@ type Config struct {
 	BaseURL string
 	// HTTPClient is used for every request; nil means a fresh client.
 	HTTPClient *http.Client
-	// Retry bounds retries of failed requests.
-	Retry RetryPolicy
+	// Retry bounds retries of failed requests; see model.RetryPolicy.
+	Retry model.RetryPolicy
 	// Logger receives retry and failure logs; nil discards them.
 	Logger *slog.Logger
 }
-
-// RetryPolicy is model.RetryPolicy, kept as a name for callers that have
-// not moved to the shared type yet.
-type RetryPolicy = model.RetryPolicy
 
 // ConfigFromEnv reads the usual Gemini environment variables through getenv
 // (os.Getenv in main, a map in tests): GEMINI_API_KEY or GOOGLE_API_KEY,

@@ -45,7 +45,7 @@ func New(_ context.Context, cfg Config) (*Provider, error) {
 }
 
 // Stream sends req through GenerateContentStream and yields its chunks,
-// retrying failed attempts that yielded nothing (see RetryPolicy). A final
+// retrying failed attempts that yielded nothing (see model.RetryPolicy). A final
 // failure is a *model.APIError; a cancelled ctx ends the sequence with an
 // error wrapping ctx.Err().
 func (p *Provider) Stream(ctx context.Context, req *model.Request) iter.Seq2[*model.Chunk, error] {

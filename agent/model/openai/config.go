@@ -32,8 +32,8 @@ type Config struct {
 	// HTTPClient is used for every request; nil means a fresh client with
 	// no overall timeout (streams are bounded by the request context).
 	HTTPClient *http.Client
-	// Retry bounds retries of failed requests.
-	Retry RetryPolicy
+	// Retry bounds retries of failed requests; see model.RetryPolicy.
+	Retry model.RetryPolicy
 	// Logger receives retry and failure logs; nil discards them.
 	Logger *slog.Logger
 	// ContextWindow is the model's input window in tokens, reported by
@@ -43,10 +43,6 @@ type Config struct {
 	// X-Title, a proxy's auth header, ...).
 	Headers map[string]string
 }
-
-// RetryPolicy is model.RetryPolicy, kept as a name for callers that have
-// not moved to the shared type yet.
-type RetryPolicy = model.RetryPolicy
 
 // ConfigFromEnv reads OPENAI_API_KEY and OPENAI_BASE_URL through getenv
 // (os.Getenv in main, a map in tests). Everything else is left for the

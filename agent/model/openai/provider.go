@@ -72,7 +72,7 @@ func New(_ context.Context, cfg Config) (*Provider, error) {
 }
 
 // Stream sends req as a streamed chat completion and yields its chunks,
-// retrying failed attempts that yielded nothing (see RetryPolicy). Text and
+// retrying failed attempts that yielded nothing (see model.RetryPolicy). Text and
 // reasoning deltas are yielded as they arrive; tool calls are yielded whole
 // once the server finishes them; the last chunk carries the finish reason
 // and usage. A final failure is a *model.APIError; a cancelled ctx ends the
