@@ -74,34 +74,17 @@ func LoadProject(root string) (Project, error) {
 // AddProjectAllowRule appends rule to permissions.allow in root's project
 // settings, keeping every other setting in the file as it was.
 func AddProjectAllowRule(root, rule string) error {
-	path := ProjectSettingsPath(root)
-	doc := map[string]any{}
-	if data, err := os.ReadFile(path); err == nil {
-		if err := json.Unmarshal(data, &doc); err != nil {
-			return fmt.Errorf("project settings %s are not valid JSON: %w", path, err)
+	return editSettings(ProjectSettingsPath(root), func(doc map[string]any) error {
+		perms, _ := doc["permissions"].(map[string]any)
+		if perms == nil {
+			perms = map[string]any{}
 		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	perms, _ := doc["permissions"].(map[string]any)
-	if perms == nil {
-		perms = map[string]any{}
-	}
-	var allow []any
-	if a, ok := perms["allow"].([]any); ok {
-		allow = a
-	}
-	if slices.Contains(allow, any(rule)) {
+		allow, _ := perms["allow"].([]any)
+		if slices.Contains(allow, any(rule)) {
+			return nil
+		}
+		perms["allow"] = append(allow, rule)
+		doc["permissions"] = perms
 		return nil
-	}
-	perms["allow"] = append(allow, rule)
-	doc["permissions"] = perms
-	data, err := json.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(path, append(data, '\n'), 0o644)
+	})
 }

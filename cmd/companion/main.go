@@ -28,6 +28,7 @@ const usage = `companion is an AI coding agent that lives in your editor.
 
 Usage:
   companion acp [flags]    speak the Agent Client Protocol on stdin/stdout (editors start this)
+  companion mcp add|remove|list   edit the MCP servers in your settings
   companion version        print the version
 
 Run 'companion acp -h' for the flags.
@@ -42,6 +43,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	switch args[0] {
 	case "acp":
 		return runACP(args[1:], stdin, stdout, stderr, getenv)
+	case "mcp":
+		return runMCP(args[1:], stdout, stderr, getenv)
 	case "version", "--version", "-v":
 		fmt.Fprintf(stdout, "companion %s\n", version)
 		return 0

@@ -10,7 +10,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
-	"github.com/mark3labs/mcp-go/mcp"
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
 // errConnClosed is why a connection companion closed itself is done.
@@ -27,8 +27,8 @@ type conn struct {
 	// cancel ends the connection's context (HTTP listeners).
 	cancel context.CancelFunc
 	// caps and info are what the server said about itself.
-	caps mcp.ServerCapabilities
-	info mcp.Implementation
+	caps mcpgo.ServerCapabilities
+	info mcpgo.Implementation
 	// refresh receives a token when the server says its tools or prompts
 	// changed; the supervisor lists them again.
 	refresh chan struct{}
@@ -40,8 +40,8 @@ type conn struct {
 
 // listing is what a server offers.
 type listing struct {
-	tools     []mcp.Tool
-	prompts   []mcp.Prompt
+	tools     []mcpgo.Tool
+	prompts   []mcpgo.Prompt
 	resources bool
 }
 
@@ -55,7 +55,7 @@ func dial(ctx context.Context, cfg *ServerConfig, o *Options) (*conn, error) {
 		cancel()
 		return nil, err
 	}
-	c.client = client.NewClient(tr, client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION))
+	c.client = client.NewClient(tr, client.WithProtocolVersion(mcpgo.LATEST_LEGACY_PROTOCOL_VERSION))
 	c.client.OnNotification(c.notified)
 	c.client.OnConnectionLost(func(err error) { c.fail(fmt.Errorf("connection lost: %w", err)) })
 	if err := c.handshake(ctx, o); err != nil {
@@ -103,8 +103,8 @@ func (c *conn) handshake(ctx context.Context, o *Options) error {
 	if err := c.client.Start(ctx); err != nil {
 		return fmt.Errorf("start: %w", err)
 	}
-	req := mcp.InitializeRequest{}
-	req.Params.ClientInfo = mcp.Implementation{Name: o.ClientName, Version: o.ClientVersion}
+	req := mcpgo.InitializeRequest{}
+	req.Params.ClientInfo = mcpgo.Implementation{Name: o.ClientName, Version: o.ClientVersion}
 	res, err := c.callOrDone(initCtx, func(ctx context.Context) (any, error) {
 		return c.client.Initialize(ctx, req)
 	})
@@ -114,7 +114,7 @@ func (c *conn) handshake(ctx context.Context, o *Options) error {
 		}
 		return fmt.Errorf("initialize: %w", err)
 	}
-	init := res.(*mcp.InitializeResult)
+	init := res.(*mcpgo.InitializeResult)
 	c.caps, c.info = init.Capabilities, init.ServerInfo
 	return nil
 }
@@ -149,14 +149,14 @@ func (c *conn) list(ctx context.Context, timeout time.Duration) (listing, error)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	var l listing
-	tl, err := c.client.ListTools(ctx, mcp.ListToolsRequest{})
+	tl, err := c.client.ListTools(ctx, mcpgo.ListToolsRequest{})
 	switch {
 	case err == nil:
 		l.tools = tl.Tools
 	case c.caps.Tools != nil:
 		return l, fmt.Errorf("list tools: %w", c.explain(err))
 	}
-	pl, err := c.client.ListPrompts(ctx, mcp.ListPromptsRequest{})
+	pl, err := c.client.ListPrompts(ctx, mcpgo.ListPromptsRequest{})
 	switch {
 	case err == nil:
 		l.prompts = pl.Prompts
@@ -169,9 +169,9 @@ func (c *conn) list(ctx context.Context, timeout time.Duration) (listing, error)
 
 // notified handles a server notification. It runs on the transport's read
 // loop, so it only signals the supervisor and never blocks.
-func (c *conn) notified(n mcp.JSONRPCNotification) {
+func (c *conn) notified(n mcpgo.JSONRPCNotification) {
 	switch n.Method {
-	case string(mcp.MethodNotificationToolsListChanged), string(mcp.MethodNotificationPromptsListChanged):
+	case string(mcpgo.MethodNotificationToolsListChanged), string(mcpgo.MethodNotificationPromptsListChanged):
 		select {
 		case c.refresh <- struct{}{}:
 		default:

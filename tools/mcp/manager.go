@@ -12,7 +12,7 @@ import (
 
 	"companion/tools"
 
-	"github.com/mark3labs/mcp-go/mcp"
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
 // Options tune a Manager. Zero values take the defaults given.
@@ -215,7 +215,7 @@ func (m *Manager) rebuild() {
 	resources := false
 	for _, s := range m.servers {
 		l := s.listing()
-		sorted := slices.SortedFunc(slices.Values(l.tools), func(a, b mcp.Tool) int { return strings.Compare(a.Name, b.Name) })
+		sorted := slices.SortedFunc(slices.Values(l.tools), func(a, b mcpgo.Tool) int { return strings.Compare(a.Name, b.Name) })
 		for _, t := range sorted {
 			entries = append(entries, toolEntry{srv: s, tool: t})
 		}

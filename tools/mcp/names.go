@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mark3labs/mcp-go/mcp"
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
 // maxNameLen is the longest function name models accept.
@@ -13,7 +13,7 @@ const maxNameLen = 64
 // toolEntry is one server tool waiting for its model-facing name.
 type toolEntry struct {
 	srv  *server
-	tool mcp.Tool
+	tool mcpgo.Tool
 }
 
 // toolName is the model-facing name of a server's tool before collisions

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mark3labs/mcp-go/mcp"
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
 // Prompt is a server's prompt template, offered as a slash command.
@@ -63,7 +63,7 @@ func (m *Manager) GetPrompt(ctx context.Context, server, name string, args map[s
 	}
 	callCtx, cancel := context.WithTimeout(ctx, s.cfg.timeout())
 	defer cancel()
-	req := mcp.GetPromptRequest{}
+	req := mcpgo.GetPromptRequest{}
 	req.Params.Name, req.Params.Arguments = name, args
 	res, err := conn.client.GetPrompt(callCtx, req)
 	if err != nil {
@@ -76,24 +76,24 @@ func (m *Manager) GetPrompt(ctx context.Context, server, name string, args map[s
 }
 
 // prompt finds the listed prompt called name.
-func (s *server) prompt(name string) (mcp.Prompt, bool) {
+func (s *server) prompt(name string) (mcpgo.Prompt, bool) {
 	for _, p := range s.listing().prompts {
 		if p.Name == name {
 			return p, true
 		}
 	}
-	return mcp.Prompt{}, false
+	return mcpgo.Prompt{}, false
 }
 
 // renderMessages joins the messages' content as text. Messages not from the
 // user are marked with their role; media become notes.
-func renderMessages(msgs []mcp.PromptMessage) string {
+func renderMessages(msgs []mcpgo.PromptMessage) string {
 	parts := make([]string, 0, len(msgs))
 	for _, msg := range msgs {
 		var b resultBuilder
 		b.content(msg.Content)
 		text := strings.Join(b.parts, "\n")
-		if msg.Role != "" && msg.Role != mcp.RoleUser {
+		if msg.Role != "" && msg.Role != mcpgo.RoleUser {
 			text = fmt.Sprintf("[%s]\n%s", msg.Role, text)
 		}
 		parts = append(parts, text)

@@ -11,7 +11,7 @@ import (
 
 	"companion/tools"
 
-	"github.com/mark3labs/mcp-go/mcp"
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
 // Resource is a resource a server offers.
@@ -62,7 +62,7 @@ func (s *server) listResources(ctx context.Context) ([]Resource, error) {
 	}
 	callCtx, cancel := context.WithTimeout(ctx, s.cfg.timeout())
 	defer cancel()
-	res, err := conn.client.ListResources(callCtx, mcp.ListResourcesRequest{})
+	res, err := conn.client.ListResources(callCtx, mcpgo.ListResourcesRequest{})
 	if err != nil {
 		return nil, callError(conn, fmt.Sprintf("listing the resources of MCP server %q", s.cfg.Name), callCtx, s.cfg.timeout(), err)
 	}
@@ -86,7 +86,7 @@ func (m *Manager) ReadResource(ctx context.Context, server, uri string) ([]Resou
 	}
 	callCtx, cancel := context.WithTimeout(ctx, s.cfg.timeout())
 	defer cancel()
-	req := mcp.ReadResourceRequest{}
+	req := mcpgo.ReadResourceRequest{}
 	req.Params.URI = uri
 	res, err := conn.client.ReadResource(callCtx, req)
 	if err != nil {
@@ -107,19 +107,19 @@ func (m *Manager) ReadResource(ctx context.Context, server, uri string) ([]Resou
 }
 
 // decodeContents converts one part of a resource read.
-func decodeContents(c mcp.ResourceContents) (ResourceContent, error) {
+func decodeContents(c mcpgo.ResourceContents) (ResourceContent, error) {
 	switch v := c.(type) {
-	case mcp.TextResourceContents:
+	case mcpgo.TextResourceContents:
 		return ResourceContent{URI: v.URI, MIMEType: v.MIMEType, Text: v.Text}, nil
-	case *mcp.TextResourceContents:
+	case *mcpgo.TextResourceContents:
 		return decodeContents(*v)
-	case mcp.BlobResourceContents:
+	case mcpgo.BlobResourceContents:
 		blob, err := base64.StdEncoding.DecodeString(v.Blob)
 		if err != nil {
 			return ResourceContent{}, fmt.Errorf("invalid base64 blob: %w", err)
 		}
 		return ResourceContent{URI: v.URI, MIMEType: v.MIMEType, Blob: blob}, nil
-	case *mcp.BlobResourceContents:
+	case *mcpgo.BlobResourceContents:
 		return decodeContents(*v)
 	default:
 		return ResourceContent{}, fmt.Errorf("unknown resource contents %T", c)

@@ -9,7 +9,7 @@ import (
 
 	"companion/tools"
 
-	"github.com/mark3labs/mcp-go/mcp"
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
 // resultBuilder collects a result's text parts and media.
@@ -21,7 +21,7 @@ type resultBuilder struct {
 // convertResult maps a tool result to what the model reads: text as is,
 // images (and audio) as media with a note, embedded resources as their text
 // or media, resource links as text, structured content as JSON text.
-func convertResult(res *mcp.CallToolResult) *tools.Result {
+func convertResult(res *mcpgo.CallToolResult) *tools.Result {
 	var b resultBuilder
 	for _, c := range res.Content {
 		b.content(c)
@@ -39,27 +39,27 @@ func convertResult(res *mcp.CallToolResult) *tools.Result {
 }
 
 // content adds one content block.
-func (b *resultBuilder) content(c mcp.Content) {
+func (b *resultBuilder) content(c mcpgo.Content) {
 	switch v := c.(type) {
-	case mcp.TextContent:
+	case mcpgo.TextContent:
 		b.parts = append(b.parts, v.Text)
-	case *mcp.TextContent:
+	case *mcpgo.TextContent:
 		b.parts = append(b.parts, v.Text)
-	case mcp.ImageContent:
+	case mcpgo.ImageContent:
 		b.media64("image", v.MIMEType, v.Data)
-	case *mcp.ImageContent:
+	case *mcpgo.ImageContent:
 		b.media64("image", v.MIMEType, v.Data)
-	case mcp.AudioContent:
+	case mcpgo.AudioContent:
 		b.media64("audio", v.MIMEType, v.Data)
-	case *mcp.AudioContent:
+	case *mcpgo.AudioContent:
 		b.media64("audio", v.MIMEType, v.Data)
-	case mcp.EmbeddedResource:
+	case mcpgo.EmbeddedResource:
 		b.resource(v.Resource)
-	case *mcp.EmbeddedResource:
+	case *mcpgo.EmbeddedResource:
 		b.resource(v.Resource)
-	case mcp.ResourceLink:
+	case mcpgo.ResourceLink:
 		b.link(v)
-	case *mcp.ResourceLink:
+	case *mcpgo.ResourceLink:
 		b.link(*v)
 	default:
 		b.parts = append(b.parts, fmt.Sprintf("[unsupported content of type %T]", c))
@@ -86,7 +86,7 @@ func (b *resultBuilder) media(kind, mime string, raw []byte) {
 
 // resource adds an embedded resource: text with its URI, an image or audio
 // blob as a medium, any other blob as a note.
-func (b *resultBuilder) resource(r mcp.ResourceContents) {
+func (b *resultBuilder) resource(r mcpgo.ResourceContents) {
 	rc, err := decodeContents(r)
 	switch {
 	case err != nil:
@@ -112,7 +112,7 @@ func (b *resultBuilder) blob(uri, mime string, raw []byte) {
 }
 
 // link adds a resource link as text the model can act on.
-func (b *resultBuilder) link(l mcp.ResourceLink) {
+func (b *resultBuilder) link(l mcpgo.ResourceLink) {
 	text := fmt.Sprintf("[resource link: %s", l.URI)
 	if l.Name != "" {
 		text += " name=" + l.Name
@@ -129,7 +129,7 @@ func (b *resultBuilder) link(l mcp.ResourceLink) {
 
 // structured appends the structured content as JSON, unless a text block
 // already holds the same JSON (servers should send both).
-func (b *resultBuilder) structured(res *mcp.CallToolResult) {
+func (b *resultBuilder) structured(res *mcpgo.CallToolResult) {
 	raw := res.RawStructuredContent
 	if len(raw) == 0 && res.StructuredContent != nil {
 		var err error

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mark3labs/mcp-go/mcp"
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
 // State is where a server is in its life.
@@ -200,7 +200,7 @@ func (s *server) setDown() {
 
 // filter applies IncludeTools and ExcludeTools.
 func (s *server) filter(l listing) listing {
-	l.tools = slices.DeleteFunc(slices.Clone(l.tools), func(t mcp.Tool) bool { return !s.cfg.keepTool(t.Name) })
+	l.tools = slices.DeleteFunc(slices.Clone(l.tools), func(t mcpgo.Tool) bool { return !s.cfg.keepTool(t.Name) })
 	return l
 }
 

@@ -12,19 +12,19 @@ import (
 	"companion/tools"
 
 	"github.com/mark3labs/mcp-go/client/transport"
-	"github.com/mark3labs/mcp-go/mcp"
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
 // mcpTool adapts one server tool to tools.Tool.
 type mcpTool struct {
 	srv    *server
-	tool   mcp.Tool
+	tool   mcpgo.Tool
 	name   string
 	schema json.RawMessage
 }
 
 // newMCPTool adapts tool of s under the model-facing name.
-func newMCPTool(s *server, tool mcp.Tool, name string) *mcpTool {
+func newMCPTool(s *server, tool mcpgo.Tool, name string) *mcpTool {
 	schema, err := json.Marshal(tool.InputSchema)
 	if err != nil || len(tool.InputSchema.Type) == 0 {
 		schema = json.RawMessage(`{"type":"object","properties":{}}`)
@@ -113,7 +113,7 @@ func (c *mcpCall) Execute(ctx context.Context, _ tools.Output) (*tools.Result, e
 	timeout := s.cfg.timeout()
 	callCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	req := mcp.CallToolRequest{}
+	req := mcpgo.CallToolRequest{}
 	req.Params.Name = c.t.tool.Name
 	req.Params.Arguments = c.args
 	res, err := conn.client.CallTool(callCtx, req)

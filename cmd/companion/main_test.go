@@ -1,0 +1,59 @@
+package main
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestMCPCommands(t *testing.T) {
+	home := t.TempDir()
+	getenv := func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return ""
+	}
+	run1 := func(args ...string) (int, string) {
+		var out, errb bytes.Buffer
+		code := run(args, nil, &out, &errb, getenv)
+		return code, out.String() + errb.String()
+	}
+	if code, out := run1("mcp", "add", "--env", "TOKEN=x", "files", "npx", "-y", "@modelcontextprotocol/server-filesystem", "/tmp"); code != 0 {
+		t.Fatalf("add: %d %s", code, out)
+	}
+	if code, out := run1("mcp", "add", "--header", "Authorization: Bearer t", "remote", "https://mcp.example/mcp"); code != 0 {
+		t.Fatalf("add url: %d %s", code, out)
+	}
+	code, out := run1("mcp", "list")
+	if code != 0 || !strings.Contains(out, "files\tstdio\tnpx -y @modelcontextprotocol/server-filesystem /tmp") || !strings.Contains(out, "remote\thttp\thttps://mcp.example/mcp") {
+		t.Errorf("list: %d %q", code, out)
+	}
+	if code, _ := run1("mcp", "remove", "files"); code != 0 {
+		t.Errorf("remove failed")
+	}
+	if code, _ := run1("mcp", "remove", "files"); code != 1 {
+		t.Errorf("removing twice must fail")
+	}
+	if _, out := run1("mcp", "list"); strings.Contains(out, "files") {
+		t.Errorf("still listed: %q", out)
+	}
+	if !strings.HasPrefix(filepath.Join(home, ".config", "companion", "settings.json"), home) {
+		t.Fatal("settings path")
+	}
+	if code, _ := run1("mcp"); code != 2 {
+		t.Error("bare mcp must be a usage error")
+	}
+}
+
+func TestUsage(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run(nil, nil, &out, &errb, func(string) string { return "" }); code != 2 || !strings.Contains(errb.String(), "companion acp") {
+		t.Errorf("no args: %d %q", code, errb.String())
+	}
+	out.Reset()
+	if code := run([]string{"version"}, nil, &out, &errb, func(string) string { return "" }); code != 0 || !strings.HasPrefix(out.String(), "companion ") {
+		t.Errorf("version: %d %q", code, out.String())
+	}
+}
