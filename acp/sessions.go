@@ -12,6 +12,7 @@ import (
 	"companion/agent"
 	"companion/agent/checkpoint"
 	"companion/agent/memory"
+	"companion/agent/slash"
 	"companion/agent/store"
 	"companion/config"
 	"companion/rpc"
@@ -149,6 +150,11 @@ func (c *connState) agentOptions(conn *rpc.Conn, id SessionID, roots *tools.Root
 		opts.Log.Warn("subagent definition skipped", "err", err)
 	}
 	opts.Agents = agents
+	cmds, errs := slash.Load(root, cfg.ConfigDir())
+	for _, err := range errs {
+		opts.Log.Warn("slash command skipped", "err", err)
+	}
+	opts.SlashCommands = cmds
 	if store, err := checkpoint.Open(checkpoint.StateDir(filepath.Join(cfg.StateDir, "checkpoints"), root), root, opts.Log); err == nil {
 		opts.Checkpoints = store
 	} else {

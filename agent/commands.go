@@ -10,8 +10,13 @@ import (
 	"companion/agent/model"
 )
 
-// Commands lists the slash commands the session understands.
+// Commands lists the slash commands the session understands: the built-in
+// ones, then those defined in files.
 func (s *Session) Commands() []Command {
+	return append(s.builtinCommands(), s.fileCommandList()...)
+}
+
+func (s *Session) builtinCommands() []Command {
 	return []Command{
 		{Name: "help", Description: "Show the commands and tools companion offers"},
 		{Name: "tools", Description: "List the tools the model may call"},

@@ -11,6 +11,7 @@ import (
 
 	"companion/agent/memory"
 	"companion/agent/model"
+	"companion/agent/slash"
 	"companion/ide"
 	"companion/tools"
 	"companion/tools/policy"
@@ -58,6 +59,8 @@ type Options struct {
 	// FallbackModel takes over when the model keeps failing for quota;
 	// "" means none.
 	FallbackModel string
+	// SlashCommands are the commands defined in files (.companion/commands).
+	SlashCommands []slash.Command
 	// Agents are the subagents the model may delegate to; none means no
 	// delegate_to_agent tool.
 	Agents []AgentDef

@@ -34,7 +34,15 @@ func (s *Session) Prompt(ctx context.Context, parts []model.Part) (StopReason, e
 	defer s.syncJournal()
 	s.journalUser(parts)
 	if text, ok := slashCommand(parts); ok {
-		return s.runCommand(ctx, text)
+		prompt, isFile, err := s.fileCommand(ctx, text)
+		switch {
+		case !isFile:
+			return s.runCommand(ctx, text)
+		case err != nil:
+			s.emit(ctx, MessageChunk{Text: fmt.Sprintf("Cannot run %s: %v", text, err)})
+			return EndTurn, nil
+		}
+		parts = []model.Part{{Text: prompt}}
 	}
 	s.maybeTitle(ctx, parts)
 	mark := s.appendHistory(model.Content{Role: model.RoleUser, Parts: s.withIDEContext(ctx, parts)})

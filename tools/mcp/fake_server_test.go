@@ -1,0 +1,138 @@
+package mcp
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// The test binary doubles as the fake MCP servers: run with fakeModeEnv set,
+// TestMain runs a server instead of the tests.
+const (
+	fakeModeEnv     = "COMPANION_MCP_FAKE"
+	fakeChildPIDEnv = "COMPANION_MCP_FAKE_CHILD_PID"
+)
+
+// pixelPNG is a 1x1 PNG.
+var pixelPNG, _ = base64.StdEncoding.DecodeString(
+	"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")
+
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(fakeModeEnv); mode != "" {
+		os.Exit(runFake(mode))
+	}
+	os.Exit(m.Run())
+}
+
+// runFake runs the fake server of mode:
+//
+//	ok        a working server (tools, prompts, resources, list_changed)
+//	child     ok, after starting a grandchild whose pid it writes to
+//	          $COMPANION_MCP_FAKE_CHILD_PID
+//	exit      writes to stderr and exits 1 at once
+//	stubborn  never answers and ignores SIGTERM and the end of stdin
+//	sleep     sleeps (the grandchild of child)
+func runFake(mode string) int {
+	switch mode {
+	case "exit":
+		fmt.Fprintln(os.Stderr, "fake: cannot start: missing token")
+		return 1
+	case "stubborn":
+		signal.Ignore(syscall.SIGTERM)
+		_, _ = io.Copy(io.Discard, os.Stdin)
+		time.Sleep(time.Hour)
+		return 0
+	case "sleep":
+		time.Sleep(time.Hour)
+		return 0
+	case "child":
+		if err := startGrandchild(); err != nil {
+			fmt.Fprintln(os.Stderr, "fake:", err)
+			return 1
+		}
+	}
+	if err := server.ServeStdio(newFakeServer()); err != nil {
+		fmt.Fprintln(os.Stderr, "fake:", err)
+		return 1
+	}
+	return 0
+}
+
+// startGrandchild starts this binary in sleep mode and records its pid.
+func startGrandchild() error {
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), fakeModeEnv+"=sleep")
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	return os.WriteFile(os.Getenv(fakeChildPIDEnv), []byte(strconv.Itoa(cmd.Process.Pid)), 0o644)
+}
+
+// newFakeServer builds the working fake server.
+func newFakeServer() *server.MCPServer {
+	s := server.NewMCPServer("fake", "1.0.0", server.WithToolCapabilities(true),
+		server.WithPromptCapabilities(true), server.WithResourceCapabilities(false, true))
+	text := func(t string) server.ToolHandlerFunc {
+		return func(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+			return mcpgo.NewToolResultText(t), nil
+		}
+	}
+	s.AddTool(mcpgo.NewTool("echo", mcpgo.WithDescription("Echoes text."), mcpgo.WithString("text", mcpgo.Required())),
+		func(_ context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+			return mcpgo.NewToolResultText("echo: " + req.GetString("text", "")), nil
+		})
+	s.AddTool(mcpgo.NewTool("image"), func(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+		return mcpgo.NewToolResultImage("a pixel", base64.StdEncoding.EncodeToString(pixelPNG), "image/png"), nil
+	})
+	s.AddTool(mcpgo.NewTool("fail"), func(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+		return mcpgo.NewToolResultError("it broke"), nil
+	})
+	s.AddTool(mcpgo.NewTool("crash"), func(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+		fmt.Fprintln(os.Stderr, "fake: crashing now")
+		os.Exit(3)
+		return nil, nil
+	})
+	s.AddTool(mcpgo.NewTool("hang"), func(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+		time.Sleep(time.Hour)
+		return nil, nil
+	})
+	s.AddTool(mcpgo.NewTool("add_tool"), func(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+		s.AddTool(mcpgo.NewTool("extra", mcpgo.WithDescription("Added later.")), text("extra"))
+		return mcpgo.NewToolResultText("added"), nil
+	})
+	s.AddTool(mcpgo.NewTool("hidden"), text("hidden"))
+	addFakePromptsAndResources(s)
+	return s
+}
+
+// addFakePromptsAndResources gives the fake server a prompt and resources.
+func addFakePromptsAndResources(s *server.MCPServer) {
+	s.AddPrompt(mcpgo.NewPrompt("greet", mcpgo.WithPromptDescription("Greets someone."),
+		mcpgo.WithArgument("name", mcpgo.ArgumentDescription("Who to greet"), mcpgo.RequiredArgument())),
+		func(_ context.Context, req mcpgo.GetPromptRequest) (*mcpgo.GetPromptResult, error) {
+			return mcpgo.NewGetPromptResult("greeting", []mcpgo.PromptMessage{
+				mcpgo.NewPromptMessage(mcpgo.RoleUser, mcpgo.NewTextContent("Say hello to "+req.Params.Arguments["name"])),
+				mcpgo.NewPromptMessage(mcpgo.RoleAssistant, mcpgo.NewTextContent("Hello!")),
+			}), nil
+		})
+	s.AddResource(mcpgo.NewResource("fake://note", "note", mcpgo.WithMIMEType("text/plain")),
+		func(context.Context, mcpgo.ReadResourceRequest) ([]mcpgo.ResourceContents, error) {
+			return []mcpgo.ResourceContents{mcpgo.TextResourceContents{URI: "fake://note", MIMEType: "text/plain", Text: "a note"}}, nil
+		})
+	s.AddResource(mcpgo.NewResource("fake://pixel", "pixel", mcpgo.WithMIMEType("image/png")),
+		func(context.Context, mcpgo.ReadResourceRequest) ([]mcpgo.ResourceContents, error) {
+			return []mcpgo.ResourceContents{mcpgo.BlobResourceContents{URI: "fake://pixel", MIMEType: "image/png",
+				Blob: base64.StdEncoding.EncodeToString(pixelPNG)}}, nil
+		})
+}
