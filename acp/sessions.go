@@ -4,13 +4,16 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 
 	"companion/agent"
 	"companion/agent/checkpoint"
+	"companion/agent/hooks"
 	"companion/agent/memory"
 	"companion/agent/slash"
 	"companion/agent/store"
@@ -155,6 +158,7 @@ func (c *connState) agentOptions(conn *rpc.Conn, id SessionID, roots *tools.Root
 		opts.Log.Warn("slash command skipped", "err", err)
 	}
 	opts.SlashCommands = cmds
+	opts.Hooks = sessionHooks(cfg, opts.Log)
 	if store, err := checkpoint.Open(checkpoint.StateDir(filepath.Join(cfg.StateDir, "checkpoints"), root), root, opts.Log); err == nil {
 		opts.Checkpoints = store
 	} else {
@@ -193,6 +197,26 @@ func sessionPolicy(cfg config.Config, roots *tools.Roots, trusted bool) (*policy
 		}
 	}
 	return policy.New(policy.Options{Trusted: trusted, Roots: roots, Rules: rules}), nil
+}
+
+// sessionHooks builds the hook runner from the user's hooks, then the
+// project's; bad entries are logged and skipped.
+func sessionHooks(cfg config.Config, log *slog.Logger) *hooks.Runner {
+	var all hooks.Config
+	for _, raw := range []json.RawMessage{cfg.Hooks, cfg.ProjectHooks} {
+		if len(raw) == 0 {
+			continue
+		}
+		h, err := hooks.Parse(raw)
+		if err != nil {
+			log.Warn("some hooks were skipped", "err", err)
+		}
+		all = all.Merge(h)
+	}
+	if all.Empty() {
+		return nil
+	}
+	return hooks.NewRunner(all, hooks.Options{Log: log})
 }
 
 // sessionRoots checks cwd and the additional directories: absolute,

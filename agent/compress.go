@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"companion/agent/hooks"
 	"companion/agent/model"
 )
 
@@ -57,6 +58,7 @@ func (s *Session) compress(ctx context.Context) string {
 	if split <= 0 {
 		return "Nothing to compress yet."
 	}
+	s.hook(ctx, hooks.PreCompress, "auto", map[string]any{"turns": len(hist)})
 	id := s.nextCompactionID()
 	s.emit(ctx, CompactionUpdated{ID: id, Status: "in_progress"})
 	old, kept := hist[:split], hist[split:]

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"companion/agent/hooks"
 	"companion/tools"
 	"companion/tools/policy"
 )
@@ -102,9 +103,18 @@ func displayPath(root, path string) string {
 
 // permit asks the policy, and the user when the policy says so, whether a
 // call may run. It returns "" when it may, else the text the model gets.
-func (s *Session) permit(ctx context.Context, q Question, inv tools.Invocation) string {
+func (s *Session) permit(ctx context.Context, q Question, inv tools.Invocation, hook hooks.Decision) string {
 	call := policy.Call{Tool: q.Tool, Kind: q.Kind, Confirm: q.Confirm, Root: s.Root()}
 	v := s.policy.Decide(call)
+	// A hook may ask where the policy would allow, or approve a plain ask;
+	// never what the policy denies or must always ask about (writes outside
+	// the roots, unreadable shell lines, untrusted folders).
+	switch {
+	case hook == hooks.Ask && v.Decision == policy.Allow && q.Confirm != nil:
+		v.Decision = policy.Ask
+	case hook == hooks.Allow && v.Decision == policy.Ask && v.Reason == "":
+		v.Decision = policy.Allow
+	}
 	switch v.Decision {
 	case policy.Allow:
 		s.toolState(q.CallID, "approved", "policy")
@@ -119,6 +129,7 @@ func (s *Session) permit(ctx context.Context, q Question, inv tools.Invocation) 
 	}
 	q.Options = options(q.Confirm, s.Root())
 	s.toolState(q.CallID, "awaiting_approval", "")
+	s.hook(ctx, hooks.Notification, q.Tool, map[string]any{"message": "companion needs your permission: " + q.Title})
 	ans, err := s.opts.Asker.Ask(ctx, q)
 	refusal := ""
 	switch {

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 
+	"companion/agent/hooks"
 	"companion/agent/model"
 )
 
@@ -20,6 +21,13 @@ func (s *Session) buildRequest(ctx context.Context) (*model.Request, error) {
 		// Ephemeral: the note rides on this request only, never in history.
 		req.Contents = append(req.Contents, contentText(note))
 		req.Contents = curate(req.Contents)
+	}
+	if s.opts.Hooks.Has(hooks.BeforeToolSelection) {
+		var names []string
+		for _, t := range s.opts.Tools.All() {
+			names = append(names, t.Name())
+		}
+		s.hook(ctx, hooks.BeforeToolSelection, "", map[string]any{"tools": names})
 	}
 	for _, t := range s.opts.Tools.All() {
 		req.Tools = append(req.Tools, model.ToolDecl{

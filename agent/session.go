@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"companion/agent/hooks"
 	"companion/agent/memory"
 	"companion/agent/model"
 	"companion/agent/slash"
@@ -59,6 +60,8 @@ type Options struct {
 	// FallbackModel takes over when the model keeps failing for quota;
 	// "" means none.
 	FallbackModel string
+	// Hooks run the user's hook commands at the agent's events; may be nil.
+	Hooks *hooks.Runner
 	// SlashCommands are the commands defined in files (.companion/commands).
 	SlashCommands []slash.Command
 	// Agents are the subagents the model may delegate to; none means no
@@ -102,6 +105,7 @@ type Session struct {
 	stats                *stats
 	memory               *memory.Memory
 	thoughtLevel         string
+	started              bool
 	// ide tracks what the user sees in the editor; never nil.
 	ide     *ide.Tracker
 	history []model.Content
@@ -236,6 +240,11 @@ func (s *Session) Close() {
 	s.mu.Unlock()
 	if err := s.env.Background.Close(); err != nil {
 		s.opts.Log.Warn("stopping background commands", "err", err)
+	}
+	if s.opts.Hooks != nil && s.opts.Hooks.Has(hooks.SessionEnd) {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		s.hook(ctx, hooks.SessionEnd, "", map[string]any{"reason": "close"})
 	}
 }
 

@@ -115,18 +115,22 @@ func (s *Session) runOne(ctx context.Context, p *prepared) {
 		s.finishTool(ctx, p.id, p.fc.Name, p.res)
 		return
 	}
+	refusal, hookDecision := s.beforeTool(ctx, p)
 	conf, err := p.inv.Confirmation(ctx)
 	started := ToolCallStarted{ID: p.id, Name: p.fc.Name, Title: p.inv.Title(), Kind: p.tool.Kind(),
 		Locations: p.inv.Locations(), Input: p.args, Confirm: conf}
 	s.emit(ctx, started)
-	if err != nil {
-		p.res = tools.ErrorResult(err.Error())
+	if err != nil || refusal != "" {
+		if refusal == "" {
+			refusal = err.Error()
+		}
+		p.res = tools.ErrorResult(refusal)
 		s.finishTool(ctx, p.id, p.fc.Name, p.res)
 		return
 	}
 	q := Question{CallID: p.id, Tool: p.fc.Name, Title: started.Title, Kind: started.Kind,
 		Locations: started.Locations, Input: p.args, Confirm: conf}
-	if refusal := s.permit(ctx, q, p.inv); refusal != "" {
+	if refusal := s.permit(ctx, q, p.inv, hookDecision); refusal != "" {
 		p.res = tools.ErrorResult(refusal)
 		s.finishTool(ctx, p.id, p.fc.Name, p.res)
 		return
@@ -142,6 +146,7 @@ func (s *Session) runOne(ctx context.Context, p *prepared) {
 			p.res.Text += note
 		}
 	}
+	s.afterTool(ctx, p)
 	s.finishTool(ctx, p.id, p.fc.Name, p.res)
 	if p.res.Plan != nil {
 		s.setPlan(ctx, p.res.Plan)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"companion/agent/hooks"
 	"companion/agent/model"
 )
 
@@ -44,9 +45,14 @@ func (s *Session) Prompt(ctx context.Context, parts []model.Part) (StopReason, e
 		}
 		parts = []model.Part{{Text: prompt}}
 	}
+	parts, refused := s.beforeAgent(ctx, parts)
+	if refused {
+		return EndTurn, nil
+	}
 	s.maybeTitle(ctx, parts)
 	mark := s.appendHistory(model.Content{Role: model.RoleUser, Parts: s.withIDEContext(ctx, parts)})
 	reason, err := s.loop(ctx)
+	s.hook(context.WithoutCancel(ctx), hooks.AfterAgent, "", map[string]any{"stop_reason": string(reason), "cancelled": ctx.Err() != nil})
 	if ctx.Err() != nil {
 		return Cancelled, nil
 	}
@@ -66,7 +72,14 @@ func (s *Session) loop(ctx context.Context) (StopReason, error) {
 				"\n\nStopped after %d model requests in one prompt; send another prompt to continue.", n)})
 			return MaxTurnRequests, nil
 		}
+		if out := s.hook(ctx, hooks.BeforeModel, "", map[string]any{"model": s.ModelName(), "request": n + 1}); blocked(out) {
+			s.emit(ctx, MessageChunk{Text: "\n\nStopped by a hook: " + hookReason(out, "the model request")})
+			return EndTurn, nil
+		}
 		resp, err := s.request(ctx, &loops)
+		if err == nil {
+			s.hook(ctx, hooks.AfterModel, "", map[string]any{"model": s.ModelName(), "finish_reason": string(resp.finish), "tool_calls": len(resp.calls)})
+		}
 		if err != nil {
 			if ctx.Err() == nil && s.fallback(ctx, err) {
 				continue
@@ -226,4 +239,29 @@ func slashCommand(parts []model.Part) (string, bool) {
 	}
 	text := strings.TrimSpace(parts[0].Text)
 	return text, strings.HasPrefix(text, "/") && len(text) > 1
+}
+
+// beforeAgent runs SessionStart (on the first prompt) and BeforeAgent
+// hooks. A blocking hook refuses the prompt; extra context is added to it.
+func (s *Session) beforeAgent(ctx context.Context, parts []model.Part) ([]model.Part, bool) {
+	s.mu.Lock()
+	first := !s.started
+	s.started = true
+	s.mu.Unlock()
+	if first {
+		s.hook(ctx, hooks.SessionStart, "startup", map[string]any{"source": "startup"})
+	}
+	var text strings.Builder
+	for _, p := range parts {
+		text.WriteString(p.Text)
+	}
+	out := s.hook(ctx, hooks.BeforeAgent, "", map[string]any{"prompt": text.String()})
+	if blocked(out) {
+		s.emit(ctx, MessageChunk{Text: "The prompt was blocked by a hook: " + hookReason(out, "the prompt")})
+		return parts, true
+	}
+	if out.AdditionalContext != "" {
+		parts = append(parts, model.Part{Text: out.AdditionalContext})
+	}
+	return parts, false
 }

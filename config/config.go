@@ -69,6 +69,10 @@ type Config struct {
 	// CompressionThreshold is the share of the context window at which
 	// older history is summarised (default 0.5).
 	CompressionThreshold float64 `json:"compressionThreshold,omitempty"`
+	// Hooks are the user's hook commands (agent/hooks parses them).
+	Hooks json.RawMessage `json:"hooks,omitempty"`
+	// ProjectHooks are the project's, set by WithProject in trusted folders.
+	ProjectHooks json.RawMessage `json:"-"`
 	// MaxTurnRequests bounds model requests per prompt.
 	MaxTurnRequests int `json:"maxTurnRequests,omitempty"`
 	// LogFile receives logs; "" means stderr.

@@ -19,13 +19,14 @@ func ProjectSettingsPath(root string) string {
 // They apply only in trusted folders. Provider settings (keys, endpoints)
 // stay user-level: a repository must not redirect the user's credentials.
 type Project struct {
-	Model                string      `json:"model,omitempty"`
-	Models               []string    `json:"models,omitempty"`
-	FallbackModel        string      `json:"fallbackModel,omitempty"`
-	CompressionThreshold float64     `json:"compressionThreshold,omitempty"`
-	MemoryFileNames      []string    `json:"memoryFileNames,omitempty"`
-	MaxTurnRequests      int         `json:"maxTurnRequests,omitempty"`
-	Permissions          Permissions `json:"permissions,omitzero"`
+	Model                string          `json:"model,omitempty"`
+	Models               []string        `json:"models,omitempty"`
+	FallbackModel        string          `json:"fallbackModel,omitempty"`
+	CompressionThreshold float64         `json:"compressionThreshold,omitempty"`
+	MemoryFileNames      []string        `json:"memoryFileNames,omitempty"`
+	MaxTurnRequests      int             `json:"maxTurnRequests,omitempty"`
+	Permissions          Permissions     `json:"permissions,omitzero"`
+	Hooks                json.RawMessage `json:"hooks,omitempty"`
 }
 
 // WithProject returns c with the project's settings laid over it:
@@ -52,6 +53,7 @@ func (c Config) WithProject(p Project) Config {
 	c.Permissions.Allow = append(slices.Clone(c.Permissions.Allow), p.Permissions.Allow...)
 	c.Permissions.Ask = append(slices.Clone(c.Permissions.Ask), p.Permissions.Ask...)
 	c.Permissions.Deny = append(slices.Clone(c.Permissions.Deny), p.Permissions.Deny...)
+	c.ProjectHooks = p.Hooks
 	return c
 }
 

@@ -87,6 +87,9 @@ func (c *ServerConfig) validate() error {
 	if c.Name == "" {
 		return fmt.Errorf("%w: a server has no name", ErrBadConfig)
 	}
+	if c.Transport == "" && c.Command == "" && c.URL == "" {
+		return fmt.Errorf("%w: server %q: needs a command or a url", ErrBadConfig, c.Name)
+	}
 	switch c.transport() {
 	case TransportStdio:
 		if c.Command == "" {

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
+	mcpserver "github.com/mark3labs/mcp-go/server"
 )
 
 // The test binary doubles as the fake MCP servers: run with fakeModeEnv set,
@@ -62,7 +62,7 @@ func runFake(mode string) int {
 			return 1
 		}
 	}
-	if err := server.ServeStdio(newFakeServer()); err != nil {
+	if err := mcpserver.ServeStdio(newFakeServer()); err != nil {
 		fmt.Fprintln(os.Stderr, "fake:", err)
 		return 1
 	}
@@ -80,10 +80,10 @@ func startGrandchild() error {
 }
 
 // newFakeServer builds the working fake server.
-func newFakeServer() *server.MCPServer {
-	s := server.NewMCPServer("fake", "1.0.0", server.WithToolCapabilities(true),
-		server.WithPromptCapabilities(true), server.WithResourceCapabilities(false, true))
-	text := func(t string) server.ToolHandlerFunc {
+func newFakeServer() *mcpserver.MCPServer {
+	s := mcpserver.NewMCPServer("fake", "1.0.0", mcpserver.WithToolCapabilities(true),
+		mcpserver.WithPromptCapabilities(true), mcpserver.WithResourceCapabilities(false, true))
+	text := func(t string) mcpserver.ToolHandlerFunc {
 		return func(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
 			return mcpgo.NewToolResultText(t), nil
 		}
@@ -117,7 +117,7 @@ func newFakeServer() *server.MCPServer {
 }
 
 // addFakePromptsAndResources gives the fake server a prompt and resources.
-func addFakePromptsAndResources(s *server.MCPServer) {
+func addFakePromptsAndResources(s *mcpserver.MCPServer) {
 	s.AddPrompt(mcpgo.NewPrompt("greet", mcpgo.WithPromptDescription("Greets someone."),
 		mcpgo.WithArgument("name", mcpgo.ArgumentDescription("Who to greet"), mcpgo.RequiredArgument())),
 		func(_ context.Context, req mcpgo.GetPromptRequest) (*mcpgo.GetPromptResult, error) {

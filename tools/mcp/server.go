@@ -150,8 +150,8 @@ func (s *server) retry(ctx context.Context, err error, failures int) bool {
 		s.state = StateFailed
 	}
 	s.mu.Unlock()
-	s.firstOnce.Do(func() { close(s.firstDone) })
 	s.m.changed()
+	s.firstOnce.Do(func() { close(s.firstDone) })
 	if giveUp {
 		return false
 	}
@@ -183,8 +183,8 @@ func (s *server) setReady(c *conn, l listing) {
 	s.mu.Lock()
 	s.state, s.conn, s.list = StateReady, c, s.filter(l)
 	s.mu.Unlock()
-	s.firstOnce.Do(func() { close(s.firstDone) })
 	s.m.changed()
+	s.firstOnce.Do(func() { close(s.firstDone) })
 }
 
 // setDown forgets the connection (it is about to be closed), so calls stop

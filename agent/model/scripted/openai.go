@@ -2,11 +2,8 @@ package scripted
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -23,9 +20,10 @@ const openAIPath = "/v1/chat/completions"
 // or not, and is safe for concurrent requests. See OPENAI.md for how a script
 // maps to that wire.
 type OpenAIServer struct {
-	// core holds the listener, the turn bookkeeping and the recordings; its
-	// Gemini routes are never reached because the handler is this server.
-	core *Server
+	// core holds the listener, the turn bookkeeping and the recordings, and
+	// gives OpenAIServer its Close and Requests (where Method is
+	// "chat/completions" and APIKey the bearer token).
+	*core
 	// calls numbers the tool call ids the server makes up.
 	calls atomic.Int64
 }
@@ -34,101 +32,48 @@ type OpenAIServer struct {
 // 127.0.0.1 on a free port. A nil s is an empty script (every request gets
 // the fallback); a nil log discards logs.
 func NewOpenAIServer(s *Script, log *slog.Logger) (*OpenAIServer, error) {
-	if s == nil {
-		s = &Script{}
+	o := &OpenAIServer{core: newCore(s, log, shape{label: "scripted OpenAI", fail: writeOpenAIError, userText: lastOpenAIUserText})}
+	if err := o.start(o); err != nil {
+		return nil, err
 	}
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, fmt.Errorf("scripted: listen: %w", err)
-	}
-	core := &Server{script: s, log: log, used: make([]int, len(s.Turns)), url: "http://" + ln.Addr().String()}
-	o := &OpenAIServer{core: core}
-	core.srv = &http.Server{Handler: o, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelDebug)}
-	go func() {
-		if err := core.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			log.Error("scripted OpenAI server stopped", slog.Any("error", err))
-		}
-	}()
 	return o, nil
 }
 
 // URL is the base URL to give an OpenAI client: the server's address with
 // the /v1 prefix, e.g. http://127.0.0.1:41234/v1.
-func (o *OpenAIServer) URL() string { return o.core.url + "/v1" }
-
-// Close stops the server, ends open streams (hanging ones included) and
-// waits for their handlers to return.
-func (o *OpenAIServer) Close() { o.core.Close() }
-
-// Requests returns a copy of the requests received so far, in order. Method
-// is "chat/completions" and APIKey the bearer token of the Authorization
-// header.
-func (o *OpenAIServer) Requests() []Recorded { return o.core.Requests() }
+func (o *OpenAIServer) URL() string { return o.url + "/v1" }
 
 // ServeHTTP answers POST /v1/chat/completions; anything else is a 404 or
 // 405 in the OpenAI error shape.
 func (o *OpenAIServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	s := o.core
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		writeOpenAIError(w, &Turn{Status: http.StatusServiceUnavailable, Message: "the scripted server is closing"})
-		return
-	}
-	s.handlers.Add(1)
-	s.mu.Unlock()
-	s.inFlight.Add(1)
-	defer func() {
-		s.inFlight.Add(-1)
-		s.handlers.Done()
-	}()
-	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
-	if err != nil {
-		writeOpenAIError(w, &Turn{Status: http.StatusBadRequest, Message: "could not read the request body"})
-		return
-	}
-	rec := Recorded{Method: "chat/completions", Path: r.URL.Path, Query: r.URL.RawQuery, Raw: raw, APIKey: bearer(r)}
-	_ = json.Unmarshal(raw, &rec.Body) // Body stays nil for non-JSON; checked below
-	s.mu.Lock()
-	s.requests = append(s.requests, rec)
-	s.mu.Unlock()
-	s.log.Debug("scripted OpenAI request", slog.String("path", r.URL.Path), slog.Int("bytes", len(raw)))
+	o.handle(w, r, Recorded{Method: "chat/completions", APIKey: bearer(r)}, o.route)
+}
 
+// route answers a recorded request by its path and method.
+func (o *OpenAIServer) route(w http.ResponseWriter, r *http.Request, rec *Recorded) {
 	switch {
 	case r.URL.Path != openAIPath:
 		writeOpenAIError(w, &Turn{Status: http.StatusNotFound, Message: fmt.Sprintf("no route %s; only POST %s is scripted", r.URL.Path, openAIPath)})
 	case r.Method != http.MethodPost:
 		writeOpenAIError(w, &Turn{Status: http.StatusMethodNotAllowed, Message: "only POST is supported"})
-	case s.script.APIKey != "" && rec.APIKey != s.script.APIKey:
+	case o.script.APIKey != "" && rec.APIKey != o.script.APIKey:
 		writeOpenAIError(w, &Turn{Status: http.StatusUnauthorized, Message: "Incorrect API key provided."})
 	case rec.Body == nil:
 		writeOpenAIError(w, &Turn{Status: http.StatusBadRequest, Message: "the request body is not a JSON object"})
 	default:
-		o.answer(w, r, &rec)
+		o.answer(w, r, rec)
 	}
 }
 
 // answer serves a chat completion from the next matching turn.
 func (o *OpenAIServer) answer(w http.ResponseWriter, r *http.Request, rec *Recorded) {
-	s := o.core
-	turn := s.take(rec.Raw)
+	turn := o.next(w, rec)
 	if turn == nil {
-		if s.script.Fallback == FallbackError {
-			writeOpenAIError(w, &Turn{Status: http.StatusInternalServerError, Message: "the scripted model ran out of turns"})
-			return
-		}
-		turn = &Turn{Chunks: []Chunk{{Text: "(demo model) You said: " + lastOpenAIUserText(rec.Body)}}}
-	}
-	if turn.Status != 0 {
-		writeOpenAIError(w, turn)
 		return
 	}
 	modelName, _ := rec.Body["model"].(string)
 	a := openAIAnswer{
-		answer: answer{turn: turn, model: modelName, promptBytes: len(rec.Raw)},
+		reply:  reply{turn: turn, model: modelName, promptBytes: len(rec.Raw)},
 		nextID: func() string { return fmt.Sprintf("call_scripted_%d", o.calls.Add(1)) },
 	}
 	if stream, _ := rec.Body["stream"].(bool); !stream {

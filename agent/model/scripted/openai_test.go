@@ -13,16 +13,7 @@ import (
 // serveOpenAI starts an OpenAI-shaped server for the script text.
 func serveOpenAI(t *testing.T, js string) *OpenAIServer {
 	t.Helper()
-	s, err := ParseScript([]byte(js))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := NewOpenAIServer(s, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Close)
-	return srv
+	return serveWith(t, NewOpenAIServer, js)
 }
 
 // postOpenAI sends body to path under the server's /v1 base and returns the
@@ -159,23 +150,16 @@ func TestOpenAIMatchAndTimes(t *testing.T) {
 		{"status": 503, "times": 2},
 		{"chunks": [{"text": "after errors"}]}
 	], "fallback": "error"}`)
-	steps := []struct {
-		say        string
-		wantStatus int
-		wantHas    string
-	}{
+	runSteps(t, []step{
 		{"beta", 503, "Service Unavailable"},
 		{"alpha", 200, `"content":"A"`},
 		{"beta", 503, "Service Unavailable"},
 		{"beta", 200, "after errors"},
 		{"alpha", 500, "ran out"},
-	}
-	for i, s := range steps {
-		status, _, body := postOpenAI(t, srv, "/chat/completions", chatBody(true, false, s.say))
-		if status != s.wantStatus || !strings.Contains(body, s.wantHas) {
-			t.Errorf("request %d (%s) = %d %s, want %d containing %s", i+1, s.say, status, body, s.wantStatus, s.wantHas)
-		}
-	}
+	}, func(say string) (int, string) {
+		status, _, body := postOpenAI(t, srv, "/chat/completions", chatBody(true, false, say))
+		return status, body
+	})
 }
 
 func TestOpenAIClientGoneEndsHandler(t *testing.T) {

@@ -61,10 +61,9 @@ type (
 // so that recorded wire transcripts stay stable.
 const scriptedCreated = 1_700_000_000
 
-// openAIAnswer renders one turn for one Chat Completions request, reusing
-// the Gemini answer's delays and token counts.
+// openAIAnswer renders one turn for one Chat Completions request.
 type openAIAnswer struct {
-	answer
+	reply
 	// includeUsage is stream_options.include_usage of the request.
 	includeUsage bool
 	// nextID names a function call the script left without an id.
@@ -77,22 +76,9 @@ type openAIAnswer struct {
 // usage chunk when asked for, and [DONE]. A hanging turn stops after the
 // scripted chunks and waits for the client to go away.
 func (a openAIAnswer) stream(ctx context.Context, w http.ResponseWriter) {
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
-	rc := http.NewResponseController(w)
-	send := func(v any) bool {
-		data, err := json.Marshal(v)
-		if err != nil {
-			return false
-		}
-		if _, err := w.Write(append(append([]byte("data: "), data...), "\n\n"...)); err != nil {
-			return false
-		}
-		return rc.Flush() == nil
-	}
+	s := startSSE(w, "\n\n")
 	empty := ""
-	if !send(a.chunk(oaDelta{Role: "assistant", Content: &empty}, nil)) {
+	if !s.send(a.chunk(oaDelta{Role: "assistant", Content: &empty}, nil)) {
 		return
 	}
 	calls := 0
@@ -101,7 +87,7 @@ func (a openAIAnswer) stream(ctx context.Context, w http.ResponseWriter) {
 			return
 		}
 		for _, d := range a.deltas(c, &calls) {
-			if !send(a.chunk(d, nil)) {
+			if !s.send(a.chunk(d, nil)) {
 				return
 			}
 		}
@@ -111,26 +97,19 @@ func (a openAIAnswer) stream(ctx context.Context, w http.ResponseWriter) {
 		return
 	}
 	finish := a.openAIFinish()
-	if !send(a.chunk(oaDelta{}, &finish)) {
+	if !s.send(a.chunk(oaDelta{}, &finish)) {
 		return
 	}
-	if a.includeUsage && !send(oaCompletion{ID: "chatcmpl-scripted", Object: "chat.completion.chunk", Created: scriptedCreated,
+	if a.includeUsage && !s.send(oaCompletion{ID: "chatcmpl-scripted", Object: "chat.completion.chunk", Created: scriptedCreated,
 		Model: a.model, Choices: []oaChoice{}, Usage: a.openAIUsage()}) {
 		return
 	}
-	_, _ = w.Write([]byte("data: [DONE]\n\n")) // the client may be gone
-	_ = rc.Flush()
+	_ = s.data([]byte("[DONE]")) // the client may be gone
 }
 
 // unary writes the whole turn as one chat.completion, after the same delays.
 func (a openAIAnswer) unary(ctx context.Context, w http.ResponseWriter) {
-	for range a.turn.Chunks {
-		if !a.pause(ctx) {
-			return
-		}
-	}
-	if a.turn.Hang {
-		<-ctx.Done()
+	if !a.settle(ctx) {
 		return
 	}
 	msg := &oaMessage{Role: "assistant"}
@@ -226,14 +205,14 @@ func (a openAIAnswer) openAIFinish() string {
 // openAIUsage is the turn's token count in the OpenAI shape, where
 // completion tokens include the reasoning tokens.
 func (a openAIAnswer) openAIUsage() *oaUsage {
-	u := a.usage()
+	u := a.tokens()
 	out := &oaUsage{
-		PromptTokens:     u.PromptTokenCount,
-		CompletionTokens: u.CandidatesTokenCount + u.ThoughtsTokenCount,
-		TotalTokens:      u.TotalTokenCount,
+		PromptTokens:     u.PromptTokens,
+		CompletionTokens: u.OutputTokens + u.ThoughtTokens,
+		TotalTokens:      u.total(),
 	}
-	if u.ThoughtsTokenCount > 0 {
-		out.CompletionTokensDetails = &oaCompletionUsage{ReasoningTokens: u.ThoughtsTokenCount}
+	if u.ThoughtTokens > 0 {
+		out.CompletionTokensDetails = &oaCompletionUsage{ReasoningTokens: u.ThoughtTokens}
 	}
 	return out
 }

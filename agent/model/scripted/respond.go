@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"time"
 )
 
 // Wire shapes of the Gemini REST API, as much of them as genai reads.
@@ -41,35 +40,23 @@ type (
 	}
 )
 
-// answer renders one turn for one request.
+// answer renders one turn for one request in the Gemini shape.
 type answer struct {
-	turn        *Turn
-	model       string
-	promptBytes int
+	reply
 }
 
 // stream writes the turn as SSE events, one chunk per event, the finish
 // reason and usage on the last; a hanging turn then waits for the client.
 func (a answer) stream(ctx context.Context, w http.ResponseWriter) {
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
-	rc := http.NewResponseController(w)
-	if err := rc.Flush(); err != nil { // headers now, even before a delayed first chunk
+	s := startSSE(w, "\r\n\r\n")
+	if !s.flush() { // headers now, even before a delayed first chunk
 		return
 	}
 	for i, ev := range a.events() {
 		if i < len(a.turn.Chunks) && !a.pause(ctx) {
 			return
 		}
-		data, err := json.Marshal(ev)
-		if err != nil {
-			return
-		}
-		if _, err := w.Write(append(append([]byte("data: "), data...), "\r\n\r\n"...)); err != nil {
-			return
-		}
-		if err := rc.Flush(); err != nil {
+		if !s.send(ev) {
 			return
 		}
 	}
@@ -80,13 +67,7 @@ func (a answer) stream(ctx context.Context, w http.ResponseWriter) {
 
 // unary writes the whole turn as one response, after the same delays.
 func (a answer) unary(ctx context.Context, w http.ResponseWriter) {
-	for range a.turn.Chunks {
-		if !a.pause(ctx) {
-			return
-		}
-	}
-	if a.turn.Hang {
-		<-ctx.Done()
+	if !a.settle(ctx) {
 		return
 	}
 	resp := a.final()
@@ -137,33 +118,14 @@ func (a answer) finishReason() string {
 	return a.turn.FinishReason
 }
 
-// usage is the scripted count, or a rough one (bytes/4) when none is set.
+// usage is the turn's token count in the Gemini shape.
 func (a answer) usage() *wireUsage {
-	u := wireUsage{PromptTokenCount: a.promptBytes / 4}
-	if s := a.turn.Usage; s != nil {
-		u = wireUsage{PromptTokenCount: s.PromptTokens, CandidatesTokenCount: s.OutputTokens, ThoughtsTokenCount: s.ThoughtTokens}
-	} else {
-		for _, c := range a.turn.Chunks {
-			u.CandidatesTokenCount += (len(c.Text) + 3) / 4
-			u.ThoughtsTokenCount += (len(c.Thought) + 3) / 4
-		}
-	}
-	u.TotalTokenCount = u.PromptTokenCount + u.CandidatesTokenCount + u.ThoughtsTokenCount
-	return &u
-}
-
-// pause waits the turn's delay; false when the client went away.
-func (a answer) pause(ctx context.Context) bool {
-	if a.turn.DelayMs <= 0 {
-		return ctx.Err() == nil
-	}
-	t := time.NewTimer(time.Duration(a.turn.DelayMs) * time.Millisecond)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
+	u := a.tokens()
+	return &wireUsage{
+		PromptTokenCount:     u.PromptTokens,
+		CandidatesTokenCount: u.OutputTokens,
+		ThoughtsTokenCount:   u.ThoughtTokens,
+		TotalTokenCount:      u.total(),
 	}
 }
 
@@ -194,12 +156,6 @@ func mergeParts(chunks []Chunk) []wirePart {
 	return parts
 }
 
-// writeJSON writes v as a 200 JSON response.
-func writeJSON(w http.ResponseWriter, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(v) // the client may be gone; nothing to do then
-}
-
 // writeError writes t's HTTP error in the google.rpc.Status shape.
 func writeError(w http.ResponseWriter, t *Turn) {
 	msg := t.Message
@@ -218,7 +174,7 @@ func writeError(w http.ResponseWriter, t *Turn) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(t.Status)
-	_ = json.NewEncoder(w).Encode(map[string]any{"error": body}) // as in writeJSON
+	_ = json.NewEncoder(w).Encode(map[string]any{"error": body}) // the client may be gone
 }
 
 // rpcStatus is the google.rpc.Code name Google APIs pair with an HTTP status.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
@@ -16,19 +17,26 @@ import (
 // deadline bounds waits so that a bug fails a test instead of hanging it.
 const deadline = 30 * time.Second
 
-// serve starts a server for the script text.
-func serve(t *testing.T, js string) *Server {
+// serveWith starts a server made by newServer (NewServer or
+// NewOpenAIServer) for the script text and closes it when the test ends.
+func serveWith[S interface{ Close() }](t *testing.T, newServer func(*Script, *slog.Logger) (S, error), js string) S {
 	t.Helper()
 	s, err := ParseScript([]byte(js))
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := NewServer(s, nil)
+	srv, err := newServer(s, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(srv.Close)
 	return srv
+}
+
+// serve starts a Gemini-shaped server for the script text.
+func serve(t *testing.T, js string) *Server {
+	t.Helper()
+	return serveWith(t, NewServer, js)
 }
 
 // post sends body to method of gemini-test and returns status and body.
@@ -137,19 +145,30 @@ func TestTurnOrderMatchAndTimes(t *testing.T) {
 		{"status": 500, "times": 2},
 		{"chunks": [{"text": "after errors"}]}
 	], "fallback": "error"}`)
-	steps := []struct {
-		say        string
-		wantStatus int
-		wantHas    string
-	}{
+	runSteps(t, []step{
 		{"beta", 500, "Internal"},    // alpha does not match; the 500 turn does
 		{"alpha", 200, `"text":"A"`}, // alpha is still unconsumed
 		{"beta", 500, "Internal"},    // second of two 500s
 		{"beta", 200, "after errors"},
 		{"alpha", 500, "ran out"},
-	}
+	}, func(say string) (int, string) {
+		return post(t, context.Background(), srv, "streamGenerateContent", userBody(say))
+	})
+}
+
+// step is one request of a conversation with a server: what the user says
+// and what the server must answer.
+type step struct {
+	say        string
+	wantStatus int
+	wantHas    string
+}
+
+// runSteps sends the steps in order with post and checks each answer.
+func runSteps(t *testing.T, steps []step, post func(say string) (status int, body string)) {
+	t.Helper()
 	for i, s := range steps {
-		status, body := post(t, context.Background(), srv, "streamGenerateContent", userBody(s.say))
+		status, body := post(s.say)
 		if status != s.wantStatus || !strings.Contains(body, s.wantHas) {
 			t.Errorf("request %d (%s) = %d %s, want %d containing %s", i+1, s.say, status, body, s.wantStatus, s.wantHas)
 		}
@@ -208,7 +227,7 @@ func TestClientGoneEndsHandler(t *testing.T) {
 			}
 			cancel()
 			resp.Body.Close()
-			waitUntil(t, func() bool { return srv.inFlight.Load() == 0 })
+			waitUntil(t, func() bool { return srv.core.inFlight.Load() == 0 })
 		})
 	}
 }

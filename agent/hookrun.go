@@ -1,0 +1,82 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"companion/agent/hooks"
+)
+
+// hook runs the user's hooks for an event and reports their messages and
+// failures to the user. A failed hook never stops the turn: its outcome
+// then carries no decision.
+func (s *Session) hook(ctx context.Context, event, tool string, data map[string]any) hooks.Outcome {
+	r := s.opts.Hooks
+	if r == nil || !r.Has(event) {
+		return hooks.Outcome{}
+	}
+	out, err := r.Run(ctx, event, hooks.Input{SessionID: s.opts.ID, Cwd: s.Root(), ToolName: tool, Data: data})
+	if err != nil {
+		s.opts.Log.Warn("hooks did not run", "event", event, "err", err)
+		return hooks.Outcome{}
+	}
+	for _, e := range out.Errors {
+		s.emit(ctx, MessageChunk{Text: fmt.Sprintf("_(A %s hook failed and was ignored: %v)_\n\n", event, e)})
+	}
+	if out.SystemMessage != "" && !out.SuppressOutput {
+		s.emit(ctx, MessageChunk{Text: "_(" + event + " hook: " + out.SystemMessage + ")_\n\n"})
+	}
+	return out
+}
+
+// blocked reports whether a hook outcome stops what it was asked about.
+func blocked(out hooks.Outcome) bool {
+	return out.Decision == hooks.Deny || out.Decision == hooks.Block || out.Stop
+}
+
+// hookReason is the reason a hook gave, or a default.
+func hookReason(out hooks.Outcome, what string) string {
+	if out.Reason != "" {
+		return out.Reason
+	}
+	if out.StopReason != "" {
+		return out.StopReason
+	}
+	return "a hook refused " + what
+}
+
+// beforeTool runs BeforeTool hooks for a prepared call. It may replace the
+// call's input (the call is then prepared again) and returns the refusal
+// text when a hook denies it, and whether a hook wants the user asked or
+// has approved it.
+func (s *Session) beforeTool(ctx context.Context, p *prepared) (refusal string, decision hooks.Decision) {
+	var input map[string]any
+	json.Unmarshal(p.args, &input)
+	out := s.hook(ctx, hooks.BeforeTool, p.fc.Name, map[string]any{"tool_name": p.fc.Name, "tool_input": input})
+	if blocked(out) {
+		return "Refused by a hook: " + hookReason(out, "this call"), out.Decision
+	}
+	if out.ToolInput != nil {
+		args, _ := json.Marshal(out.ToolInput)
+		inv, err := p.tool.Prepare(s.env, args)
+		if err != nil {
+			return fmt.Sprintf("A hook changed the input of %s into something invalid: %v", p.fc.Name, err), out.Decision
+		}
+		p.args, p.inv = args, inv
+	}
+	return "", out.Decision
+}
+
+// afterTool runs AfterTool hooks; a blocking hook's reason is added to
+// what the model reads.
+func (s *Session) afterTool(ctx context.Context, p *prepared) {
+	out := s.hook(ctx, hooks.AfterTool, p.fc.Name, map[string]any{"tool_name": p.fc.Name,
+		"tool_input": json.RawMessage(p.args), "tool_response": map[string]any{"text": p.res.Text, "is_error": p.res.IsError}})
+	if blocked(out) {
+		p.res.Text += "\n\nA hook objected to this result: " + hookReason(out, "the result")
+	}
+	if out.AdditionalContext != "" {
+		p.res.Text += "\n\n" + out.AdditionalContext
+	}
+}

@@ -1,0 +1,65 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"companion/internal/acptest"
+)
+
+// TestHooks runs BeforeTool hooks through the real binary: deny, ask,
+// approve, replace the input, block by exit code 2, and a hook that times
+// out (reported; the default policy decides).
+func TestHooks(t *testing.T) {
+	tests := []struct {
+		name, hook string
+		asked      int
+		wantFile   string // content of out.txt afterwards ("" = absent)
+		wantText   string // in the model's view of the result
+	}{
+		{"deny", `echo '{"decision":"deny","reason":"no writes today"}'`, 0, "", "no writes today"},
+		{"ask", `echo '{"decision":"ask"}'`, 1, "v1\n", ""},
+		{"allow", `echo '{"decision":"allow"}'`, 0, "v1\n", ""},
+		{"modify input", `echo '{"decision":"allow","hookSpecificOutput":{"tool_input":{"file_path":"out.txt","content":"changed by hook"}}}'`, 0, "changed by hook", ""},
+		{"block by exit code", `echo 'blocked by policy script' >&2; exit 2`, 0, "", "blocked by policy script"},
+		{"timeout", `sleep 5`, 1, "v1\n", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ws := workspace(t, nil)
+			hookFile := filepath.Join(t.TempDir(), "hook.sh")
+			os.WriteFile(hookFile, []byte("#!/bin/sh\ncat > /dev/null\n"+tt.hook+"\n"), 0o755)
+			settings, _ := json.Marshal(map[string]any{"hooks": map[string]any{"BeforeTool": []any{
+				map[string]any{"matcher": "write_file", "command": hookFile, "timeout": 300}}}})
+			fake := acptest.NewFake()
+			ed := startFake(t, `{"turns":[{"chunks":[{"functionCall":{"name":"write_file","args":{"file_path":"out.txt","content":"v1\n"}}}]},
+				{"chunks":[{"text":"ok"}]}]}`, fake, string(settings))
+			ed.Initialize(map[string]any{})
+			id := ed.NewSession(ws)
+			if got := ed.StopReason(ed.Wait(ed.Prompt(id, "write"))); got != "end_turn" {
+				t.Fatalf("stopReason = %q\n%s", got, ed.Stderr())
+			}
+			if len(fake.Permissions) != tt.asked {
+				t.Errorf("asked %d times, want %d", len(fake.Permissions), tt.asked)
+			}
+			data, err := os.ReadFile(filepath.Join(ws, "out.txt"))
+			if got := string(data); (err != nil && tt.wantFile != "") || got != tt.wantFile {
+				t.Errorf("out.txt = %q (%v), want %q", got, err, tt.wantFile)
+			}
+			var all string
+			for _, u := range ed.Updates(id) {
+				all += string(u.Raw)
+			}
+			if tt.wantText != "" && !strings.Contains(all, tt.wantText) {
+				t.Errorf("updates lack %q", tt.wantText)
+			}
+			if tt.name == "timeout" && !strings.Contains(all, "hook failed") {
+				t.Errorf("the timed-out hook was not reported")
+			}
+			ed.Close()
+		})
+	}
+}
