@@ -121,8 +121,12 @@ func TestDo(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
+			// A wait of an hour (the slow backoff) ends at the deadline and
+			// fails the test instead of hanging it.
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
 			tries := 0
-			err := tt.policy.Do(context.Background(), slog.New(slog.DiscardHandler), "test", func() model.Attempt {
+			err := tt.policy.Do(ctx, slog.New(slog.DiscardHandler), "test", func() model.Attempt {
 				a := tt.attempts[min(tries, len(tt.attempts)-1)]
 				tries++
 				return a

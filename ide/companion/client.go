@@ -24,6 +24,10 @@ type Options struct {
 	// positions, file:// URIs) and normalised. Calls come one at a time,
 	// never after Close returns, and must not block for long.
 	OnContext func(ide.Context)
+	// OnStatus is told when the connection breaks (false) and when it is
+	// back (true); Connect's return reports the first connection. Calls
+	// come from one goroutine, in order, never after Close returns.
+	OnStatus func(connected bool)
 	// Log receives connection events (nil: discarded).
 	Log *slog.Logger
 	// ClientName and ClientVersion introduce the agent to the IDE
@@ -98,8 +102,10 @@ type Client struct {
 	// diffs holds the open diffs by cleaned file path.
 	diffs map[string]*pendingDiff
 
-	// ctxMu serialises OnContext calls and orders them before Close's end.
+	// ctxMu serialises OnContext calls and guards noContext.
 	ctxMu sync.Mutex
+	// noContext is set by Close: no OnContext call starts after it.
+	noContext bool
 }
 
 // Connect connects to the IDE server at ep and keeps the connection up in
@@ -168,6 +174,7 @@ func (c *Client) Close() error {
 		<-c.done
 		c.wg.Wait()
 		c.ctxMu.Lock() // waits for a context callback under way
+		c.noContext = true
 		c.ctxMu.Unlock()
 		c.http.CloseIdleConnections()
 	})
@@ -195,11 +202,20 @@ func (c *Client) supervise(cn *conn) {
 		}
 		c.log.Info("IDE connection lost; reconnecting", "err", cn.cause())
 		c.drop(cn, ErrConnectionLost)
+		c.status(false)
 		next, ok := c.redial()
 		if !ok {
 			return
 		}
 		cn = next
+		c.status(true)
+	}
+}
+
+// status reports a change of connection to OnStatus.
+func (c *Client) status(connected bool) {
+	if c.opts.OnStatus != nil {
+		c.opts.OnStatus(connected)
 	}
 }
 

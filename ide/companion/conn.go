@@ -150,7 +150,9 @@ type streamWatch struct {
 // RoundTrip implements http.RoundTripper.
 func (w *streamWatch) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := w.base.RoundTrip(req)
-	if req.Method != http.MethodGet {
+	// A GET with Last-Event-ID resumes a request's stream, not the
+	// listening one.
+	if req.Method != http.MethodGet || req.Header.Get("Last-Event-ID") != "" {
 		return resp, err
 	}
 	if err != nil {

@@ -59,7 +59,7 @@ func (c *Client) onContextUpdate(raw json.RawMessage) {
 	}
 	c.ctxMu.Lock()
 	defer c.ctxMu.Unlock()
-	if c.ctx.Err() != nil {
+	if c.noContext {
 		return
 	}
 	c.opts.OnContext(ctx)

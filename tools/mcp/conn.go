@@ -84,12 +84,17 @@ func (c *conn) transport(cfg *ServerConfig, o *Options) (transport.Interface, er
 	case TransportSSE:
 		c.httpTr = http.DefaultTransport.(*http.Transport).Clone()
 		return transport.NewSSE(cfg.URL, transport.WithHeaders(cfg.Headers),
+			transport.WithEndpointTimeout(o.ConnectTimeout),
 			transport.WithHTTPClient(&http.Client{Transport: c.httpTr}),
 			transport.WithSSELogger(o.Log.With("server", cfg.Name)))
 	default:
 		c.httpTr = http.DefaultTransport.(*http.Transport).Clone()
 		return transport.NewStreamableHTTP(cfg.URL, transport.WithHTTPHeaders(cfg.Headers),
 			transport.WithHTTPBasicClient(&http.Client{Transport: c.httpTr}),
+			// Servers today speak the protocol before 2026-07-28 (the client
+			// is pinned to it), where the GET stream is how notifications
+			// such as tools/list_changed arrive.
+			//lint:ignore SA1019 deprecated only for the newer protocol
 			transport.WithContinuousListening(),
 			transport.WithHTTPLogger(o.Log.With("server", cfg.Name)))
 	}
@@ -99,9 +104,18 @@ func (c *conn) transport(cfg *ServerConfig, o *Options) (transport.Interface, er
 func (c *conn) handshake(ctx context.Context, o *Options) error {
 	initCtx, cancel := context.WithTimeout(ctx, o.ConnectTimeout)
 	defer cancel()
-	// Start's context is the connection's: SSE and HTTP listen on it.
-	if err := c.client.Start(ctx); err != nil {
-		return fmt.Errorf("start: %w", err)
+	// Start's context must be the connection's (SSE and HTTP listen on
+	// it), so the connect timeout bounds the wait instead; on timeout the
+	// caller closes the connection, which ends Start.
+	started := make(chan error, 1)
+	go func() { started <- c.client.Start(ctx) }()
+	select {
+	case err := <-started:
+		if err != nil {
+			return fmt.Errorf("start: %w", err)
+		}
+	case <-initCtx.Done():
+		return fmt.Errorf("no connection within %s", o.ConnectTimeout)
 	}
 	req := mcpgo.InitializeRequest{}
 	req.Params.ClientInfo = mcpgo.Implementation{Name: o.ClientName, Version: o.ClientVersion}

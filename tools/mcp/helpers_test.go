@@ -76,7 +76,14 @@ func closeAndCheck(t *testing.T, m *Manager) {
 			t.Errorf("server process %d is still alive after Close", pid)
 		}
 	}
-	waitFor(t, "no goroutines of the package left", noLeftGoroutines)
+	deadline := time.Now().Add(20 * time.Second)
+	for !noLeftGoroutines() {
+		if time.Now().After(deadline) {
+			t.Errorf("goroutines left after Close:\n%s", leftGoroutines())
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // waitFor polls cond until it holds, failing the test after 20 s (a safety

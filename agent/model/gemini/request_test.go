@@ -53,7 +53,7 @@ func TestRequestBodyGolden(t *testing.T) {
 
 func TestRequestParts(t *testing.T) {
 	t.Parallel()
-	p, srv := startScript(t, modeltest.Parse(t, `{"turns": [{"chunks": [{"text": "ok"}], "times": 2}], "fallback": "error"}`), modeltest.FastRetry())
+	p, srv := start(t, modeltest.Parse(t, `{"turns": [{"chunks": [{"text": "ok"}], "times": 2}], "fallback": "error"}`), modeltest.FastRetry(), nil)
 	for _, m := range []string{"gemini-2.5-pro", "gemini-2.0-flash"} {
 		if _, err := modeltest.Collect(t, context.Background(), p, fullRequest(m)); err != nil {
 			t.Fatal(err)

@@ -36,7 +36,7 @@ func TestRetryGivesUp(t *testing.T) {
 
 func TestWrongAPIKey(t *testing.T) {
 	t.Parallel()
-	p, srv := startScript(t, modeltest.Parse(t, `{"apiKey": "the-right-key", "turns": []}`), modeltest.FastRetry())
+	p, srv := start(t, modeltest.Parse(t, `{"apiKey": "the-right-key", "turns": []}`), modeltest.FastRetry(), nil)
 	_, err := modeltest.Collect(t, context.Background(), p, modeltest.UserRequest("gemini-2.5-pro", "hi"))
 	ae := modeltest.APIError(t, err)
 	if want := "Gemini API rejected the API key (403): check GEMINI_API_KEY."; ae.Error() != want || ae.Status != 403 {

@@ -12,7 +12,7 @@ import (
 
 func TestStreamChunksInOrder(t *testing.T) {
 	t.Parallel()
-	p, srv := startScript(t, modeltest.Parse(t, `{"turns": [{
+	p, srv := start(t, modeltest.Parse(t, `{"turns": [{
 		"chunks": [
 			{"thought": "Let me look."},
 			{"text": "Hello "},
@@ -21,7 +21,7 @@ func TestStreamChunksInOrder(t *testing.T) {
 			{"functionCall": {"id": "given-id", "name": "glob", "args": {"pattern": "*.go"}}}
 		],
 		"usage": {"promptTokens": 10, "outputTokens": 5, "thoughtTokens": 2}
-	}], "fallback": "error"}`), modeltest.FastRetry())
+	}], "fallback": "error"}`), modeltest.FastRetry(), nil)
 
 	chunks, err := modeltest.Collect(t, context.Background(), p, modeltest.UserRequest("gemini-2.5-pro", "hi"))
 	if err != nil {
@@ -83,10 +83,10 @@ func TestStreamFinishReasons(t *testing.T) {
 
 func TestCountTokens(t *testing.T) {
 	t.Parallel()
-	p, srv := startScript(t, nil, modeltest.FastRetry())
+	p, srv := start(t, nil, modeltest.FastRetry(), nil)
 	req := modeltest.UserRequest("gemini-2.5-pro", "count these words please")
 	req.System = "You are terse."
-	n, err := p.CountTokens(context.Background(), req)
+	n, err := p.(*Provider).CountTokens(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,23 +10,12 @@ import (
 	"companion/agent/model/scripted"
 )
 
-// startScript serves script in the OpenAI shape and returns a provider
-// pointed at it.
-func startScript(t testing.TB, script *scripted.Script, retry model.RetryPolicy) (*Provider, *scripted.OpenAIServer) {
-	t.Helper()
-	srv := modeltest.Serve(t, scripted.NewOpenAIServer, script)
-	p, err := New(context.Background(), Config{APIKey: "test-key", BaseURL: srv.URL(), Retry: retry})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p, srv
-}
-
-// start is startScript as modeltest's shared tests call it.
+// start serves script in the OpenAI shape and returns a provider pointed at
+// it that logs to log (nil discards), with the server. It is this
+// package's modeltest.Start.
 func start(t testing.TB, script *scripted.Script, retry model.RetryPolicy, log *slog.Logger) (model.Model, modeltest.Server) {
-	p, srv := startScript(t, script, retry)
-	if log != nil {
-		p.log = log
-	}
-	return p, srv
+	t.Helper()
+	return modeltest.Started(t, scripted.NewOpenAIServer, script, func(url string) (model.Model, error) {
+		return New(context.Background(), Config{APIKey: "test-key", BaseURL: url, Retry: retry, Logger: log})
+	})
 }

@@ -59,7 +59,7 @@ func TestRequestBodyGolden(t *testing.T) {
 
 func TestRequestMessages(t *testing.T) {
 	t.Parallel()
-	p, srv := startScript(t, modeltest.Parse(t, `{"turns": [{"chunks": [{"text": "ok"}]}], "fallback": "error"}`), modeltest.FastRetry())
+	p, srv := start(t, modeltest.Parse(t, `{"turns": [{"chunks": [{"text": "ok"}]}], "fallback": "error"}`), modeltest.FastRetry(), nil)
 	if _, err := modeltest.Collect(t, context.Background(), p, fullRequest("gpt-4.1")); err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestHeadersAndEmptyKey(t *testing.T) {
 	// Not parallel: t.Setenv proves that the OPENAI_* environment is ignored.
 	t.Setenv("OPENAI_API_KEY", "from-the-environment")
 	t.Setenv("OPENAI_ORG_ID", "org-env")
-	_, srv := startScript(t, modeltest.Parse(t, `{"turns": [{"chunks": [{"text": "ok"}]}]}`), modeltest.FastRetry())
+	_, srv := start(t, modeltest.Parse(t, `{"turns": [{"chunks": [{"text": "ok"}]}]}`), modeltest.FastRetry(), nil)
 	rec := &headerRecorder{base: http.DefaultTransport}
 	p2, err := New(context.Background(), Config{
 		BaseURL:    srv.URL() + "/",

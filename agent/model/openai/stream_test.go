@@ -12,10 +12,10 @@ import (
 
 func TestStreamTextAndThoughts(t *testing.T) {
 	t.Parallel()
-	p, srv := startScript(t, modeltest.Parse(t, `{"turns": [{
+	p, srv := start(t, modeltest.Parse(t, `{"turns": [{
 		"chunks": [{"thought": "Let me "}, {"thought": "look."}, {"text": "Hello "}, {"text": "wörld \"quoted\""}],
 		"usage": {"promptTokens": 10, "outputTokens": 5, "thoughtTokens": 2}
-	}], "fallback": "error"}`), modeltest.FastRetry())
+	}], "fallback": "error"}`), modeltest.FastRetry(), nil)
 
 	chunks, err := modeltest.Collect(t, context.Background(), p, modeltest.UserRequest("qwen3", "hi"))
 	if err != nil {
@@ -53,11 +53,11 @@ func TestStreamTextAndThoughts(t *testing.T) {
 
 func TestStreamToolCalls(t *testing.T) {
 	t.Parallel()
-	p, _ := startScript(t, modeltest.Parse(t, `{"turns": [{"chunks": [
+	p, _ := start(t, modeltest.Parse(t, `{"turns": [{"chunks": [
 		{"text": "Reading both."},
 		{"functionCall": {"id": "call_given", "name": "read_file", "args": {"file_path": "a.txt", "limit": 20}}},
 		{"functionCall": {"name": "grep", "args": {"pattern": "naïve ✓", "paths": ["x", "y"]}}}
-	]}], "fallback": "error"}`), modeltest.FastRetry())
+	]}], "fallback": "error"}`), modeltest.FastRetry(), nil)
 
 	chunks, err := modeltest.Collect(t, context.Background(), p, modeltest.UserRequest("gpt-4.1", "read"))
 	if err != nil {
@@ -106,7 +106,7 @@ func TestStreamFinishReasons(t *testing.T) {
 
 func TestStreamConsumerStopsEarly(t *testing.T) {
 	t.Parallel()
-	p, srv := startScript(t, modeltest.Parse(t, `{"turns": [{"chunks": [{"text": "one"}, {"text": "two"}, {"text": "three"}]}], "fallback": "error"}`), modeltest.FastRetry())
+	p, srv := start(t, modeltest.Parse(t, `{"turns": [{"chunks": [{"text": "one"}, {"text": "two"}, {"text": "three"}]}], "fallback": "error"}`), modeltest.FastRetry(), nil)
 	var got []string
 	for c, err := range p.Stream(context.Background(), modeltest.UserRequest("m", "hi")) {
 		if err != nil {

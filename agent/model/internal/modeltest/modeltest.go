@@ -51,6 +51,20 @@ func Serve[S Server](t testing.TB, newServer func(*scripted.Script, *slog.Logger
 	return srv
 }
 
+// Started serves script with newServer and returns the provider that
+// newProvider builds for the server's base URL, with the server; errors
+// fail the test. Providers build their Start on it.
+func Started[S Server](t testing.TB, newServer func(*scripted.Script, *slog.Logger) (S, error), script *scripted.Script,
+	newProvider func(baseURL string) (model.Model, error)) (model.Model, Server) {
+	t.Helper()
+	srv := Serve(t, newServer, script)
+	p, err := newProvider(srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, srv
+}
+
 // Parse is scripted.ParseScript that fails the test on error.
 func Parse(t testing.TB, js string) *scripted.Script {
 	t.Helper()

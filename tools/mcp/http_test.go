@@ -1,0 +1,128 @@
+package mcp
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	mcpserver "github.com/mark3labs/mcp-go/server"
+)
+
+// headerRecorder records one request header of every request.
+type headerRecorder struct {
+	next http.Handler
+	name string
+	// mu guards seen.
+	mu   sync.Mutex
+	seen []string
+}
+
+func (h *headerRecorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.mu.Lock()
+	h.seen = append(h.seen, r.Header.Get(h.name))
+	h.mu.Unlock()
+	h.next.ServeHTTP(w, r)
+}
+
+// values returns the recorded header values.
+func (h *headerRecorder) values() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]string(nil), h.seen...)
+}
+
+func TestStreamableHTTPInProcess(t *testing.T) {
+	opts := testOptions(t, nil)
+	handler := mcpserver.NewStreamableHTTPServer(newFakeServer(), mcpserver.WithStreamableHTTPLogger(opts.Log))
+	rec := &headerRecorder{next: handler, name: "X-Api-Key"}
+	srv := httptest.NewServer(rec)
+	defer srv.Close()
+
+	cfg := ServerConfig{Name: "web", URL: srv.URL + "/mcp", Headers: map[string]string{"X-Api-Key": "secret"}}
+	opts.MaxRestarts = 1
+	m := startManager(t, []ServerConfig{cfg}, opts)
+	if !m.WaitReady(context.Background(), 20*time.Second) {
+		t.Fatal("the HTTP server did not connect")
+	}
+	if st := status(t, m, "web"); st.State != StateReady || st.Transport != TransportHTTP {
+		t.Fatalf("status = %+v", st)
+	}
+	if res := run(t, m, "mcp_web_echo", map[string]string{"text": "hi"}); res.Text != "echo: hi" {
+		t.Errorf("echo = %+v", res)
+	}
+	for _, v := range rec.values() {
+		if v != "secret" {
+			t.Errorf("a request carried X-Api-Key %q, want the configured header", v)
+		}
+	}
+
+	// The server goes away: the next call is an error result, and the
+	// manager reconnects until it gives up.
+	srv.CloseClientConnections()
+	srv.Close()
+	res := run(t, m, "mcp_web_echo", map[string]string{"text": "hi"})
+	if !res.IsError || !strings.Contains(res.Text, "being restarted") {
+		t.Errorf("echo after the server closed = %+v", res)
+	}
+	waitFor(t, "web failed", stateIs(m, "web", StateFailed))
+	if st := status(t, m, "web"); st.Restarts != 1 || st.LastError == "" {
+		t.Errorf("status = %+v", st)
+	}
+}
+
+func TestStableConnectionResetsBackoff(t *testing.T) {
+	var changes atomic.Int32
+	opts := testOptions(t, &changes)
+	opts.MaxRestarts = 1
+	opts.StableAfter = time.Nanosecond
+	m := startManager(t, []ServerConfig{fakeServer("fake", "ok")}, opts)
+	m.WaitReady(context.Background(), 20*time.Second)
+	for want := 1; want <= 2; want++ {
+		run(t, m, "mcp_fake_crash", nil)
+		waitFor(t, "restarted", func() bool {
+			st := status(t, m, "fake")
+			return st.State == StateReady && st.Restarts == want
+		})
+	}
+}
+
+func TestFailuresInARowGiveUp(t *testing.T) {
+	opts := testOptions(t, nil)
+	opts.MaxRestarts = 1
+	opts.StableAfter = time.Hour
+	m := startManager(t, []ServerConfig{fakeServer("fake", "ok")}, opts)
+	m.WaitReady(context.Background(), 20*time.Second)
+	run(t, m, "mcp_fake_crash", nil)
+	waitFor(t, "restarted", func() bool { st := status(t, m, "fake"); return st.State == StateReady && st.Restarts == 1 })
+	run(t, m, "mcp_fake_crash", nil)
+	waitFor(t, "failed", stateIs(m, "fake", StateFailed))
+	res := run(t, m, "mcp_fake_echo", map[string]string{"text": "x"})
+	if !res.IsError || !strings.Contains(res.Text, "will not be restarted") {
+		t.Errorf("echo on a failed server = %+v", res)
+	}
+}
+
+func TestHungHTTPServers(t *testing.T) {
+	hung := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	defer hung.Close()
+	opts := testOptions(t, nil)
+	opts.ConnectTimeout = 300 * time.Millisecond
+	opts.MaxRestarts = -1
+	m := startManager(t, []ServerConfig{
+		{Name: "sse", URL: hung.URL + "/sse", Transport: TransportSSE},
+		{Name: "http", URL: hung.URL + "/mcp", Transport: TransportHTTP},
+	}, opts)
+	if !m.WaitReady(context.Background(), 20*time.Second) {
+		t.Fatal("WaitReady gave up")
+	}
+	for name, want := range map[string]string{"sse": "no connection within 300ms", "http": "no answer to initialize within 300ms"} {
+		if st := status(t, m, name); st.State != StateFailed || !strings.Contains(st.LastError, want) {
+			t.Errorf("%s status = %+v, want failed with %q", name, st, want)
+		}
+	}
+}
