@@ -22,11 +22,13 @@ const (
 type Options struct {
 	// OnContext receives every editor context update, converted (0-based
 	// positions, file:// URIs) and normalised. Calls come one at a time,
-	// never after Close returns, and must not block for long.
+	// never after Close returns; they must not block for long nor call
+	// Close.
 	OnContext func(ide.Context)
 	// OnStatus is told when the connection breaks (false) and when it is
 	// back (true); Connect's return reports the first connection. Calls
-	// come from one goroutine, in order, never after Close returns.
+	// come from one goroutine, in order, never after Close returns; they
+	// must not call Close.
 	OnStatus func(connected bool)
 	// Log receives connection events (nil: discarded).
 	Log *slog.Logger
@@ -90,7 +92,7 @@ type Client struct {
 
 	// mu guards the fields below it.
 	mu sync.Mutex
-	// ep is the endpoint connected to last.
+	// ep is the endpoint in use or being tried.
 	ep Endpoint
 	// cur is the connection being set up or in use; notifications from
 	// any other are ignored.
@@ -122,7 +124,7 @@ func Connect(ctx context.Context, ep *Endpoint, opts Options) (*Client, error) {
 	c := &Client{
 		opts:   opts,
 		log:    opts.Log.With("ide_port", ep.Port),
-		http:   &http.Transport{Proxy: nil, ForceAttemptHTTP2: false},
+		http:   &http.Transport{}, // no proxy: the server is on 127.0.0.1
 		ctx:    cctx,
 		cancel: cancel,
 		done:   make(chan struct{}),
@@ -155,21 +157,26 @@ func (c *Client) DiffSupported() bool {
 	return c.connected && c.cur.canDiff
 }
 
-// Endpoint returns the endpoint connected to last.
+// Endpoint returns the endpoint in use, or while reconnecting the one
+// being tried.
 func (c *Client) Endpoint() Endpoint {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.ep
 }
 
+// closeTimeout bounds how long Close spends closing open diffs in the IDE.
+const closeTimeout = 2 * time.Second
+
 // Close ends the connection and every goroutine of the client. Open diffs
-// end as DiffLost with ErrClosed; the editor's diff views are left to the
-// editor. Close is idempotent and always returns nil.
+// are closed in the IDE (for at most two seconds in all) and end as
+// DiffLost with ErrClosed. Close is idempotent and always returns nil.
 func (c *Client) Close() error {
 	c.closeOnce.Do(func() {
 		c.mu.Lock()
 		c.closed = true
 		c.mu.Unlock()
+		c.closeOpenDiffs()
 		c.cancel()
 		<-c.done
 		c.wg.Wait()
@@ -179,6 +186,30 @@ func (c *Client) Close() error {
 		c.http.CloseIdleConnections()
 	})
 	return nil
+}
+
+// closeOpenDiffs closes the open diffs in the IDE, as a leaving agent
+// should; their results come from drop.
+func (c *Client) closeOpenDiffs() {
+	c.mu.Lock()
+	cn, up := c.cur, c.connected
+	var paths []string
+	for _, d := range c.diffs {
+		if d.cn == cn {
+			paths = append(paths, d.path)
+		}
+	}
+	c.mu.Unlock()
+	if !up || len(paths) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(c.ctx, closeTimeout)
+	defer cancel()
+	for _, p := range paths {
+		if _, err := c.callTool(ctx, cn.mc, toolCloseDiff, closeArgs(p)); err != nil {
+			c.log.Debug("closing the IDE diff failed", "file", p, "err", err)
+		}
+	}
 }
 
 // setLive marks cn as the connection in use.

@@ -265,12 +265,19 @@ func TestCloseEndsEverything(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if call := f.nextCall(); call.Name != "openDiff" {
+		t.Fatalf("server got %+v, want openDiff", call)
+	}
 	if err := f.c.Close(); err != nil {
 		t.Fatal(err)
 	}
 	res := <-ch
 	if res.Outcome != companion.DiffLost || !errors.Is(res.Err, companion.ErrClosed) {
 		t.Errorf("pending diff after Close = %+v, want lost with ErrClosed", res)
+	}
+	// The leaving agent closed the diff view.
+	if call := f.nextCall(); call.Name != "closeDiff" || call.FilePath != path {
+		t.Errorf("server got %+v, want closeDiff of %s", call, path)
 	}
 	if _, err := f.c.OpenDiff(context.Background(), path, "new"); !errors.Is(err, companion.ErrClosed) {
 		t.Errorf("OpenDiff() after Close error = %v, want ErrClosed", err)
