@@ -71,10 +71,14 @@ type connState struct {
 	sessions    map[SessionID]*session
 	// sessionStore keeps sessions on disk; opened on first use.
 	sessionStore *store.Store
+	// ide is the link to a spec-following IDE, when one is found.
+	ide *ideLink
 }
 
 func newConnState(s *Server) *connState {
-	return &connState{srv: s, cfg: s.opts.Config, sessions: map[SessionID]*session{}}
+	c := &connState{srv: s, cfg: s.opts.Config, sessions: map[SessionID]*session{}}
+	c.ide = &ideLink{c: c}
+	return c
 }
 
 // clientCaps returns what the client advertised in initialize.
@@ -125,6 +129,7 @@ func (c *connState) closeAll() {
 	for _, s := range sessions {
 		s.close()
 	}
+	c.ide.close()
 }
 
 // mux routes the agent-side ACP methods to their handlers.

@@ -109,6 +109,7 @@ func (c *connState) buildSession(ctx context.Context, conn *rpc.Conn, id Session
 	if err != nil {
 		return nil, nil, err
 	}
+	c.ide.start(roots.Primary())
 	s := &session{id: id, agent: a, updates: sink, journal: journal}
 	sink.options = func() []SessionConfigOption { return configOptions(a) }
 	c.mu.Lock()
@@ -138,7 +139,7 @@ func (c *connState) agentOptions(conn *rpc.Conn, id SessionID, roots *tools.Root
 	}
 	opts := agent.Options{
 		ID: string(id), Roots: roots, ModelName: cfg.Model, Models: cfg.Models,
-		Tools: c.srv.opts.Tools(cfg), Files: &files{client: client}, Asker: &asker{client: client},
+		Tools: c.srv.opts.Tools(cfg), Files: &files{client: client}, Asker: &ideAsker{inner: &asker{client: client}, link: c.ide},
 		Policy: pol, SaveRule: func(rule string) error { return config.AddProjectAllowRule(root, rule) },
 		StateDir:   filepath.Join(cfg.StateDir, "sessions", string(id)),
 		Memory:     memory.Options{FileNames: cfg.MemoryFileNames, UserDirs: cfg.MemoryDirs(os.Getenv), Log: c.srv.log},

@@ -139,3 +139,11 @@ func (s *Server) setContext(params any) error {
 	s.mu.Unlock()
 	return nil
 }
+
+// Streams reports how many clients hold the notification stream open, so
+// a test can wait for an agent to connect.
+func (s *Server) Streams() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.streams)
+}
