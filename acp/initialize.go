@@ -25,6 +25,7 @@ func (c *connState) initialize(_ context.Context, _ *rpc.Conn, p *InitializeRequ
 		AgentCapabilities: AgentCapabilities{
 			LoadSession:        true,
 			PromptCapabilities: PromptCapabilities{Image: true, Audio: true, EmbeddedContext: true},
+			MCPCapabilities:    MCPCapabilities{HTTP: true, SSE: true},
 			SessionCapabilities: SessionCapabilities{
 				Close:                 &SessionCloseCapabilities{},
 				AdditionalDirectories: &SessionAdditionalDirectoriesCapabilities{},

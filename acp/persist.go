@@ -24,7 +24,7 @@ func (c *connState) store() *store.Store {
 // loadSession brings a stored session back and replays its whole
 // conversation as session/update notifications before answering.
 func (c *connState) loadSession(ctx context.Context, conn *rpc.Conn, p *LoadSessionRequest) (*LoadSessionResponse, error) {
-	s, events, err := c.restore(ctx, conn, p.SessionID, p.Cwd, p.AdditionalDirectories)
+	s, events, err := c.restore(ctx, conn, p.SessionID, p.Cwd, p.AdditionalDirectories, p.MCPServers)
 	if err != nil {
 		return nil, err
 	}
@@ -35,7 +35,7 @@ func (c *connState) loadSession(ctx context.Context, conn *rpc.Conn, p *LoadSess
 
 // resumeSession brings a stored session back without replaying it.
 func (c *connState) resumeSession(ctx context.Context, conn *rpc.Conn, p *ResumeSessionRequest) (*ResumeSessionResponse, error) {
-	s, _, err := c.restore(ctx, conn, p.SessionID, p.Cwd, p.AdditionalDirectories)
+	s, _, err := c.restore(ctx, conn, p.SessionID, p.Cwd, p.AdditionalDirectories, p.MCPServers)
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +45,7 @@ func (c *connState) resumeSession(ctx context.Context, conn *rpc.Conn, p *Resume
 
 // restore rebuilds a stored session and registers it, replacing a live
 // session of the same id.
-func (c *connState) restore(ctx context.Context, conn *rpc.Conn, id SessionID, cwd string, extra []string) (*session, []agent.Event, error) {
+func (c *connState) restore(ctx context.Context, conn *rpc.Conn, id SessionID, cwd string, extra []string, editorMCP []MCPServer) (*session, []agent.Event, error) {
 	st := c.store()
 	_, recs, err := st.Load(string(id))
 	if errors.Is(err, store.ErrNotFound) {
@@ -61,7 +61,7 @@ func (c *connState) restore(ctx context.Context, conn *rpc.Conn, id SessionID, c
 	if err != nil {
 		return nil, nil, rpc.Errorf(rpc.CodeInternalError, "cannot reopen session %s: %v", id, err)
 	}
-	s, events, err := c.buildSession(ctx, conn, id, cwd, extra, journal, recs)
+	s, events, err := c.buildSession(ctx, conn, id, cwd, extra, editorMCP, journal, recs)
 	if err != nil {
 		journal.Close()
 		return nil, nil, err

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 
 	"companion/agent"
 	"companion/agent/checkpoint"
@@ -62,7 +63,7 @@ func (c *connState) newSession(ctx context.Context, conn *rpc.Conn, p *NewSessio
 		c.srv.log.Warn("session will not be saved", "session", id, "err", err)
 		journal = nil
 	}
-	s, _, err := c.buildSession(ctx, conn, id, p.Cwd, p.AdditionalDirectories, journal, nil)
+	s, _, err := c.buildSession(ctx, conn, id, p.Cwd, p.AdditionalDirectories, p.MCPServers, journal, nil)
 	if err != nil {
 		if journal != nil {
 			journal.Close()
@@ -76,7 +77,7 @@ func (c *connState) newSession(ctx context.Context, conn *rpc.Conn, p *NewSessio
 // buildSession makes the agent session for id, new (recs nil) or restored
 // from its records, and registers it. It returns the events to replay.
 func (c *connState) buildSession(ctx context.Context, conn *rpc.Conn, id SessionID, cwd string, extra []string,
-	journal *store.Writer, recs []store.Record) (*session, []agent.Event, error) {
+	editorMCP []MCPServer, journal *store.Writer, recs []store.Record) (*session, []agent.Event, error) {
 	roots, err := sessionRoots(cwd, extra)
 	if err != nil {
 		return nil, nil, err
@@ -99,6 +100,8 @@ func (c *connState) buildSession(ctx context.Context, conn *rpc.Conn, id Session
 	if journal != nil {
 		opts.Journal = journal
 	}
+	var live atomic.Pointer[agent.Session]
+	opts.MCP = c.startMCP(mcpServers(cfg, editorMCP, c.srv.log), sink, live.Load)
 	var a *agent.Session
 	var events []agent.Event
 	if recs == nil {
@@ -107,8 +110,12 @@ func (c *connState) buildSession(ctx context.Context, conn *rpc.Conn, id Session
 		a, events, err = agent.Restore(opts, recs)
 	}
 	if err != nil {
+		if opts.MCP != nil {
+			opts.MCP.Close()
+		}
 		return nil, nil, err
 	}
+	live.Store(a)
 	c.ide.start(roots.Primary())
 	s := &session{id: id, agent: a, updates: sink, journal: journal}
 	sink.options = func() []SessionConfigOption { return configOptions(a) }

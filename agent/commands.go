@@ -13,7 +13,7 @@ import (
 // Commands lists the slash commands the session understands: the built-in
 // ones, then those defined in files.
 func (s *Session) Commands() []Command {
-	return append(s.builtinCommands(), s.fileCommandList()...)
+	return append(append(s.builtinCommands(), s.fileCommandList()...), s.mcpCommands()...)
 }
 
 func (s *Session) builtinCommands() []Command {
@@ -25,6 +25,7 @@ func (s *Session) builtinCommands() []Command {
 		{Name: "model", Description: "Show or switch the model", Hint: "model name"},
 		{Name: "mode", Description: "Show or switch the approval mode", Hint: "default | auto_edit | yolo | plan"},
 		{Name: "stats", Description: "Show tokens used per model and tool calls"},
+		{Name: "mcp", Description: "Show the MCP servers, their state and tools"},
 		{Name: "memory", Description: "Show, add to or reload the instruction files", Hint: "show | add <fact> | refresh"},
 		{Name: "undo", Description: "Undo the last file change"},
 		{Name: "restore", Description: "List checkpoints, or restore one", Hint: "checkpoint id"},
@@ -53,6 +54,11 @@ func (s *Session) runCommand(ctx context.Context, text string) (StopReason, erro
 		out = s.compress(ctx)
 	case "memory":
 		out = s.memoryCommand(ctx, arg)
+	case "mcp":
+		out = "No MCP servers are configured."
+		if s.opts.MCP != nil {
+			out = s.opts.MCP.Describe()
+		}
 	case "stats":
 		out = s.statsText()
 	case "undo":
@@ -84,7 +90,7 @@ func (s *Session) helpText() string {
 func (s *Session) toolsText() string {
 	var b strings.Builder
 	b.WriteString("Tools:\n")
-	for _, t := range s.opts.Tools.All() {
+	for _, t := range s.allTools() {
 		desc, _, _ := strings.Cut(t.Description(), "\n")
 		fmt.Fprintf(&b, "- `%s`: %s\n", t.Name(), desc)
 	}

@@ -21,7 +21,7 @@ func (s *Session) fileCommand(ctx context.Context, text string) (string, bool, e
 	}
 	i := slices.IndexFunc(s.opts.SlashCommands, func(c slash.Command) bool { return c.Name == name })
 	if i < 0 {
-		return "", false, nil
+		return s.mcpPrompt(ctx, name, args)
 	}
 	prompt, err := slash.Expand(ctx, s.opts.SlashCommands[i], strings.TrimSpace(args), &slashEnv{s: s})
 	return prompt, true, err

@@ -22,14 +22,15 @@ func (s *Session) buildRequest(ctx context.Context) (*model.Request, error) {
 		req.Contents = append(req.Contents, contentText(note))
 		req.Contents = curate(req.Contents)
 	}
+	s.waitMCP(ctx)
 	if s.opts.Hooks.Has(hooks.BeforeToolSelection) {
 		var names []string
-		for _, t := range s.opts.Tools.All() {
+		for _, t := range s.allTools() {
 			names = append(names, t.Name())
 		}
 		s.hook(ctx, hooks.BeforeToolSelection, "", map[string]any{"tools": names})
 	}
-	for _, t := range s.opts.Tools.All() {
+	for _, t := range s.allTools() {
 		req.Tools = append(req.Tools, model.ToolDecl{
 			Name: t.Name(), Description: t.Description(), Parameters: t.Schema()})
 	}

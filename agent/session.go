@@ -60,6 +60,8 @@ type Options struct {
 	// FallbackModel takes over when the model keeps failing for quota;
 	// "" means none.
 	FallbackModel string
+	// MCP is the session's MCP servers; may be nil. Close closes it.
+	MCP MCPServers
 	// Hooks run the user's hook commands at the agent's events; may be nil.
 	Hooks *hooks.Runner
 	// SlashCommands are the commands defined in files (.companion/commands).
@@ -106,6 +108,7 @@ type Session struct {
 	memory               *memory.Memory
 	thoughtLevel         string
 	started              bool
+	mcpWaited            bool
 	// ide tracks what the user sees in the editor; never nil.
 	ide     *ide.Tracker
 	history []model.Content
@@ -240,6 +243,11 @@ func (s *Session) Close() {
 	s.mu.Unlock()
 	if err := s.env.Background.Close(); err != nil {
 		s.opts.Log.Warn("stopping background commands", "err", err)
+	}
+	if s.opts.MCP != nil {
+		if err := s.opts.MCP.Close(); err != nil {
+			s.opts.Log.Warn("stopping MCP servers", "err", err)
+		}
 	}
 	if s.opts.Hooks != nil && s.opts.Hooks.Has(hooks.SessionEnd) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

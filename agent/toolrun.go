@@ -90,7 +90,7 @@ func (s *Session) prepare(fc *model.FunctionCall) *prepared {
 	if fc.Args == nil {
 		p.args = []byte("{}")
 	}
-	tool, ok := s.opts.Tools.Get(fc.Name)
+	tool, ok := s.findTool(fc.Name)
 	if !ok {
 		p.res = tools.ErrorResult(fmt.Sprintf("There is no tool named %q.", fc.Name))
 		return p

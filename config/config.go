@@ -69,6 +69,11 @@ type Config struct {
 	// CompressionThreshold is the share of the context window at which
 	// older history is summarised (default 0.5).
 	CompressionThreshold float64 `json:"compressionThreshold,omitempty"`
+	// MCPServers are the user's MCP servers in Gemini CLI's settings shape
+	// (tools/mcp parses them); Gemini CLI's own are used when unset.
+	MCPServers json.RawMessage `json:"mcpServers,omitempty"`
+	// ProjectMCPServers are the project's, set by WithProject.
+	ProjectMCPServers json.RawMessage `json:"-"`
 	// Hooks are the user's hook commands (agent/hooks parses them).
 	Hooks json.RawMessage `json:"hooks,omitempty"`
 	// ProjectHooks are the project's, set by WithProject in trusted folders.
@@ -165,8 +170,14 @@ func Load(getenv func(string) string) (Config, error) {
 	if err := readSettings(c.SettingsPath, &c); err != nil {
 		return c, err
 	}
-	if c.Model == "" {
-		c.Model = geminiCLIModel(getenv)
+	if c.Model == "" || len(c.MCPServers) == 0 {
+		model, servers := geminiCLISettings(getenv)
+		if c.Model == "" {
+			c.Model = model
+		}
+		if len(c.MCPServers) == 0 {
+			c.MCPServers = servers
+		}
 	}
 	applyEnv(&c, getenv)
 	if c.Model == "" {
@@ -256,31 +267,32 @@ func stateDir(getenv func(string) string) string {
 	return filepath.Join(os.TempDir(), "companion-state")
 }
 
-// geminiCLIModel reads the model from Gemini CLI's ~/.gemini/settings.json
-// ("model": "name" or "model": {"name": "name"}), so its users keep their
-// choice; "" when there is none.
-func geminiCLIModel(getenv func(string) string) string {
+// geminiCLISettings reads the model ("model": "name" or {"name": ...})
+// and the MCP servers from Gemini CLI's ~/.gemini/settings.json, so its
+// users keep their choices.
+func geminiCLISettings(getenv func(string) string) (string, json.RawMessage) {
 	home := getenv("HOME")
 	if home == "" {
-		return ""
+		return "", nil
 	}
 	data, err := os.ReadFile(filepath.Join(home, ".gemini", "settings.json"))
 	if err != nil {
-		return ""
+		return "", nil
 	}
 	var s struct {
-		Model json.RawMessage `json:"model"`
+		Model      json.RawMessage `json:"model"`
+		MCPServers json.RawMessage `json:"mcpServers"`
 	}
-	if json.Unmarshal(data, &s) != nil || len(s.Model) == 0 {
-		return ""
+	if json.Unmarshal(data, &s) != nil {
+		return "", nil
 	}
 	var name string
-	if json.Unmarshal(s.Model, &name) == nil {
-		return name
+	if json.Unmarshal(s.Model, &name) != nil {
+		var obj struct {
+			Name string `json:"name"`
+		}
+		json.Unmarshal(s.Model, &obj)
+		name = obj.Name
 	}
-	var obj struct {
-		Name string `json:"name"`
-	}
-	json.Unmarshal(s.Model, &obj)
-	return obj.Name
+	return name, s.MCPServers
 }

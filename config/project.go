@@ -27,6 +27,7 @@ type Project struct {
 	MaxTurnRequests      int             `json:"maxTurnRequests,omitempty"`
 	Permissions          Permissions     `json:"permissions,omitzero"`
 	Hooks                json.RawMessage `json:"hooks,omitempty"`
+	MCPServers           json.RawMessage `json:"mcpServers,omitempty"`
 }
 
 // WithProject returns c with the project's settings laid over it:
@@ -54,6 +55,7 @@ func (c Config) WithProject(p Project) Config {
 	c.Permissions.Ask = append(slices.Clone(c.Permissions.Ask), p.Permissions.Ask...)
 	c.Permissions.Deny = append(slices.Clone(c.Permissions.Deny), p.Permissions.Deny...)
 	c.ProjectHooks = p.Hooks
+	c.ProjectMCPServers = p.MCPServers
 	return c
 }
 

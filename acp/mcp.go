@@ -1,0 +1,89 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+
+	"companion/agent"
+	"companion/config"
+	"companion/tools/mcp"
+)
+
+// mcpServers gathers a session's MCP servers: those in the settings (user,
+// then project; Gemini CLI's when companion's settings name none), then
+// those the editor sent with session/new, load or resume, which win on a
+// name clash.
+func mcpServers(cfg config.Config, fromEditor []MCPServer, log *slog.Logger) []mcp.ServerConfig {
+	byName := map[string]mcp.ServerConfig{}
+	var order []string
+	add := func(s mcp.ServerConfig) {
+		if _, ok := byName[s.Name]; !ok {
+			order = append(order, s.Name)
+		}
+		byName[s.Name] = s
+	}
+	for _, raw := range []json.RawMessage{cfg.MCPServers, cfg.ProjectMCPServers} {
+		if len(raw) == 0 {
+			continue
+		}
+		servers, err := mcp.ParseServers(raw)
+		if err != nil {
+			log.Warn("some MCP servers in the settings were skipped", "err", err)
+		}
+		for _, s := range servers {
+			add(s)
+		}
+	}
+	for _, s := range fromEditor {
+		add(editorServer(s))
+	}
+	out := make([]mcp.ServerConfig, 0, len(order))
+	for _, n := range order {
+		out = append(out, byName[n])
+	}
+	return out
+}
+
+// editorServer converts an ACP server entry (name/value arrays for env and
+// headers).
+func editorServer(s MCPServer) mcp.ServerConfig {
+	switch {
+	case s.Stdio != nil:
+		env := map[string]string{}
+		for _, e := range s.Stdio.Env {
+			env[e.Name] = e.Value
+		}
+		return mcp.ServerConfig{Name: s.Stdio.Name, Command: s.Stdio.Command, Args: s.Stdio.Args, Env: env, Transport: mcp.TransportStdio}
+	case s.HTTP != nil:
+		return mcp.ServerConfig{Name: s.HTTP.Name, URL: s.HTTP.URL, Headers: headers(s.HTTP.Headers), Transport: mcp.TransportHTTP}
+	case s.SSE != nil:
+		return mcp.ServerConfig{Name: s.SSE.Name, URL: s.SSE.URL, Headers: headers(s.SSE.Headers), Transport: mcp.TransportSSE}
+	}
+	return mcp.ServerConfig{}
+}
+
+func headers(hs []HTTPHeader) map[string]string {
+	m := map[string]string{}
+	for _, h := range hs {
+		m[h.Name] = h.Value
+	}
+	return m
+}
+
+// startMCP starts a session's MCP servers in the background; session/new
+// does not wait for them. When a server's tools or prompts change, the
+// editor gets the new command list.
+func (c *connState) startMCP(servers []mcp.ServerConfig, sink *updates, a func() *agent.Session) agent.MCPServers {
+	if len(servers) == 0 {
+		return nil
+	}
+	m := mcp.NewManager(servers, mcp.Options{Log: c.srv.log, ClientName: c.srv.opts.Name, ClientVersion: c.srv.opts.Version,
+		OnChange: func() {
+			if s := a(); s != nil {
+				sink.Emit(context.Background(), agent.CommandsChanged{Commands: s.Commands()})
+			}
+		}})
+	m.Start(context.Background())
+	return m
+}

@@ -1,0 +1,116 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"companion/tools"
+	"companion/tools/mcp"
+)
+
+// mcpReadyWait bounds how long the first prompt waits for MCP servers
+// still connecting; slower ones join later, their tools answering with an
+// error until then.
+const mcpReadyWait = 2 * time.Second
+
+// MCPServers is what the agent uses of a session's MCP servers;
+// *mcp.Manager implements it.
+type MCPServers interface {
+	Tools() []tools.Tool
+	WaitReady(ctx context.Context, d time.Duration) bool
+	Describe() string
+	Prompts() []mcp.Prompt
+	GetPrompt(ctx context.Context, server, name string, args map[string]string) (string, error)
+	Close() error
+}
+
+// allTools is the built-in tools and the MCP servers' tools now.
+func (s *Session) allTools() []tools.Tool {
+	all := s.opts.Tools.All()
+	if s.opts.MCP != nil {
+		all = append(all, s.opts.MCP.Tools()...)
+	}
+	return all
+}
+
+// findTool looks a tool up among the built-in and MCP tools.
+func (s *Session) findTool(name string) (tools.Tool, bool) {
+	if t, ok := s.opts.Tools.Get(name); ok {
+		return t, true
+	}
+	if s.opts.MCP == nil {
+		return nil, false
+	}
+	i := slices.IndexFunc(s.opts.MCP.Tools(), func(t tools.Tool) bool { return t.Name() == name })
+	if i < 0 {
+		return nil, false
+	}
+	return s.opts.MCP.Tools()[i], true
+}
+
+// waitMCP gives MCP servers a short time to connect before the first
+// model request, once per session.
+func (s *Session) waitMCP(ctx context.Context) {
+	s.mu.Lock()
+	first := !s.mcpWaited
+	s.mcpWaited = true
+	s.mu.Unlock()
+	if first && s.opts.MCP != nil {
+		s.opts.MCP.WaitReady(ctx, mcpReadyWait)
+	}
+}
+
+// mcpCommands are the MCP servers' prompts as slash commands
+// (server:prompt).
+func (s *Session) mcpCommands() []Command {
+	if s.opts.MCP == nil {
+		return nil
+	}
+	var out []Command
+	for _, p := range s.opts.MCP.Prompts() {
+		hint := ""
+		if len(p.Arguments) > 0 {
+			var names []string
+			for _, a := range p.Arguments {
+				names = append(names, a.Name+"=…")
+			}
+			hint = strings.Join(names, " ")
+		}
+		desc := p.Description
+		if desc == "" {
+			desc = "Prompt " + p.Name + " from MCP server " + p.Server
+		}
+		out = append(out, Command{Name: p.Server + ":" + p.Name, Description: desc, Hint: hint})
+	}
+	return out
+}
+
+// mcpPrompt expands an MCP prompt command: arguments are name=value
+// words, or plain words given to the prompt's arguments in order.
+func (s *Session) mcpPrompt(ctx context.Context, name, args string) (string, bool, error) {
+	if s.opts.MCP == nil {
+		return "", false, nil
+	}
+	for _, p := range s.opts.MCP.Prompts() {
+		if p.Server+":"+p.Name != name {
+			continue
+		}
+		values := map[string]string{}
+		for i, w := range strings.Fields(args) {
+			if k, v, ok := strings.Cut(w, "="); ok {
+				values[k] = v
+			} else if i < len(p.Arguments) {
+				values[p.Arguments[i].Name] = w
+			}
+		}
+		text, err := s.opts.MCP.GetPrompt(ctx, p.Server, p.Name, values)
+		if err != nil {
+			return "", true, fmt.Errorf("MCP prompt %s: %w", name, err)
+		}
+		return text, true, nil
+	}
+	return "", false, nil
+}
