@@ -4,12 +4,13 @@ BIN       ?= bin/companion
 STATICCHECK = $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME  ?= 10s
 
-.PHONY: help build test test-all conformance fuzz lint generate check bench clean
+.PHONY: help build test test-all test-deps conformance fuzz lint generate check bench clean
 
 help:
 	@echo "build        build $(BIN)"
 	@echo "test         go test -race ./..."
 	@echo "test-all     build, lint, go tests, brief fuzzing and the ACP SDK conformance suite (what CI runs)"
+	@echo "test-deps    npm install the MCP servers the tests use"
 	@echo "conformance  the Node conformance suite with the official ACP client library"
 	@echo "fuzz         run each fuzz target for FUZZTIME (default $(FUZZTIME))"
 	@echo "lint         go vet and staticcheck"
@@ -23,7 +24,12 @@ build:
 test:
 	$(GO) test -race -count=1 ./...
 
-test-all: build lint test fuzz conformance
+test-all: build lint test-deps test fuzz conformance
+
+# test-deps installs the real MCP servers from npm that tools/mcp and e2e
+# test against (their tests skip, saying so, when these are missing).
+test-deps:
+	cd tools/mcp/testdata/npm && npm ci --no-audit --no-fund
 
 conformance: build
 	cd conformance && npm ci --no-audit --no-fund && COMPANION_BIN=$(CURDIR)/$(BIN) npm test
