@@ -13,7 +13,7 @@ import (
 func TestFileCommands(t *testing.T) {
 	ws := workspace(t, map[string]string{
 		".companion/commands/git/summary.toml": "description = \"Summarise a file\"\nprompt = \"\"\"Summarise {{args}}.\nFile: @{notes.txt}\nShell: !{echo from-shell {{args}}}\"\"\"\n",
-		"notes.txt": "the notes body",
+		"notes.txt":                            "the notes body",
 	})
 	fake := acptest.NewFake()
 	ed := startFake(t, `{"turns":[{"match":"Summarise notes please.\\nFile: the notes body\\nShell: from-shell notes please","chunks":[{"text":"Summary done."}]}],"fallback":"error"}`, fake, fastRetries)

@@ -27,13 +27,13 @@ func TestIDEContextOverACP(t *testing.T) {
 	id := ed.NewSession(ws)
 	ed.NotifyUnchecked("_companion/ide/contextUpdate", map[string]any{"sessionId": id,
 		"workspaceFolders": []any{map[string]any{"uri": "file://" + ws, "name": "ws"}},
-		"openFiles": []any{map[string]any{"uri": uri, "isActive": true, "timestamp": 1, "cursor": map[string]any{"line": 2, "character": 0}}},
-		"isTrusted": true})
+		"openFiles":        []any{map[string]any{"uri": uri, "isActive": true, "timestamp": 1, "cursor": map[string]any{"line": 2, "character": 0}}},
+		"isTrusted":        true})
 	for i, want := range []string{"I see main.go.", "I see the selection.", "fine"} {
 		if i == 1 {
 			ed.NotifyUnchecked("_companion/ide/contextUpdate", map[string]any{
 				"openFiles": []any{map[string]any{"uri": uri, "isActive": true, "timestamp": 2, "cursor": map[string]any{"line": 3, "character": 1},
-					"selection": map[string]any{"start": map[string]any{"line": 3, "character": 1}, "end": map[string]any{"line": 3, "character": 15}},
+					"selection":    map[string]any{"start": map[string]any{"line": 3, "character": 1}, "end": map[string]any{"line": 3, "character": 15}},
 					"selectedText": "println(\"hi\")"}}})
 		}
 		before := len(ed.Updates(id))

@@ -86,3 +86,12 @@ func kinds(us []acptest.Update) []string {
 	}
 	return out
 }
+
+// sessionID reads the id from a session/new answer.
+func sessionID(m acptest.Msg) string {
+	var r struct {
+		SessionID string `json:"sessionId"`
+	}
+	json.Unmarshal(m.Result, &r)
+	return r.SessionID
+}

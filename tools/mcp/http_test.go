@@ -109,7 +109,7 @@ func TestFailuresInARowGiveUp(t *testing.T) {
 
 func TestHungHTTPServers(t *testing.T) {
 	hung := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
-	defer hung.Close()
+	t.Cleanup(hung.Close) // after the manager's Close, which ends the hung requests
 	opts := testOptions(t, nil)
 	opts.ConnectTimeout = 300 * time.Millisecond
 	opts.MaxRestarts = -1
