@@ -24,6 +24,7 @@ func (s *Session) builtinCommands() []Command {
 		{Name: "compress", Description: "Summarise the conversation so far to free context"},
 		{Name: "model", Description: "Show or switch the model", Hint: "model name"},
 		{Name: "mode", Description: "Show or switch the approval mode", Hint: "default | auto_edit | yolo | plan"},
+		{Name: "init", Description: "Look at the project and write a starter AGENTS.md"},
 		{Name: "stats", Description: "Show tokens used per model and tool calls"},
 		{Name: "mcp", Description: "Show the MCP servers, their state and tools"},
 		{Name: "memory", Description: "Show, add to or reload the instruction files", Hint: "show | add <fact> | refresh"},

@@ -428,3 +428,18 @@ func describe(cs []model.Content) string {
 }
 
 func runtimeGosched() { time.Sleep(time.Millisecond) }
+
+func TestInitCommand(t *testing.T) {
+	m := &fakeModel{turns: []fakeTurn{{chunks: []*model.Chunk{text("writing")}}}}
+	s, rec := newTestSession(t, m)
+	// newTestSession writes AGENTS.md: /init refuses to overwrite it.
+	s.Prompt(context.Background(), userText("/init"))
+	if len(m.requests()) != 0 || !strings.Contains(rec.all()[0].(MessageChunk).Text, "already exists") {
+		t.Fatalf("init with AGENTS.md present: %d requests, events %#v", len(m.requests()), rec.all())
+	}
+	os.Remove(filepath.Join(s.Root(), "AGENTS.md"))
+	s.Prompt(context.Background(), userText("/init"))
+	if reqs := m.requests(); len(reqs) != 1 || !strings.Contains(lastUserText(reqs[0]), "starter AGENTS.md") {
+		t.Errorf("init did not prompt the model: %d requests", len(reqs))
+	}
+}

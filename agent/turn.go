@@ -34,7 +34,13 @@ func (s *Session) Prompt(ctx context.Context, parts []model.Part) (StopReason, e
 	defer s.end()
 	defer s.syncJournal()
 	s.journalUser(parts)
-	if text, ok := slashCommand(parts); ok {
+	if text, ok := slashCommand(parts); ok && text == "/init" {
+		var refusal string
+		if parts, refusal = s.initCommand(); refusal != "" {
+			s.emit(ctx, MessageChunk{Text: refusal})
+			return EndTurn, nil
+		}
+	} else if ok {
 		prompt, isFile, err := s.fileCommand(ctx, text)
 		switch {
 		case !isFile:

@@ -16,7 +16,7 @@ func TestIDEContextOverACP(t *testing.T) {
 	uri := "file://" + filepath.Join(ws, "main.go")
 	fake := acptest.NewFake()
 	ed := startFake(t, `{"turns":[
-		{"match":"main.go","chunks":[{"text":"I see main.go."}]},
+		{"match":"undefined: foo","chunks":[{"text":"I see main.go."}]},
 		{"match":"selectedText changed","chunks":[{"text":"never"}]},
 		{"match":"println","chunks":[{"text":"I see the selection."}]},
 		{"chunks":[{"text":"fine"}]}],"fallback":"error"}`, fake, "")

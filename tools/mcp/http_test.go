@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -108,7 +109,12 @@ func TestFailuresInARowGiveUp(t *testing.T) {
 }
 
 func TestHungHTTPServers(t *testing.T) {
-	hung := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	// The handler reads the body so that the server notices when the
+	// client gives up, and otherwise never answers.
+	hung := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		<-r.Context().Done()
+	}))
 	t.Cleanup(hung.Close) // after the manager's Close, which ends the hung requests
 	opts := testOptions(t, nil)
 	opts.ConnectTimeout = 300 * time.Millisecond

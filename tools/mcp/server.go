@@ -83,7 +83,7 @@ func (s *server) run(ctx context.Context) {
 			began := time.Now()
 			s.setReady(c, l)
 			err = s.serve(ctx, c)
-			s.setDown()
+			s.setDown(ctx, err)
 			c.close(o.StopGrace)
 			if time.Since(began) >= o.StableAfter {
 				failures = 0
@@ -187,15 +187,18 @@ func (s *server) setReady(c *conn, l listing) {
 	s.firstOnce.Do(func() { close(s.firstDone) })
 }
 
-// setDown forgets the connection (it is about to be closed), so calls stop
-// using it. The state is set by retry, or stays for a closing manager.
-func (s *server) setDown() {
+// setDown forgets the connection, which died of err (or is being closed
+// with the manager), so that calls stop using it and say why. retry then
+// decides whether the server restarts.
+func (s *server) setDown(ctx context.Context, err error) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.conn = nil
-	if s.state == StateReady {
-		s.state = StateRestarting
+	if ctx.Err() != nil {
+		s.state, s.lastErr = StateFailed, "the session closed"
+		return
 	}
-	s.mu.Unlock()
+	s.state, s.lastErr = StateRestarting, err.Error()
 }
 
 // filter applies IncludeTools and ExcludeTools.
