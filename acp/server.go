@@ -48,7 +48,7 @@ func NewServer(opts Options) *Server {
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	c := newConnState(s)
 	conn := rpc.NewConn(ctx, stdio{in, out}, c.mux(), rpc.Options{Framing: rpc.Newline, Logger: s.log,
-		Inline: []string{MethodInitialize}})
+		Inline: []string{MethodInitialize, MethodSessionCancel, MethodIDEContextUpdate}})
 	select {
 	case <-conn.Done():
 	case <-ctx.Done():

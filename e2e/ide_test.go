@@ -28,7 +28,9 @@ func TestIDEContextOverACP(t *testing.T) {
 	ed.NotifyUnchecked("_companion/ide/contextUpdate", map[string]any{"sessionId": id,
 		"workspaceFolders": []any{map[string]any{"uri": "file://" + ws, "name": "ws"}},
 		"openFiles":        []any{map[string]any{"uri": uri, "isActive": true, "timestamp": 1, "cursor": map[string]any{"line": 2, "character": 0}}},
-		"isTrusted":        true})
+		"diagnostics": []any{map[string]any{"uri": uri, "diagnostics": []any{map[string]any{"severity": 1, "message": "undefined: foo",
+			"range": map[string]any{"start": map[string]any{"line": 3, "character": 1}, "end": map[string]any{"line": 3, "character": 4}}}}}},
+		"isTrusted": true})
 	for i, want := range []string{"I see main.go.", "I see the selection.", "fine"} {
 		if i == 1 {
 			ed.NotifyUnchecked("_companion/ide/contextUpdate", map[string]any{

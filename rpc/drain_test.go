@@ -60,3 +60,20 @@ func TestInlineMethodsRunInOrder(t *testing.T) {
 	p.expect(`{"jsonrpc":"2.0","id":1,"result":{}}`)
 	p.expect(`{"jsonrpc":"2.0","id":2,"result":{"ready":true}}`)
 }
+
+// TestInlineNotificationBeforeRequest checks that a notification named in
+// Options.Inline takes effect before a request sent after it is served.
+func TestInlineNotificationBeforeRequest(t *testing.T) {
+	var set atomic.Bool
+	m := NewMux(discardLogger())
+	HandleNotification(m, "set", func(context.Context, *Conn, *struct{}) {
+		time.Sleep(20 * time.Millisecond)
+		set.Store(true)
+	})
+	Handle(m, "get", func(context.Context, *Conn, *struct{}) (map[string]bool, error) {
+		return map[string]bool{"set": set.Load()}, nil
+	})
+	_, p := serveRaw(t, m, Options{Inline: []string{"set"}})
+	p.send(`{"jsonrpc":"2.0","method":"set"}` + "\n" + `{"jsonrpc":"2.0","id":1,"method":"get"}` + "\n")
+	p.expect(`{"jsonrpc":"2.0","id":1,"result":{"set":true}}`)
+}

@@ -56,9 +56,10 @@ type Options struct {
 	// flight (cancelled at that moment) may take to send their answers
 	// before the output closes. 0 means 2 s.
 	DrainTimeout time.Duration
-	// Inline names request methods served on the reading goroutine, in
-	// arrival order, before the next message is read: quick handshakes
-	// (ACP's initialize) that later requests must find done.
+	// Inline names methods served on the reading goroutine, in arrival
+	// order, before the next message is read: quick requests (ACP's
+	// initialize) and notifications (session/cancel, context updates) whose
+	// effect later requests must find. Their handlers must not block.
 	Inline []string
 	// Logger receives every message at Debug level and problems at Warn or
 	// Error. nil discards.

@@ -60,6 +60,9 @@ func (d dispatcher) Handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Re
 		c.startRequest(req.ID, m)
 	case m.method == cancelMethod:
 		c.cancelInbound(m.params)
+	case c.inline[m.method]:
+		// Quick notifications a following request must find applied.
+		c.h.HandleNotification(c.base, c, m.method, m.params)
 	default:
 		select {
 		case c.notes <- note{method: m.method, params: m.params}:

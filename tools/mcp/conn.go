@@ -26,9 +26,8 @@ type conn struct {
 	httpTr *http.Transport
 	// cancel ends the connection's context (HTTP listeners).
 	cancel context.CancelFunc
-	// caps and info are what the server said about itself.
+	// caps are what the server said it offers.
 	caps mcpgo.ServerCapabilities
-	info mcpgo.Implementation
 	// refresh receives a token when the server says its tools or prompts
 	// changed; the supervisor lists them again.
 	refresh chan struct{}
@@ -129,7 +128,7 @@ func (c *conn) handshake(ctx context.Context, o *Options) error {
 		return fmt.Errorf("initialize: %w", err)
 	}
 	init := res.(*mcpgo.InitializeResult)
-	c.caps, c.info = init.Capabilities, init.ServerInfo
+	c.caps = init.Capabilities
 	return nil
 }
 

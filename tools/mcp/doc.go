@@ -11,6 +11,8 @@
 // clear tool error meanwhile. Close stops every server and kills the process
 // group of every stdio server; nothing it started outlives it.
 //
-// The client side of the protocol is github.com/mark3labs/mcp-go. The package
-// imports companion/tools (the Tool interface) and nothing else internal.
+// The client side of the protocol is github.com/mark3labs/mcp-go, pinned to
+// the handshake protocol (2025-11-25 and earlier) that servers speak today.
+// The package imports companion/tools (the Tool interface) and nothing else
+// internal.
 package mcp

@@ -63,6 +63,11 @@ func TestEverythingStdio(t *testing.T) {
 // resource, resource links and structured content.
 func checkEverythingTools(t *testing.T, m *Manager) {
 	t.Helper()
+	echo := findTool(t, m, "mcp_everything_echo")
+	if s := string(echo.Schema()); !strings.Contains(s, `"message":{`) || !strings.Contains(s, `"required":["message"]`) ||
+		echo.Description() != "Echoes back the input string" {
+		t.Errorf("echo schema %s, description %q", s, echo.Description())
+	}
 	if res := run(t, m, "mcp_everything_echo", map[string]string{"message": "hi"}); res.Text != "Echo: hi" || res.IsError {
 		t.Errorf("echo = %+v", res)
 	}
