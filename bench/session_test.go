@@ -2,9 +2,11 @@ package bench
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"iter"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -120,3 +122,28 @@ func (m *sizingModel) Stream(_ context.Context, req *model.Request) iter.Seq2[*m
 }
 
 func (m *sizingModel) ContextWindow(string) int { return m.window }
+
+// BenchmarkSessionNewWithMCP measures session/new with three stdio MCP
+// servers configured: they start in the background, so the answer does
+// not wait for them.
+func BenchmarkSessionNewWithMCP(b *testing.B) {
+	c := startInProcess(b, chattyModel{n: 1})
+	ws := b.TempDir()
+	servers := `[{"name":"a","command":"/bin/cat","args":[],"env":[]},{"name":"b","command":"/bin/cat","args":[],"env":[]},{"name":"c","command":"/bin/cat","args":[],"env":[]}]`
+	var times []time.Duration
+	b.ResetTimer()
+	for range b.N {
+		start := time.Now()
+		var r struct {
+			SessionID string `json:"sessionId"`
+		}
+		json.Unmarshal(c.call(b, "session/new", fmt.Sprintf(`{"cwd":%q,"mcpServers":%s}`, ws, servers)), &r)
+		times = append(times, time.Since(start))
+		b.StopTimer()
+		c.call(b, "session/close", fmt.Sprintf(`{"sessionId":%q}`, r.SessionID))
+		b.StartTimer()
+	}
+	b.StopTimer()
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1e3, "ms-median-session-new")
+}
