@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
-	"strings"
+	"slices"
 	"sync"
 
 	"companion/agent"
@@ -67,7 +67,7 @@ func (l *ideLink) deliver(ctx ide.Context) {
 	l.c.mu.Lock()
 	var targets []*session
 	for _, s := range l.c.sessions {
-		if len(paths) == 0 || under(s.agent.Root(), paths) {
+		if len(paths) == 0 || slices.ContainsFunc(paths, func(p string) bool { return tools.Within(p, s.agent.Root()) }) {
 			targets = append(targets, s)
 		}
 	}
@@ -75,15 +75,6 @@ func (l *ideLink) deliver(ctx ide.Context) {
 	for _, s := range targets {
 		s.agent.UpdateIDEContext(ctx)
 	}
-}
-
-func under(dir string, roots []string) bool {
-	for _, r := range roots {
-		if dir == r || strings.HasPrefix(dir, strings.TrimSuffix(r, "/")+"/") {
-			return true
-		}
-	}
-	return false
 }
 
 // diffClient returns the connected IDE when it can show diffs.

@@ -162,7 +162,7 @@ func (r *Roots) RootOf(abs string) (string, bool) {
 // primary root when inside it (so it can be passed back as is), else absolute.
 func (r *Roots) Display(abs string) string {
 	primary := r.Primary()
-	if !within(primary, abs) {
+	if !Within(primary, abs) {
 		return abs
 	}
 	rel, err := filepath.Rel(primary, abs)
@@ -185,15 +185,16 @@ func (r *Roots) displayDir(abs string) string {
 func rootOf(dirs []string, abs string) string {
 	best := ""
 	for _, d := range dirs {
-		if within(d, abs) && len(d) > len(best) {
+		if Within(d, abs) && len(d) > len(best) {
 			best = d
 		}
 	}
 	return best
 }
 
-// within reports whether abs is dir or lies below it. Both must be clean.
-func within(dir, abs string) bool {
+// Within reports whether abs is dir or lies below it. Both must be clean
+// absolute paths.
+func Within(dir, abs string) bool {
 	if abs == dir {
 		return true
 	}

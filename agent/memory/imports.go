@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"companion/tools"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -96,7 +97,7 @@ func (x *expander) importFile(ref, from string, stack []string, depth int) strin
 // project root or a user directory.
 func (l *loader) allowedPath(p string) bool {
 	for _, d := range l.allowed {
-		if within(d, p) {
+		if tools.Within(d, p) {
 			return true
 		}
 	}

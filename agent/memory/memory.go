@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"companion/tools"
 	"context"
 	"fmt"
 	"io"
@@ -87,7 +88,7 @@ func Load(ctx context.Context, opts Options, projectRoot, sessionRoot string) (*
 	project := session
 	if projectRoot == "" {
 		project = FindProjectRoot(session)
-	} else if p := filepath.Clean(projectRoot); within(p, session) {
+	} else if p := filepath.Clean(projectRoot); tools.Within(p, session) {
 		project = p
 	}
 	m := &Memory{opts: opts.withDefaults(), project: project, session: session}
@@ -190,16 +191,4 @@ func pathDown(top, bottom string) []string {
 		out[len(up)-1-i] = d
 	}
 	return out
-}
-
-// within reports whether abs is dir or lies below it. Both must be clean.
-func within(dir, abs string) bool {
-	if abs == dir {
-		return true
-	}
-	prefix := dir
-	if !strings.HasSuffix(prefix, string(filepath.Separator)) {
-		prefix += string(filepath.Separator)
-	}
-	return strings.HasPrefix(abs, prefix)
 }

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"companion/tools"
 	"path/filepath"
 	"slices"
 )
@@ -16,7 +17,7 @@ func (m *Memory) Touch(dir string) (added string, changed bool) {
 		return "", false
 	}
 	dir = filepath.Clean(dir)
-	if dir == m.session || !within(m.session, dir) {
+	if dir == m.session || !tools.Within(m.session, dir) {
 		return "", false
 	}
 	m.mu.Lock()
