@@ -45,7 +45,10 @@ test("set_mode and set_config_option report current_mode_update and config_optio
     ["auto_edit", "default", "plan", "yolo"],
   );
   const ids = (s.configOptions ?? []).map((o) => o.id);
-  assert.deepEqual(ids, ["mode", "model"]);
+  assert.deepEqual(ids, ["mode", "model", "thought_level"]);
+  const thought = s.configOptions.find((o) => o.id === "thought_level");
+  assert.equal(thought.category, "thought_level");
+  assert.equal(thought.currentValue, "auto");
   const modelOpt = s.configOptions.find((o) => o.id === "model");
   const otherModel = modelOpt.options.map((o) => o.value).find((v) => v !== modelOpt.currentValue);
   assert.ok(otherModel, "more than one model offered");
