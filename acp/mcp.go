@@ -73,15 +73,24 @@ func headers(hs []HTTPHeader) map[string]string {
 
 // startMCP starts a session's MCP servers in the background; session/new
 // does not wait for them. When a server's tools or prompts change, the
-// editor gets the new command list.
+// editor gets the new command list; when a server fails (each new reason
+// once), the user is told.
 func (c *connState) startMCP(servers []mcp.ServerConfig, sink *updates, a func() *agent.Session) agent.MCPServers {
 	if len(servers) == 0 {
 		return nil
 	}
-	m := mcp.NewManager(servers, mcp.Options{Log: c.srv.log, ClientName: c.srv.opts.Name, ClientVersion: c.srv.opts.Version,
+	var m *mcp.Manager
+	reported := map[string]string{} // server → the failure already reported; touched by OnChange only
+	m = mcp.NewManager(servers, mcp.Options{Log: c.srv.log, ClientName: c.srv.opts.Name, ClientVersion: c.srv.opts.Version,
 		OnChange: func() {
 			if s := a(); s != nil {
 				sink.Emit(context.Background(), agent.CommandsChanged{Commands: s.Commands()})
+			}
+			for _, st := range m.Status() {
+				if st.LastError != "" && st.LastError != reported[st.Name] {
+					reported[st.Name] = st.LastError
+					sink.mcpFailure(st.Name, st.LastError)
+				}
 			}
 		}})
 	m.Start(context.Background())

@@ -91,7 +91,8 @@ func (c *connState) buildSession(ctx context.Context, conn *rpc.Conn, id Session
 		return nil, nil, rpc.Errorf(rpc.CodeInternalError, "cannot start the model: %v", err)
 	}
 	caps := c.clientCaps()
-	sink := &updates{conn: conn, id: id, log: c.srv.log, compaction: caps.Session != nil && caps.Session.Compaction != nil}
+	sink := &updates{conn: conn, id: id, log: c.srv.log, compaction: caps.Session != nil && caps.Session.Compaction != nil,
+		notices: caps.Session != nil && caps.Session.Notices != nil}
 	opts, err := c.agentOptions(conn, id, roots, cfg, trusted)
 	if err != nil {
 		return nil, nil, err

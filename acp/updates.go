@@ -25,6 +25,21 @@ type updates struct {
 	// options returns the session's config options, for changes the agent
 	// makes itself; set once the session exists.
 	options func() []SessionConfigOption
+	// notices is set when the client shows notice updates.
+	notices bool
+}
+
+// mcpFailure tells the user an MCP server failed: as a notice when the
+// client shows them, else as a short agent message.
+func (u *updates) mcpFailure(server, reason string) {
+	title := "MCP server " + server + " failed"
+	if u.notices {
+		u.send(context.Background(), SessionUpdate{Notice: &Notice{Severity: "warning", Title: title,
+			Description: reason + " (its tools answer with an error; see /mcp)"}})
+		return
+	}
+	u.send(context.Background(), SessionUpdate{AgentMessageChunk: &ContentChunk{Content: TextBlock(
+		"_(" + title + ": " + reason + ". Its tools answer with an error meanwhile; see /mcp.)_\n\n")}})
 }
 
 // Emit sends one event. Updates are sent even after the turn is cancelled:

@@ -47,6 +47,12 @@ func TestMCPFromSessionNew(t *testing.T) {
 		t.Fatalf("session/new: %v", m.Error)
 	}
 	id := sessionID(m)
+	warned := ed.WaitFor(func(msg acptest.Msg) bool {
+		return msg.Method == "session/update" && strings.Contains(string(msg.Params), "MCP server broken failed")
+	})
+	if !strings.Contains(string(warned.Params), "agent_message_chunk") {
+		t.Errorf("failure report = %s", warned.Params)
+	}
 	if got := ed.StopReason(ed.Wait(ed.Prompt(id, "echo it"))); got != "end_turn" {
 		t.Fatalf("stopReason = %q\n%s", got, ed.Stderr())
 	}
