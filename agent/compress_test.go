@@ -80,3 +80,17 @@ func TestMaskOldOutputs(t *testing.T) {
 		t.Errorf("masking changed the stored history")
 	}
 }
+
+// countingModel reports no usage but counts tokens on request.
+type countingModel struct{ fakeModel }
+
+func (m *countingModel) CountTokens(context.Context, *model.Request) (int, error) { return 777, nil }
+
+func TestUsageFromCountTokens(t *testing.T) {
+	m := &countingModel{fakeModel{turns: []fakeTurn{{chunks: []*model.Chunk{text("hi")}}}}}
+	s, rec := newTestSession(t, m)
+	s.Prompt(context.Background(), userText("x"))
+	if !hasEvent(rec.all(), UsageUpdated{Used: 777, Size: 1000}) {
+		t.Errorf("no usage from countTokens: %#v", rec.all())
+	}
+}

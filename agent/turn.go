@@ -190,6 +190,9 @@ func (s *Session) request(ctx context.Context, loops *loopDetector) (response, e
 		}
 	}
 	s.appendModelTurn(parts)
+	if usage == nil {
+		usage = s.countTokens(ctx, req)
+	}
 	s.addUsage(req.Model, usage)
 	if usage != nil {
 		used, window := usage.PromptTokens+usage.OutputTokens+usage.ThoughtTokens, s.opts.Model.ContextWindow(req.Model)
@@ -270,4 +273,20 @@ func (s *Session) beforeAgent(ctx context.Context, parts []model.Part) ([]model.
 		parts = append(parts, model.Part{Text: out.AdditionalContext})
 	}
 	return parts, false
+}
+
+// countTokens asks the provider for the request's size when the response
+// carried no usage, so compression still knows when to start; nil when
+// the provider cannot count.
+func (s *Session) countTokens(ctx context.Context, req *model.Request) *model.Usage {
+	tc, ok := s.opts.Model.(model.TokenCounter)
+	if !ok {
+		return nil
+	}
+	n, err := tc.CountTokens(ctx, req)
+	if err != nil {
+		s.opts.Log.Debug("countTokens failed", "err", err)
+		return nil
+	}
+	return &model.Usage{PromptTokens: n, TotalTokens: n}
 }

@@ -75,6 +75,13 @@ type Request struct {
 	ThinkingBudget *int `json:"thinkingBudget,omitempty"`
 }
 
+// TokenCounter is implemented by providers that can count a request's
+// tokens (Gemini's countTokens); the agent uses it when a response came
+// without usage.
+type TokenCounter interface {
+	CountTokens(ctx context.Context, req *Request) (int, error)
+}
+
 // Thinker is implemented by providers whose models take a thinking budget.
 type Thinker interface {
 	ThinkingBudgets(model string) bool
