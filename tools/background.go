@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"companion/tools/procgroup"
 	"context"
 	"errors"
 	"fmt"
@@ -125,7 +126,7 @@ func (j *bgJob) state(ctx context.Context) (running bool, exit *ExitStatus, err 
 		select {
 		case <-j.done:
 			st := exitStatus(j.cmd.ProcessState)
-			if groupAlive(j.pgid) {
+			if procgroup.Alive(j.pgid) {
 				return true, nil, nil // the shell ended; what it started runs on
 			}
 			return false, &st, nil
@@ -133,7 +134,7 @@ func (j *bgJob) state(ctx context.Context) (running bool, exit *ExitStatus, err 
 			return true, nil, nil
 		}
 	}
-	return groupAlive(j.pgid), nil, nil
+	return procgroup.Alive(j.pgid), nil, nil
 }
 
 // kill stops the job: its whole process group, or its terminal, which is

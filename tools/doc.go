@@ -3,5 +3,6 @@
 // (files, terminals, questions) it declares as narrow interfaces that front
 // ends implement.
 //
-// It imports only its own subpackage tools/shell (shell line analysis).
+// It imports only its own subpackages tools/shell (shell line analysis)
+// and tools/procgroup (process groups).
 package tools

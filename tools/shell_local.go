@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"companion/tools/procgroup"
 	"context"
 	"fmt"
 	"os"
@@ -34,7 +35,7 @@ func (c *runShellCall) startLocal() (*localProcess, *Result, error) {
 	cmd.Dir = c.dir
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.Env = append(os.Environ(), "COMPANION=1")
-	cmd.SysProcAttr = groupAttr()
+	cmd.SysProcAttr = procgroup.Attr()
 	err = cmd.Start()
 	_ = logf.Close() // the child holds its own descriptors
 	if err != nil {
@@ -75,7 +76,7 @@ func (c *runShellCall) runLocal(ctx context.Context, out Output) (*Result, error
 	}
 	e.status = exitStatus(p.cmd.ProcessState)
 	adopted := false
-	if e.timedOut == "" && groupAlive(p.pgid) {
+	if e.timedOut == "" && procgroup.Alive(p.pgid) {
 		var note string
 		adopted, note = c.adoptLeftovers(p)
 		e.notes = append(e.notes, note)
@@ -144,7 +145,7 @@ func (c *runShellCall) stop(p *localProcess) {
 // empty, then sends SIGKILL. done, when not nil, is closed when the group's
 // leader is reaped; stopGroup waits for it.
 func stopGroup(pgid int, grace time.Duration, done <-chan struct{}) {
-	terminateGroup(pgid)
+	procgroup.Terminate(pgid)
 	timer := time.NewTimer(grace)
 	defer timer.Stop()
 	expired := false
@@ -157,14 +158,14 @@ func stopGroup(pgid int, grace time.Duration, done <-chan struct{}) {
 	}
 	tick := time.NewTicker(groupPollInterval)
 	defer tick.Stop()
-	for !expired && groupAlive(pgid) {
+	for !expired && procgroup.Alive(pgid) {
 		select {
 		case <-timer.C:
 			expired = true
 		case <-tick.C:
 		}
 	}
-	killGroup(pgid)
+	procgroup.Kill(pgid)
 	if done != nil {
 		<-done
 	}

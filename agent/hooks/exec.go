@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"bytes"
+	"companion/tools/procgroup"
 	"context"
 	"errors"
 	"fmt"
@@ -93,8 +94,8 @@ func (r *Runner) exec(ctx context.Context, h Hook, dir string, stdin []byte) ([]
 	cmd.Stdin = bytes.NewReader(stdin)
 	stdout, stderr := &capped{max: maxStdout}, &capped{max: maxStderr}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	cmd.SysProcAttr = groupAttr()
-	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
+	cmd.SysProcAttr = procgroup.Attr()
+	cmd.Cancel = func() error { return procgroup.Kill(cmd.Process.Pid) }
 	cmd.WaitDelay = waitDelay
 	if err := cmd.Start(); err != nil {
 		return nil, nil, 0, fmt.Errorf("%w: %w", ErrStart, err)

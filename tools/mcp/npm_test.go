@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"companion/tools/procgroup"
 	"context"
 	"fmt"
 	"net"
@@ -185,12 +186,12 @@ func startNodeHTTP(t *testing.T, script, mode string) string {
 	port := freePort(t)
 	cmd := exec.Command("node", script, mode)
 	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
-	cmd.SysProcAttr = groupAttr()
+	cmd.SysProcAttr = procgroup.Attr()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		killGroup(cmd.Process.Pid)
+		procgroup.Kill(cmd.Process.Pid)
 		_ = cmd.Wait()
 	})
 	addr := fmt.Sprintf("127.0.0.1:%d", port)

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"companion/tools/procgroup"
 	"fmt"
 	"log/slog"
 	"os"
@@ -51,7 +52,7 @@ func startProcess(cfg *ServerConfig, log *slog.Logger) (*process, error) {
 	cmd.Dir = cfg.Cwd
 	cmd.Env = mergeEnv(os.Environ(), cfg.Env)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = files[0], files[3], files[5]
-	cmd.SysProcAttr = groupAttr()
+	cmd.SysProcAttr = procgroup.Attr()
 	err := cmd.Start()
 	closeFiles(files[0], files[3], files[5])
 	if err != nil {
@@ -72,7 +73,7 @@ func startProcess(cfg *ServerConfig, log *slog.Logger) (*process, error) {
 // of a server that crashed).
 func (p *process) wait() {
 	p.waitErr = p.cmd.Wait()
-	killGroup(p.pid)
+	procgroup.Kill(p.pid)
 	close(p.exited)
 }
 
@@ -99,13 +100,13 @@ func (p *process) copyStderr(log *slog.Logger) {
 // every pipe is closed.
 func (p *process) stop(grace time.Duration) {
 	_ = p.stdin.Close()
-	terminateGroup(p.pid)
+	procgroup.Terminate(p.pid)
 	timer := time.NewTimer(grace)
 	defer timer.Stop()
 	select {
 	case <-p.exited:
 	case <-timer.C:
-		killGroup(p.pid)
+		procgroup.Kill(p.pid)
 		<-p.exited
 	}
 	closeFiles(p.stdout, p.stderr)

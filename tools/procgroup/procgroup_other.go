@@ -1,0 +1,26 @@
+//go:build !unix
+
+package procgroup
+
+import (
+	"os"
+	"syscall"
+)
+
+// Attr adds nothing where process groups are not available.
+func Attr() *syscall.SysProcAttr { return nil }
+
+// Terminate kills the process itself.
+func Terminate(pid int) error { return Kill(pid) }
+
+// Kill kills the process itself.
+func Kill(pid int) error {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return err
+	}
+	return p.Kill()
+}
+
+// Alive cannot tell here and says no.
+func Alive(int) bool { return false }

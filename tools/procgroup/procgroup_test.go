@@ -1,0 +1,34 @@
+//go:build unix
+
+package procgroup
+
+import (
+	"os/exec"
+	"testing"
+	"time"
+)
+
+// TestKillReachesChildren starts a shell whose child sleeps, kills the
+// group and checks nothing of it is left.
+func TestKillReachesChildren(t *testing.T) {
+	cmd := exec.Command("sh", "-c", "sleep 30 & sleep 30")
+	cmd.SysProcAttr = Attr()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := cmd.Process.Pid
+	if !Alive(pid) {
+		t.Fatal("group not alive after start")
+	}
+	if err := Kill(pid); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	deadline := time.Now().Add(10 * time.Second)
+	for Alive(pid) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if Alive(pid) {
+		t.Error("a process of the group survived Kill")
+	}
+}
