@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"errors"
 	"iter"
 	"os"
@@ -441,5 +442,41 @@ func TestInitCommand(t *testing.T) {
 	s.Prompt(context.Background(), userText("/init"))
 	if reqs := m.requests(); len(reqs) != 1 || !strings.Contains(lastUserText(reqs[0]), "starter AGENTS.md") {
 		t.Errorf("init did not prompt the model: %d requests", len(reqs))
+	}
+}
+
+// chattyTool writes many small pieces of output quickly.
+type chattyTool struct{ echoTool }
+
+func (chattyTool) Name() string { return "chatty" }
+func (chattyTool) Prepare(*tools.Env, json.RawMessage) (tools.Invocation, error) {
+	return chattyCall{}, nil
+}
+
+type chattyCall struct{ echoCall }
+
+func (chattyCall) Execute(_ context.Context, out tools.Output) (*tools.Result, error) {
+	for i := range 1000 {
+		out.Write(fmt.Sprintf("line %d\n", i))
+	}
+	time.Sleep(3 * outputInterval) // the pending output must still be shown
+	return &tools.Result{Text: "done"}, nil
+}
+
+func TestToolOutputIsThrottled(t *testing.T) {
+	m := &fakeModel{turns: []fakeTurn{{chunks: []*model.Chunk{call("chatty", nil)}}}}
+	s, rec := newTestSession(t, m, func(o *Options) { o.Tools = tools.NewRegistry(chattyTool{}) })
+	s.Prompt(context.Background(), userText("go"))
+	var progress []string
+	for _, ev := range rec.all() {
+		if u, ok := ev.(ToolCallUpdated); ok && u.Status == ToolInProgress && u.Text != "" {
+			progress = append(progress, u.Text)
+		}
+	}
+	if len(progress) == 0 || len(progress) > 20 {
+		t.Fatalf("%d output updates for 1000 writes; want a few", len(progress))
+	}
+	if last := progress[len(progress)-1]; !strings.HasSuffix(last, "line 999\n") {
+		t.Errorf("the last output update ends %q; the final write was never shown", last[max(0, len(last)-20):])
 	}
 }

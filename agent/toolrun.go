@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"time"
 
 	"companion/agent/model"
 	"companion/tools"
@@ -156,7 +157,9 @@ func (s *Session) runOne(ctx context.Context, p *prepared) {
 // execute runs an approved call, mapping failures to results.
 func (s *Session) execute(ctx context.Context, p *prepared) *tools.Result {
 	ctx = context.WithValue(ctx, callIDKey{}, p.id)
-	res, err := p.inv.Execute(ctx, &toolOutput{s: s, ctx: ctx, id: p.id})
+	out := &toolOutput{s: s, ctx: ctx, id: p.id}
+	res, err := p.inv.Execute(ctx, out)
+	out.close()
 	switch {
 	case ctx.Err() != nil:
 		return tools.ErrorResult("The user cancelled this tool call.")
@@ -209,27 +212,72 @@ func functionResponse(fc *model.FunctionCall, res *tools.Result, failure string)
 	return model.Part{FunctionResponse: &model.FunctionResponse{ID: fc.ID, Name: fc.Name, Response: resp}}
 }
 
-// toolOutput streams a running call's output to the session's sink.
+// outputInterval spaces a running call's output updates: each update
+// carries the whole output so far (ACP replaces tool content), so sending
+// one per write would cost quadratic time on chatty tools.
+const outputInterval = 50 * time.Millisecond
+
+// toolOutput streams a running call's output to the session's sink, at
+// most one update per outputInterval, the last write always shown.
 type toolOutput struct {
 	s   *Session
 	ctx context.Context
 	id  string
 
-	// mu guards buf.
-	mu  sync.Mutex
-	buf []byte
+	// mu guards the fields below and orders the updates sent.
+	mu    sync.Mutex
+	buf   []byte
+	last  time.Time
+	timer *time.Timer
+	done  bool
 }
 
 // Write appends text to the call's visible output.
 func (o *toolOutput) Write(text string) {
 	o.mu.Lock()
+	defer o.mu.Unlock()
 	o.buf = append(o.buf, text...)
-	all := string(o.buf)
-	o.mu.Unlock()
-	o.s.emit(o.ctx, ToolCallUpdated{ID: o.id, Status: ToolInProgress, Text: all})
+	if o.done || o.timer != nil {
+		return // an update is already due
+	}
+	if wait := outputInterval - time.Since(o.last); wait > 0 {
+		o.timer = time.AfterFunc(wait, o.flush)
+		return
+	}
+	o.sendLocked()
+}
+
+// flush sends the output a timer was waiting for.
+func (o *toolOutput) flush() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.timer = nil
+	if !o.done {
+		o.sendLocked()
+	}
+}
+
+func (o *toolOutput) sendLocked() {
+	o.last = time.Now()
+	o.s.emit(o.ctx, ToolCallUpdated{ID: o.id, Status: ToolInProgress, Text: string(o.buf)})
+}
+
+// close stops updates once the call has ended: its final update follows.
+func (o *toolOutput) close() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.done = true
+	if o.timer != nil {
+		o.timer.Stop()
+		o.timer = nil
+	}
 }
 
 // ShowTerminal embeds an editor terminal in the call.
 func (o *toolOutput) ShowTerminal(id string) {
-	o.s.emit(o.ctx, ToolCallUpdated{ID: o.id, Status: ToolInProgress, TerminalID: id})
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if !o.done {
+		o.s.emit(o.ctx, ToolCallUpdated{ID: o.id, Status: ToolInProgress, TerminalID: id})
+	}
 }
