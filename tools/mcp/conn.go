@@ -206,7 +206,7 @@ func (c *conn) explain(err error) error {
 	if c.proc == nil {
 		return err
 	}
-	timer := time.NewTimer(200 * time.Millisecond)
+	timer := time.NewTimer(2 * stderrDrainWait) // the failure waits up to stderrDrainWait for stderr
 	defer timer.Stop()
 	select {
 	case <-c.done:

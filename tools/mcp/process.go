@@ -16,6 +16,9 @@ import (
 // why it failed.
 const stderrTailSize = 4 << 10
 
+// stderrDrainWait bounds the wait for a dead server's last stderr lines.
+const stderrDrainWait = 250 * time.Millisecond
+
 // process is a running stdio server: a child in a process group of its own,
 // with pipes that companion owns (so that it, not the MCP library, reaps the
 // child and learns at once when it exits).
@@ -114,7 +117,14 @@ func (p *process) stop(grace time.Duration) {
 }
 
 // exitError explains how the process ended, with the tail of its stderr.
+// The last lines a crashing server wrote may still be in the pipe when it
+// is reaped, so it waits a moment for the copy to drain (the group is
+// dead, so the pipe reaches its end at once).
 func (p *process) exitError() error {
+	select {
+	case <-p.copied:
+	case <-time.After(stderrDrainWait):
+	}
 	status := "exit status 0"
 	if p.waitErr != nil {
 		status = p.waitErr.Error()
