@@ -2,47 +2,23 @@ package acp
 
 import (
 	"context"
-	"encoding/json"
 	"log/slog"
 
 	"companion/agent"
 	"companion/config"
+	"companion/frontend"
 	"companion/tools/mcp"
 )
 
-// mcpServers gathers a session's MCP servers: those in the settings (user,
-// then project; Gemini CLI's when companion's settings name none), then
-// those the editor sent with session/new, load or resume, which win on a
-// name clash.
+// mcpServers gathers a session's MCP servers: the settings', then those
+// the editor sent with session/new, load or resume, which win on a name
+// clash.
 func mcpServers(cfg config.Config, fromEditor []MCPServer, log *slog.Logger) []mcp.ServerConfig {
-	byName := map[string]mcp.ServerConfig{}
-	var order []string
-	add := func(s mcp.ServerConfig) {
-		if _, ok := byName[s.Name]; !ok {
-			order = append(order, s.Name)
-		}
-		byName[s.Name] = s
-	}
-	for _, raw := range []json.RawMessage{cfg.MCPServers, cfg.ProjectMCPServers} {
-		if len(raw) == 0 {
-			continue
-		}
-		servers, err := mcp.ParseServers(raw)
-		if err != nil {
-			log.Warn("some MCP servers in the settings were skipped", "err", err)
-		}
-		for _, s := range servers {
-			add(s)
-		}
-	}
+	extra := make([]mcp.ServerConfig, 0, len(fromEditor))
 	for _, s := range fromEditor {
-		add(editorServer(s))
+		extra = append(extra, editorServer(s))
 	}
-	out := make([]mcp.ServerConfig, 0, len(order))
-	for _, n := range order {
-		out = append(out, byName[n])
-	}
-	return out
+	return frontend.MCPServers(cfg, log, extra...)
 }
 
 // editorServer converts an ACP server entry (name/value arrays for env and

@@ -7,6 +7,7 @@ import (
 
 	"companion/agent"
 	"companion/agent/store"
+	"companion/frontend"
 	"companion/rpc"
 )
 
@@ -16,7 +17,7 @@ func (c *connState) store() *store.Store {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.sessionStore == nil {
-		c.sessionStore = store.Open(c.cfg.StateDir, c.srv.log)
+		c.sessionStore = frontend.OpenStore(c.cfg, c.srv.log)
 	}
 	return c.sessionStore
 }

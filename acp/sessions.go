@@ -2,26 +2,17 @@ package acp
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"sync/atomic"
 
 	"companion/agent"
-	"companion/agent/checkpoint"
-	"companion/agent/hooks"
-	"companion/agent/memory"
-	"companion/agent/slash"
 	"companion/agent/store"
 	"companion/config"
+	"companion/frontend"
 	"companion/rpc"
 	"companion/tools"
-	"companion/tools/policy"
 )
 
 // Config option ids.
@@ -82,9 +73,9 @@ func (c *connState) buildSession(ctx context.Context, conn *rpc.Conn, id Session
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg, trusted, err := sessionConfig(c.config(), roots.Primary())
+	cfg, trusted, err := frontend.SessionConfig(c.config(), roots.Primary())
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, rpc.Errorf(rpc.CodeInvalidParams, "%v", err)
 	}
 	m, err := c.srv.opts.Model(ctx, cfg)
 	if err != nil {
@@ -139,93 +130,18 @@ func (c *connState) drop(s *session) {
 // agentOptions gathers what an agent session needs from the editor and the
 // settings: files, terminals, questions, and the permission policy.
 func (c *connState) agentOptions(conn *rpc.Conn, id SessionID, roots *tools.Roots, cfg config.Config, trusted bool) (agent.Options, error) {
-	client := NewClient(conn, id, c.clientCaps())
-	root := roots.Primary()
-	pol, err := sessionPolicy(cfg, roots, trusted)
+	opts, err := frontend.Options(frontend.Base{ID: string(id), Roots: roots, Config: cfg, Trusted: trusted,
+		Tools: c.srv.opts.Tools(cfg), Log: c.srv.log})
 	if err != nil {
 		return agent.Options{}, rpc.Errorf(rpc.CodeInvalidParams, "%v", err)
 	}
-	opts := agent.Options{
-		ID: string(id), Roots: roots, ModelName: cfg.Model, Models: cfg.Models,
-		Tools: c.srv.opts.Tools(cfg), Files: &files{client: client}, Asker: &ideAsker{inner: &asker{client: client}, link: c.ide},
-		Policy: pol, SaveRule: func(rule string) error { return config.AddProjectAllowRule(root, rule) },
-		StateDir:   filepath.Join(cfg.StateDir, "sessions", string(id)),
-		Memory:     memory.Options{FileNames: cfg.MemoryFileNames, UserDirs: cfg.MemoryDirs(os.Getenv), Log: c.srv.log},
-		CompressAt: cfg.CompressionThreshold,
-		Log:        c.srv.log.With("session", id), MaxRequests: cfg.MaxTurnRequests,
-	}
+	client := NewClient(conn, id, c.clientCaps())
+	opts.Files = &files{client: client}
+	opts.Asker = &ideAsker{inner: &asker{client: client}, link: c.ide}
 	if client.CanRunTerminals() {
 		opts.Terminals = &terminals{client: client}
 	}
-	agents, errs := agent.LoadAgents(root, cfg.ConfigDir())
-	for _, err := range errs {
-		opts.Log.Warn("subagent definition skipped", "err", err)
-	}
-	opts.Agents = agents
-	cmds, errs := slash.Load(root, cfg.ConfigDir())
-	for _, err := range errs {
-		opts.Log.Warn("slash command skipped", "err", err)
-	}
-	opts.SlashCommands = cmds
-	opts.Hooks = sessionHooks(cfg, opts.Log)
-	if store, err := checkpoint.Open(checkpoint.StateDir(filepath.Join(cfg.StateDir, "checkpoints"), root), root, opts.Log); err == nil {
-		opts.Checkpoints = store
-	} else {
-		opts.Log.Warn("checkpoints are off", "err", err)
-	}
 	return opts, nil
-}
-
-// sessionConfig lays the project's settings over the user's, in a trusted
-// folder only, and reports whether the folder is trusted.
-func sessionConfig(cfg config.Config, root string) (config.Config, bool, error) {
-	if !cfg.FolderTrust.Trusts(root) {
-		return cfg, false, nil
-	}
-	proj, err := config.LoadProject(root)
-	if err != nil {
-		return cfg, true, rpc.Errorf(rpc.CodeInvalidParams, "%v", err)
-	}
-	return cfg.WithProject(proj), true, nil
-}
-
-// sessionPolicy builds the permission policy from the settings' rules.
-func sessionPolicy(cfg config.Config, roots *tools.Roots, trusted bool) (*policy.Policy, error) {
-	var rules policy.Rules
-	p := cfg.Permissions
-	for _, set := range []struct {
-		in  []string
-		out *[]policy.Rule
-	}{{p.Allow, &rules.Allow}, {p.Ask, &rules.Ask}, {p.Deny, &rules.Deny}} {
-		for _, text := range set.in {
-			r, err := policy.ParseRule(text)
-			if err != nil {
-				return nil, fmt.Errorf("permission rule: %w", err)
-			}
-			*set.out = append(*set.out, r)
-		}
-	}
-	return policy.New(policy.Options{Trusted: trusted, Roots: roots, Rules: rules}), nil
-}
-
-// sessionHooks builds the hook runner from the user's hooks, then the
-// project's; bad entries are logged and skipped.
-func sessionHooks(cfg config.Config, log *slog.Logger) *hooks.Runner {
-	var all hooks.Config
-	for _, raw := range []json.RawMessage{cfg.Hooks, cfg.ProjectHooks} {
-		if len(raw) == 0 {
-			continue
-		}
-		h, err := hooks.Parse(raw)
-		if err != nil {
-			log.Warn("some hooks were skipped", "err", err)
-		}
-		all = all.Merge(h)
-	}
-	if all.Empty() {
-		return nil
-	}
-	return hooks.NewRunner(all, hooks.Options{Log: log})
 }
 
 // sessionRoots checks cwd and the additional directories: absolute,
@@ -246,11 +162,7 @@ func sessionRoots(cwd string, extra []string) (*tools.Roots, error) {
 	return roots, nil
 }
 
-func newSessionID() SessionID {
-	var b [16]byte
-	rand.Read(b[:])
-	return SessionID("sess_" + hex.EncodeToString(b[:]))
-}
+func newSessionID() SessionID { return SessionID(frontend.NewSessionID()) }
 
 // closeSession cancels the session's work and forgets it.
 func (c *connState) closeSession(_ context.Context, _ *rpc.Conn, p *CloseSessionRequest) (*CloseSessionResponse, error) {

@@ -54,6 +54,13 @@ func (u *updates) Emit(ctx context.Context, ev agent.Event) {
 		if ok {
 			up = SessionUpdate{ConfigOptionUpdate: &ConfigOptionUpdate{ConfigOptions: u.options()}}
 		}
+	case agent.ModeChanged:
+		// Clients that use config options (Zed) ignore current_mode_update:
+		// send the option list too, as session/set_mode does.
+		if u.options != nil {
+			u.send(ctx, up)
+			up = SessionUpdate{ConfigOptionUpdate: &ConfigOptionUpdate{ConfigOptions: u.options()}}
+		}
 	case agent.CompactionChunk:
 		ok = u.compaction
 		up = SessionUpdate{CompactionSummaryChunk: &CompactionSummaryChunk{CompactionID: CompactionID(ev.ID), Content: TextBlock(ev.Text)}}

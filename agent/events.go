@@ -69,6 +69,9 @@ type ToolCallUpdated struct {
 	Diff *tools.Diff
 	// TerminalID embeds an editor terminal showing the call's output.
 	TerminalID string
+	// Refused is set when the call never ran: a hook, the policy or the
+	// user refused it.
+	Refused bool `json:",omitempty"`
 }
 
 // CompactionUpdated reports a compression of the history: started
@@ -81,9 +84,10 @@ type CompactionUpdated struct {
 // CompactionChunk is a piece of a summary as the model writes it.
 type CompactionChunk struct{ ID, Text string }
 
-// ModelChanged reports that the agent switched models itself (a quota
-// fallback).
-type ModelChanged struct{ Name string }
+// ModelChanged reports that the agent switched models itself: a quota
+// fallback, or a rollback after a model tried with TrySetModel failed.
+// Previous is the model left, Reason why.
+type ModelChanged struct{ Name, Previous, Reason string }
 
 // PlanUpdated is the agent's whole plan after a change.
 type PlanUpdated struct{ Entries []tools.PlanEntry }

@@ -31,6 +31,6 @@ func (s *Session) fallback(ctx context.Context, err error) bool {
 	s.mu.Unlock()
 	s.journal(recSettings, settingsRecord{Model: fb})
 	s.emit(ctx, MessageChunk{Text: fmt.Sprintf("_(%s is out of quota (%s); switching to %s.)_\n\n", from, api.Error(), fb)})
-	s.emit(ctx, ModelChanged{Name: fb})
+	s.emit(ctx, ModelChanged{Name: fb, Previous: from, Reason: "out of quota: " + api.Error()})
 	return true
 }

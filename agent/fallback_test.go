@@ -36,7 +36,12 @@ func TestQuotaFallback(t *testing.T) {
 			if len(got) != len(tt.models) || got[0] != tt.models[0] || got[len(got)-1] != tt.models[len(tt.models)-1] {
 				t.Errorf("request models = %q, want %q", got, tt.models)
 			}
-			switched := hasEvent(rec.all(), ModelChanged{Name: "m-small"})
+			switched := false
+			for _, ev := range rec.all() {
+				if mc, ok := ev.(ModelChanged); ok && mc.Name == "m-small" && mc.Previous == "m1" && mc.Reason != "" {
+					switched = true
+				}
+			}
 			if switched != (len(tt.models) > 1) {
 				t.Errorf("ModelChanged sent = %v", switched)
 			}

@@ -114,3 +114,15 @@ func (s *Session) mcpPrompt(ctx context.Context, name, args string) (string, boo
 	}
 	return "", false, nil
 }
+
+// ToolNames lists the tools the model may call, built-in then MCP, after
+// giving MCP servers their short time to connect (once per session).
+func (s *Session) ToolNames(ctx context.Context) []string {
+	s.waitMCP(ctx)
+	all := s.allTools()
+	names := make([]string, len(all))
+	for i, t := range all {
+		names[i] = t.Name()
+	}
+	return names
+}

@@ -62,10 +62,15 @@ type Question struct {
 
 // Answer is the user's choice. ModifiedContent is the text the user left
 // in an edit's diff view, when the editor let them change it.
+// UpdatedInput, when set with an allowing option, replaces the call's
+// arguments (an SDK's can_use_tool answer); they are validated again.
 type Answer struct {
 	OptionID        string
 	Cancelled       bool
 	ModifiedContent *string
+	UpdatedInput    json.RawMessage
+	// Message is the user's reason for a refusal, passed on to the model.
+	Message string
 }
 
 // options lists the answers offered for a confirmation.
@@ -103,7 +108,7 @@ func displayPath(root, path string) string {
 
 // permit asks the policy, and the user when the policy says so, whether a
 // call may run. It returns "" when it may, else the text the model gets.
-func (s *Session) permit(ctx context.Context, q Question, inv tools.Invocation, hook hooks.Decision) string {
+func (s *Session) permit(ctx context.Context, q Question, p *prepared, hook hooks.Decision) string {
 	call := policy.Call{Tool: q.Tool, Kind: q.Kind, Confirm: q.Confirm, Root: s.Root()}
 	v := s.policy.Decide(call)
 	// A hook may ask where the policy would allow, or approve a plain ask;
@@ -139,7 +144,10 @@ func (s *Session) permit(ctx context.Context, q Question, inv tools.Invocation, 
 	case err != nil, ans.Cancelled:
 		refusal = "The user cancelled; the call was not run."
 	default:
-		refusal = s.applyAnswer(ctx, call, ans, inv)
+		refusal = s.applyAnswer(ctx, call, ans, p.inv)
+	}
+	if refusal == "" && ans.UpdatedInput != nil {
+		refusal = s.reprepare(p, ans.UpdatedInput, "The user's changed input")
 	}
 	if refusal != "" {
 		s.toolState(q.CallID, "denied", "user")
@@ -149,6 +157,17 @@ func (s *Session) permit(ctx context.Context, q Question, inv tools.Invocation, 
 	return refusal
 }
 
+// reprepare replaces a call's arguments and validates them again; it
+// returns the refusal when they are invalid.
+func (s *Session) reprepare(p *prepared, args json.RawMessage, who string) string {
+	inv, err := p.tool.Prepare(s.env, args)
+	if err != nil {
+		return fmt.Sprintf("%s for %s is invalid, so the call was not run: %v", who, p.fc.Name, err)
+	}
+	p.args, p.inv = args, inv
+	return ""
+}
+
 // toolState records one step of a call's audit trail.
 func (s *Session) toolState(id, state, by string) {
 	s.journal(recToolState, toolStateRecord{ID: id, State: state, By: by})
@@ -156,12 +175,16 @@ func (s *Session) toolState(id, state, by string) {
 
 // applyAnswer records what an answer means and reports a refusal.
 func (s *Session) applyAnswer(ctx context.Context, call policy.Call, ans Answer, inv tools.Invocation) string {
+	because := ""
+	if ans.Message != "" {
+		because = " They said: " + ans.Message
+	}
 	switch ans.OptionID {
 	case RejectOnceID:
-		return "The user rejected this call."
+		return "The user rejected this call." + because
 	case RejectAlwaysOption:
 		s.policy.Remember(false, policy.AlwaysRules(call, policy.ScopeThis)...)
-		return "The user rejected this call and asked not to be asked again this session."
+		return "The user rejected this call and asked not to be asked again this session." + because
 	case ProceedAlways:
 		s.policy.Remember(true, policy.AlwaysRules(call, policy.ScopeThis)...)
 	case ProceedAlwaysSrv:

@@ -73,6 +73,9 @@ type Options struct {
 	Depth int
 	// SystemPrompt, when set, replaces the base instructions (subagents).
 	SystemPrompt string
+	// AppendSystemPrompt is added after the base instructions (an SDK's
+	// own instructions).
+	AppendSystemPrompt string
 	// Journal records the session so it can be loaded again; may be nil.
 	Journal Journal
 	// CompressAt is the share of the context window at which older history
@@ -99,6 +102,9 @@ type Session struct {
 	cancel    context.CancelFunc
 	closed    bool
 	modelName string
+	// trialFrom is the model to go back to while modelName is on trial
+	// (see TrySetModel); "" when it is not.
+	trialFrom string
 	plan      []tools.PlanEntry
 	requests  int
 	// lastUsed and lastWindow are the context use the model last reported.
@@ -215,7 +221,7 @@ func (s *Session) SetModel(name string) error {
 		return fmt.Errorf("%w %q", ErrUnknownModel, name)
 	}
 	s.mu.Lock()
-	s.modelName = name
+	s.modelName, s.trialFrom = name, ""
 	s.mu.Unlock()
 	s.journal(recSettings, settingsRecord{Model: name})
 	return nil

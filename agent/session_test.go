@@ -3,8 +3,8 @@ package agent
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"errors"
+	"fmt"
 	"iter"
 	"os"
 	"path/filepath"

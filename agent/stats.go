@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"companion/agent/model"
 )
@@ -15,23 +16,59 @@ type stats struct {
 	tokens   map[string]model.Usage
 	calls    map[string]int
 	failed   map[string]int
+	// apiTime is the time spent streaming model responses.
+	apiTime time.Duration
+}
+
+// Totals is what a session has used so far, over every model.
+type Totals struct {
+	// Requests counts model requests.
+	Requests int
+	// Tokens sums the usage the models reported.
+	Tokens model.Usage
+	// ToolCalls counts finished tool calls; FailedCalls those that failed.
+	ToolCalls, FailedCalls int
+	// APITime is the time spent waiting for and streaming model answers.
+	APITime time.Duration
+}
+
+// Totals returns what the session has used so far; front ends subtract
+// two of them to report one prompt's use.
+func (s *Session) Totals() Totals {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var t Totals
+	if s.stats == nil {
+		return t
+	}
+	t.APITime = s.stats.apiTime
+	for _, n := range s.stats.requests {
+		t.Requests += n
+	}
+	for _, u := range s.stats.tokens {
+		t.Tokens.Add(u)
+	}
+	for _, n := range s.stats.calls {
+		t.ToolCalls += n
+	}
+	for _, n := range s.stats.failed {
+		t.FailedCalls += n
+	}
+	return t
 }
 
 // addUsage records one model response's usage.
-func (s *Session) addUsage(modelName string, u *model.Usage) {
+func (s *Session) addUsage(modelName string, u *model.Usage, took time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := s.statsLocked()
 	st.requests[modelName]++
+	st.apiTime += took
 	if u == nil {
 		return
 	}
 	t := st.tokens[modelName]
-	t.PromptTokens += u.PromptTokens
-	t.OutputTokens += u.OutputTokens
-	t.ThoughtTokens += u.ThoughtTokens
-	t.CachedTokens += u.CachedTokens
-	t.TotalTokens += u.TotalTokens
+	t.Add(*u)
 	st.tokens[modelName] = t
 }
 
@@ -74,4 +111,12 @@ func (s *Session) statsText() string {
 		fmt.Fprintf(&b, "| %s | %d | %d |\n", name, st.calls[name], st.failed[name])
 	}
 	return b.String()
+}
+
+// ContextUse is how many tokens of the context window the last model
+// request used, and the window's size (0, 0 before any request).
+func (s *Session) ContextUse() (used, size int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastUsed, s.lastWindow
 }

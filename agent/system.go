@@ -29,6 +29,9 @@ func (s *Session) systemPrompt(ctx context.Context) (string, error) {
 	} else {
 		b.WriteString(basePrompt)
 	}
+	if s.opts.AppendSystemPrompt != "" {
+		b.WriteString("\n\n" + s.opts.AppendSystemPrompt)
+	}
 	fmt.Fprintf(&b, "\n\n# Environment\n- Date: %s\n- OS: %s/%s\n- Working directory (session root): %s\n",
 		s.opts.Now().Format("Monday, January 2, 2006"), runtime.GOOS, runtime.GOARCH, root)
 	if extra := s.opts.Roots.All()[1:]; len(extra) > 0 {

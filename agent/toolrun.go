@@ -121,20 +121,24 @@ func (s *Session) runOne(ctx context.Context, p *prepared) {
 	started := ToolCallStarted{ID: p.id, Name: p.fc.Name, Title: p.inv.Title(), Kind: p.tool.Kind(),
 		Locations: p.inv.Locations(), Input: p.args, Confirm: conf}
 	s.emit(ctx, started)
-	if err != nil || refusal != "" {
-		if refusal == "" {
-			refusal = err.Error()
-		}
-		p.res = tools.ErrorResult(refusal)
+	if err != nil {
+		p.res = tools.ErrorResult(err.Error())
 		s.finishTool(ctx, p.id, p.fc.Name, p.res)
+		return
+	}
+	if refusal != "" {
+		s.refuse(ctx, p, refusal)
 		return
 	}
 	q := Question{CallID: p.id, Tool: p.fc.Name, Title: started.Title, Kind: started.Kind,
 		Locations: started.Locations, Input: p.args, Confirm: conf}
-	if refusal := s.permit(ctx, q, p.inv, hookDecision); refusal != "" {
-		p.res = tools.ErrorResult(refusal)
-		s.finishTool(ctx, p.id, p.fc.Name, p.res)
+	asked := p.inv
+	if refusal := s.permit(ctx, q, p, hookDecision); refusal != "" {
+		s.refuse(ctx, p, refusal)
 		return
+	}
+	if p.inv != asked { // the answer changed the input: checkpoint what will change
+		conf, _ = p.inv.Confirmation(ctx)
 	}
 	if conf != nil {
 		s.checkpoint(ctx, p, conf)
@@ -188,7 +192,15 @@ func (s *Session) finishTool(ctx context.Context, id, name string, res *tools.Re
 	if res.Raw != nil {
 		raw, _ = json.Marshal(res.Raw)
 	}
-	s.emit(ctx, ToolCallUpdated{ID: id, Status: status, Text: text, Images: res.Images, Raw: raw, Diff: res.Diff})
+	s.emit(ctx, ToolCallUpdated{ID: id, Status: status, Text: text, Images: res.Images, Raw: raw, Diff: res.Diff, Refused: res.Refused})
+}
+
+// refuse ends a call that was not allowed to run (by a hook, the policy
+// or the user); text tells the model why.
+func (s *Session) refuse(ctx context.Context, p *prepared, text string) {
+	p.res = tools.ErrorResult(text)
+	p.res.Refused = true
+	s.finishTool(ctx, p.id, p.fc.Name, p.res)
 }
 
 func (s *Session) nextCallID() string {

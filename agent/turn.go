@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"companion/agent/hooks"
 	"companion/agent/model"
@@ -83,15 +84,14 @@ func (s *Session) loop(ctx context.Context) (StopReason, error) {
 			return EndTurn, nil
 		}
 		resp, err := s.request(ctx, &loops)
-		if err == nil {
-			s.hook(ctx, hooks.AfterModel, "", map[string]any{"model": s.ModelName(), "finish_reason": string(resp.finish), "tool_calls": len(resp.calls)})
-		}
 		if err != nil {
-			if ctx.Err() == nil && s.fallback(ctx, err) {
+			if ctx.Err() == nil && (s.rollbackModel(ctx, err) || s.fallback(ctx, err)) {
 				continue
 			}
 			return "", err
 		}
+		s.confirmModel()
+		s.hook(ctx, hooks.AfterModel, "", map[string]any{"model": s.ModelName(), "finish_reason": string(resp.finish), "tool_calls": len(resp.calls)})
 		if what := resp.loop; what != "" || loops.calls(resp.calls) {
 			if what == "" {
 				what = "the same tool call with the same arguments, again and again"
@@ -160,6 +160,7 @@ func (s *Session) request(ctx context.Context, loops *loopDetector) (response, e
 		resp  response
 		parts []model.Part
 		usage *model.Usage
+		start = time.Now()
 	)
 	for chunk, err := range s.opts.Model.Stream(ctx, req) {
 		if err != nil {
@@ -193,7 +194,7 @@ func (s *Session) request(ctx context.Context, loops *loopDetector) (response, e
 	if usage == nil {
 		usage = s.countTokens(ctx, req)
 	}
-	s.addUsage(req.Model, usage)
+	s.addUsage(req.Model, usage, time.Since(start))
 	if usage != nil {
 		used, window := usage.PromptTokens+usage.OutputTokens+usage.ThoughtTokens, s.opts.Model.ContextWindow(req.Model)
 		s.mu.Lock()

@@ -87,6 +87,9 @@ type Result struct {
 	Display string
 	// IsError marks a failure the model should react to.
 	IsError bool
+	// Refused is set (by the agent) on the result of a call that was not
+	// allowed to run.
+	Refused bool
 	// Raw is structured output for front ends (ACP rawOutput); may be nil.
 	Raw any
 	// Plan, when non-nil, replaces the session's plan (write_todos).

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -32,6 +33,11 @@ type Hook struct {
 	Command string
 	// Timeout is how long the command may run before it is killed.
 	Timeout time.Duration
+	// Call, when set, is run instead of Command: a hook living in the
+	// client (an SDK's hook callback). It gets the JSON a command would
+	// read on stdin and returns what a command would print; an error is a
+	// failed hook.
+	Call func(ctx context.Context, input []byte) ([]byte, error)
 }
 
 // label is how errors and logs name the hook.

@@ -35,6 +35,10 @@ func Events() []string {
 		BeforeTool, AfterTool, Notification, PreCompress, AfterAgent, SessionEnd}
 }
 
+// EventName returns the event a client names: one of Events(), or a
+// Claude Code name for the same point. ok is false for anything else.
+func EventName(key string) (event string, ok bool) { return eventName(key) }
+
 // eventName returns the event a settings key names: one of Events(), or a
 // Claude Code name for the same point (PreToolUse, PostToolUse,
 // UserPromptSubmit, Stop, PreCompact), so copied settings work.

@@ -53,6 +53,9 @@ func (e *HookError) Unwrap() error { return e.Err }
 // comes back as a *HookError.
 func (r *Runner) runHook(ctx context.Context, event string, h Hook, dir string, stdin []byte) (answer, error) {
 	start := time.Now()
+	if h.Call != nil {
+		return r.call(ctx, event, h, stdin)
+	}
 	stdout, stderr, code, err := r.exec(ctx, h, dir, stdin)
 	shown := shorten(strings.TrimSpace(string(stderr)))
 	log := r.opts.Log.With("event", event, "hook", h.label(), "took", time.Since(start))
@@ -78,6 +81,24 @@ func (r *Runner) runHook(ctx context.Context, event string, h Hook, dir string, 
 	}
 	log.Debug("hook answered", "decision", a.decision)
 	return a, nil
+}
+
+// call runs a client-side hook within its timeout and reads its answer.
+func (r *Runner) call(ctx context.Context, event string, h Hook, stdin []byte) (answer, error) {
+	hctx, cancel := context.WithTimeout(ctx, h.Timeout)
+	defer cancel()
+	out, err := h.Call(hctx, stdin)
+	if err == nil {
+		var a answer
+		if a, err = parseAnswer(out); err == nil {
+			return a, nil
+		}
+	}
+	if hctx.Err() != nil && ctx.Err() == nil {
+		err = fmt.Errorf("%w after %s", ErrTimeout, h.Timeout)
+	}
+	r.opts.Log.Warn("hook failed", "event", event, "hook", h.label(), "err", err)
+	return answer{}, &HookError{Event: event, Hook: h.label(), Err: err}
 }
 
 // exec runs the hook's command in its own process group with stdin and

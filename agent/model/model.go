@@ -108,6 +108,22 @@ type Usage struct {
 	TotalTokens   int `json:"totalTokens"`
 }
 
+// Add adds o's counts to u.
+func (u *Usage) Add(o Usage) {
+	u.PromptTokens += o.PromptTokens
+	u.OutputTokens += o.OutputTokens
+	u.ThoughtTokens += o.ThoughtTokens
+	u.CachedTokens += o.CachedTokens
+	u.TotalTokens += o.TotalTokens
+}
+
+// Sub returns u minus o: the use between two running totals.
+func (u Usage) Sub(o Usage) Usage {
+	return Usage{PromptTokens: u.PromptTokens - o.PromptTokens, OutputTokens: u.OutputTokens - o.OutputTokens,
+		ThoughtTokens: u.ThoughtTokens - o.ThoughtTokens, CachedTokens: u.CachedTokens - o.CachedTokens,
+		TotalTokens: u.TotalTokens - o.TotalTokens}
+}
+
 // Chunk is one streamed piece of a model response. Parts are new parts only
 // (text deltas, whole function calls); FinishReason and Usage are set when the
 // provider reports them, usually on the last chunk.

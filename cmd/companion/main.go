@@ -28,10 +28,11 @@ const usage = `companion is an AI coding agent that lives in your editor.
 
 Usage:
   companion acp [flags]    speak the Agent Client Protocol on stdin/stdout (editors start this)
+  companion run [flags] -p PROMPT   run one prompt without an editor (scripts, CI, SDKs)
   companion mcp add|remove|list   edit the MCP servers in your settings
   companion version        print the version
 
-Run 'companion acp -h' for the flags.
+Run 'companion acp -h' or 'companion run -h' for the flags.
 `
 
 // run dispatches a subcommand and returns the process exit code.
@@ -43,6 +44,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	switch args[0] {
 	case "acp":
 		return runACP(args[1:], stdin, stdout, stderr, getenv)
+	case "run":
+		return runHeadless(args[1:], stdin, stdout, stderr, getenv)
 	case "mcp":
 		return runMCP(args[1:], stdout, stderr, getenv)
 	case "version", "--version", "-v":

@@ -22,6 +22,9 @@ const (
 	TransportSSE Transport = "sse"
 	// TransportHTTP is streamable HTTP.
 	TransportHTTP Transport = "http"
+	// TransportRelay reaches a server hosted by companion's own client
+	// (an SDK) through ServerConfig.Relay.
+	TransportRelay Transport = "relay"
 )
 
 // DefaultTimeout bounds one tool call when a server sets no Timeout.
@@ -40,8 +43,11 @@ type ServerConfig struct {
 	// URL and Headers reach an SSE or streamable HTTP server.
 	URL     string
 	Headers map[string]string
-	// Transport is stdio, sse or http. Empty means stdio when Command is
-	// set and streamable HTTP when URL is.
+	// Relay carries the messages of a server hosted by the client; set
+	// with TransportRelay.
+	Relay Relay
+	// Transport is stdio, sse, http or relay. Empty means stdio when
+	// Command is set, streamable HTTP when URL is, relay when Relay is.
 	Transport Transport
 	// Timeout bounds one call (tool, prompt, resource); 0 means
 	// DefaultTimeout.
@@ -58,6 +64,8 @@ func (c *ServerConfig) transport() Transport {
 	switch {
 	case c.Transport != "":
 		return c.Transport
+	case c.Relay != nil:
+		return TransportRelay
 	case c.Command != "":
 		return TransportStdio
 	default:
@@ -87,7 +95,7 @@ func (c *ServerConfig) validate() error {
 	if c.Name == "" {
 		return fmt.Errorf("%w: a server has no name", ErrBadConfig)
 	}
-	if c.Transport == "" && c.Command == "" && c.URL == "" {
+	if c.Transport == "" && c.Command == "" && c.URL == "" && c.Relay == nil {
 		return fmt.Errorf("%w: server %q: needs a command or a url", ErrBadConfig, c.Name)
 	}
 	switch c.transport() {
@@ -98,6 +106,10 @@ func (c *ServerConfig) validate() error {
 	case TransportSSE, TransportHTTP:
 		if c.URL == "" {
 			return fmt.Errorf("%w: server %q: %s needs a url", ErrBadConfig, c.Name, c.transport())
+		}
+	case TransportRelay:
+		if c.Relay == nil {
+			return fmt.Errorf("%w: server %q: relay needs a relay", ErrBadConfig, c.Name)
 		}
 	default:
 		return fmt.Errorf("%w: server %q: unknown transport %q", ErrBadConfig, c.Name, c.Transport)

@@ -80,6 +80,8 @@ func (c *conn) transport(cfg *ServerConfig, o *Options) (transport.Interface, er
 			c.fail(p.exitError())
 		}()
 		return transport.NewIO(p.stdout, p.stdin, nil), nil
+	case TransportRelay:
+		return newRelayTransport(cfg.Relay), nil
 	case TransportSSE:
 		c.httpTr = http.DefaultTransport.(*http.Transport).Clone()
 		return transport.NewSSE(cfg.URL, transport.WithHeaders(cfg.Headers),

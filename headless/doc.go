@@ -1,0 +1,9 @@
+// Package headless is companion's front end for runs without an editor:
+// `companion run`. It runs prompts on the same agent core as the ACP
+// server and writes what happens as plain text, one JSON object, or a
+// stream of JSON lines; with stream-json input it also speaks the SDK
+// control protocol (PROTOCOL.md): control requests in both directions,
+// can_use_tool questions, SDK-registered hooks and SDK-hosted MCP servers.
+//
+// It imports agent, tools, config and frontend; never acp or rpc.
+package headless

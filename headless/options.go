@@ -1,0 +1,109 @@
+package headless
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"time"
+
+	"companion/agent/model"
+	"companion/config"
+	"companion/tools"
+)
+
+// Exit codes of a run.
+const (
+	ExitOK          = 0
+	ExitError       = 1
+	ExitUsage       = 2
+	ExitInterrupted = 130
+)
+
+// DefaultControlTimeout bounds the wait for the SDK's answer to one of
+// companion's control requests.
+const DefaultControlTimeout = 60 * time.Second
+
+// ErrUsage marks a bad combination of options: exit code 2.
+var ErrUsage = errors.New("bad usage")
+
+// Options configure a run. Model and Tools are required.
+type Options struct {
+	// Prompt is the -p text; Stdin adds to it (text input) or carries the
+	// stream-json lines.
+	Prompt string
+	Stdin  io.Reader
+	// StdinPiped says stdin is a pipe or file, not a terminal: with a -p
+	// prompt it is read and appended.
+	StdinPiped bool
+	Stdout     io.Writer
+	Stderr     io.Writer
+	// OutputFormat is text, json or stream-json; InputFormat text or
+	// stream-json.
+	OutputFormat, InputFormat string
+	// ApprovalMode is the permission mode ("" keeps the settings').
+	ApprovalMode string
+	// Resume is a stored session to continue.
+	Resume string
+	// AllowedTools are allow rules for this run.
+	AllowedTools []string
+	// MaxTurns bounds model requests per prompt; 0 keeps the settings'.
+	MaxTurns int
+	// IncludePartial adds stream_event lines to stream-json output.
+	IncludePartial bool
+	// ControlTimeout bounds companion's own control requests; 0 means
+	// DefaultControlTimeout.
+	ControlTimeout time.Duration
+	// Cwd is the session's working directory (absolute).
+	Cwd    string
+	Config config.Config
+	Model  func(ctx context.Context, cfg config.Config) (model.Model, error)
+	Tools  func(cfg config.Config) *tools.Registry
+	// Name and Version describe companion to SDKs and MCP servers.
+	Name, Version string
+	Log           *slog.Logger
+}
+
+// Check validates the options' combination; its errors wrap ErrUsage.
+func (o *Options) Check() error {
+	switch o.OutputFormat {
+	case "":
+		o.OutputFormat = formatText
+	case formatText, formatJSON, formatStream:
+	default:
+		return fmt.Errorf("%w: --output-format %q: want text, json or stream-json", ErrUsage, o.OutputFormat)
+	}
+	switch o.InputFormat {
+	case "":
+		o.InputFormat = formatText
+	case formatText:
+	case formatStream:
+		if o.OutputFormat != formatStream {
+			return fmt.Errorf("%w: --input-format stream-json needs --output-format stream-json", ErrUsage)
+		}
+		if o.Prompt != "" {
+			return fmt.Errorf("%w: with --input-format stream-json the prompts come on stdin, not -p", ErrUsage)
+		}
+	default:
+		return fmt.Errorf("%w: --input-format %q: want text or stream-json", ErrUsage, o.InputFormat)
+	}
+	if o.ApprovalMode != "" {
+		if _, err := agentMode(o.ApprovalMode); err != nil {
+			return fmt.Errorf("%w: --approval-mode: %w", ErrUsage, err)
+		}
+	}
+	if o.MaxTurns < 0 {
+		return fmt.Errorf("%w: --max-turns must be positive", ErrUsage)
+	}
+	if o.IncludePartial && o.OutputFormat != formatStream {
+		return fmt.Errorf("%w: --include-partial-messages needs --output-format stream-json", ErrUsage)
+	}
+	if o.ControlTimeout <= 0 {
+		o.ControlTimeout = DefaultControlTimeout
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	return nil
+}

@@ -1,0 +1,97 @@
+package headless
+
+import (
+	"fmt"
+	"time"
+
+	"companion/agent"
+)
+
+// Result subtypes.
+const (
+	resultSuccess     = "success"
+	resultMaxTurns    = "error_max_turns"
+	resultError       = "error_during_execution"
+	resultInterrupted = "error_interrupted"
+)
+
+// outcome is how one prompt ended.
+type outcome struct {
+	stop    agent.StopReason
+	err     error
+	started time.Time
+	// before and after are the session's totals around the prompt.
+	before, after agent.Totals
+}
+
+// subtype names the outcome for the result line.
+func (o outcome) subtype() string {
+	switch {
+	case o.err != nil:
+		return resultError
+	case o.stop == agent.MaxTurnRequests:
+		return resultMaxTurns
+	case o.stop == agent.Cancelled:
+		return resultInterrupted
+	}
+	return resultSuccess
+}
+
+// failed reports whether the prompt counts as failed for the exit code.
+func (o outcome) failed() bool {
+	return o.err != nil || o.stop == agent.MaxTurnRequests || o.stop == agent.Refusal
+}
+
+// finish writes the prompt's result and starts a new turn log. It returns
+// the result written.
+func (r *reporter) finish(o outcome) resultLine {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.flushLocked()
+	res := resultLine{envelope: envelope{Type: typeResult, Subtype: o.subtype(), UUID: newUUID(), SessionID: r.session},
+		IsError: o.subtype() != resultSuccess, Result: r.turn.text.String(), StopReason: string(o.stop),
+		NumTurns: o.after.Requests - o.before.Requests, DurationMS: time.Since(o.started).Milliseconds(),
+		DurationAPIMS: (o.after.APITime - o.before.APITime).Milliseconds(), Usage: usageOf(o.after.Tokens.Sub(o.before.Tokens)),
+		PermissionDenials: r.turn.denials, Errors: []string{}}
+	if res.PermissionDenials == nil {
+		res.PermissionDenials = []denial{}
+	}
+	if o.err != nil {
+		res.Errors = append(res.Errors, o.err.Error())
+		if res.StopReason == "" {
+			res.StopReason = "error"
+		}
+	}
+	switch r.format {
+	case formatStream:
+		r.lines.write(res)
+	case formatJSON:
+		res.ToolCalls = r.turn.calls
+		if res.ToolCalls == nil {
+			res.ToolCalls = []toolCallRecord{}
+		}
+		r.lines.write(res)
+	case formatText:
+		r.textEnd(o)
+	}
+	r.turn = turnLog{}
+	return res
+}
+
+// textEnd ends a text answer with a newline and reports failures on
+// stderr.
+func (r *reporter) textEnd(o outcome) {
+	if t := r.turn.text.String(); t != "" && t[len(t)-1] != '\n' {
+		fmt.Fprintln(r.stdout)
+	}
+	switch {
+	case o.err != nil:
+		fmt.Fprintf(r.stderr, "companion: %v\n", o.err)
+	case o.stop == agent.MaxTurnRequests:
+		fmt.Fprintln(r.stderr, "companion: stopped: the prompt reached its limit of model requests (--max-turns)")
+	case o.stop == agent.Cancelled:
+		fmt.Fprintln(r.stderr, "companion: interrupted")
+	case o.stop == agent.Refusal:
+		fmt.Fprintln(r.stderr, "companion: the model refused to answer")
+	}
+}
