@@ -93,6 +93,8 @@ func TestPermissionFlows(t *testing.T) {
 		{"cancelled answer", Answer{Cancelled: true}, nil, 2, "cancelled"},
 		{"modified content", Answer{OptionID: ProceedOnce, ModifiedContent: &modified}, []string{modified, modified}, 2, ""},
 		{"bogus option", Answer{OptionID: "nope"}, nil, 2, "not one of the options"},
+		{"updated input", Answer{OptionID: ProceedOnce, UpdatedInput: json.RawMessage(`{"Path":"a.txt","Text":"sdk"}`)}, []string{"sdk", "sdk"}, 2, ""},
+		{"reject with a reason", Answer{OptionID: RejectOnceID, Message: "not on Fridays"}, nil, 2, "not on Fridays"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -116,6 +118,9 @@ func TestPermissionFlows(t *testing.T) {
 			got, _ := json.Marshal(resp[len(resp)-1])
 			if tt.errPart != "" && !strings.Contains(string(got), tt.errPart) {
 				t.Errorf("function response %s lacks %q", got, tt.errPart)
+			}
+			if refused := refusedCalls(rec.all()); (len(tt.wantWrote) == 0) != (refused > 0) {
+				t.Errorf("%d calls reported refused, want them refused only when nothing was written", refused)
 			}
 			if q := ask.asked[0]; q.Confirm == nil || len(q.Options) < 3 || q.CallID == "" {
 				t.Errorf("question = %+v", q)
@@ -184,4 +189,15 @@ func TestPlanModeRefusesEdits(t *testing.T) {
 	if !strings.Contains(string(resp), "Plan mode is read-only") {
 		t.Errorf("model was not told why: %s", resp)
 	}
+}
+
+// refusedCalls counts the calls reported as refused.
+func refusedCalls(evs []Event) int {
+	n := 0
+	for _, e := range evs {
+		if u, ok := e.(ToolCallUpdated); ok && u.Refused {
+			n++
+		}
+	}
+	return n
 }

@@ -24,6 +24,8 @@ type turnLog struct {
 	calls   []toolCallRecord
 	index   map[string]int
 	denials []denial
+	// afterTool is set when a tool call ended since the last text.
+	afterTool bool
 }
 
 // reporter turns a session's events into the run's output: text on
@@ -60,10 +62,7 @@ func (r *reporter) Emit(_ context.Context, ev agent.Event) {
 	defer r.mu.Unlock()
 	switch e := ev.(type) {
 	case agent.MessageChunk:
-		r.turn.text.WriteString(e.Text)
-		if r.format == formatText {
-			io.WriteString(r.stdout, e.Text)
-		}
+		r.answer(r.separator() + e.Text)
 		r.addText("text", e.Text)
 	case agent.ThoughtChunk:
 		r.addText("thinking", e.Text)
@@ -83,6 +82,29 @@ func (r *reporter) Emit(_ context.Context, ev agent.Event) {
 				"compact_metadata": map[string]any{"trigger": "auto"}})
 		}
 	}
+}
+
+// answer adds text to the turn's answer (and, in text output, stdout).
+func (r *reporter) answer(text string) {
+	r.turn.text.WriteString(text)
+	if r.format == formatText {
+		io.WriteString(r.stdout, text)
+	}
+}
+
+// separator puts a paragraph break between the text before a tool call
+// and the text after it, in the answer.
+func (r *reporter) separator() string {
+	after := r.turn.afterTool
+	r.turn.afterTool = false
+	t := r.turn.text.String()
+	switch {
+	case !after || t == "" || strings.HasSuffix(t, "\n\n"):
+		return ""
+	case strings.HasSuffix(t, "\n"):
+		return "\n"
+	}
+	return "\n\n"
 }
 
 // system writes a system line (stream-json), or a progress line on stderr
@@ -139,6 +161,7 @@ func (r *reporter) finished(e agent.ToolCallUpdated) {
 	if !ok {
 		return
 	}
+	r.turn.afterTool = true
 	c := &r.turn.calls[i]
 	c.Status, c.IsError, c.Output = string(e.Status), e.Status == agent.ToolFailed, e.Text
 	if e.Refused {
