@@ -78,16 +78,31 @@ func (r *reporter) closeBlock() {
 	}
 }
 
-// flushLocked writes the assistant message built so far, if any.
-func (r *reporter) flushLocked() {
+// flushLocked writes the assistant message built so far, if any; stop is
+// its stop reason ("" to tell from its blocks). Its usage is what the
+// session used since the last message.
+func (r *reporter) flushLocked(stop string) {
 	d := &r.draft
 	if d.id == "" {
 		return
 	}
 	r.closeBlock()
+	if stop == "" {
+		stop = "end_turn"
+		if d.blocks[len(d.blocks)-1].Type == "tool_use" {
+			stop = "tool_use"
+		}
+	}
+	var used usage
+	if r.totals != nil {
+		now := r.totals()
+		used = usageOf(now.Tokens.Sub(r.lastTotals.Tokens))
+		r.lastTotals = now
+	}
+	r.event(map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stop}, "usage": used})
 	r.event(map[string]any{"type": "message_stop"})
 	r.lines.write(chatLine{envelope: r.envelope(typeAssistant), Message: apiMessage{ID: d.id, Type: "message",
-		Role: "assistant", Model: r.model(), Content: d.blocks}})
+		Role: "assistant", Model: r.model(), Content: d.blocks, StopReason: &stop, Usage: &used}})
 	seq := d.seq
 	*d = draft{open: -1, seq: seq}
 }

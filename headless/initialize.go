@@ -32,13 +32,11 @@ func (sr *streamRun) initialize(ctx context.Context, id string, raw json.RawMess
 		sr.ctl.reply(id, nil, err)
 		return sr.open(ctx, extras{})
 	}
-	rs, err := openSession(ctx, sr.o, ex, sr.rep, &sdkAsker{ctl: sr.ctl, sr: sr, root: sr.o.Cwd})
-	if err != nil {
+	if err := sr.open(ctx, ex); err != nil {
 		sr.ctl.reply(id, nil, err)
 		return err
 	}
-	sr.rs = rs
-	a := rs.agent
+	rs, a := sr.rs, sr.rs.agent
 	sr.ctl.reply(id, map[string]any{
 		"commands": commandList(a), "model": a.ModelName(), "models": a.Models(),
 		"permission_mode": sdkMode(a.Mode()), "session_id": rs.id, "companion_version": sr.o.Version,
@@ -47,7 +45,6 @@ func (sr *streamRun) initialize(ctx context.Context, id string, raw json.RawMess
 			"interrupt": true, "set_model": true, "set_permission_mode": true, "mcp_server_status": true,
 			"supported_commands": true, "get_context_usage": true},
 	}, nil)
-	sr.rep.system("init", rs.initFields(ctx, sr.o))
 	return nil
 }
 

@@ -62,8 +62,8 @@ func wireState(s mcp.State) string {
 	switch s {
 	case mcp.StateReady:
 		return "connected"
-	case mcp.StateFailed:
-		return "failed"
+	case mcp.StateFailed, mcp.StateRestarting:
+		return "failed" // a restarting server does not work now; its error says why
 	}
 	return "pending"
 }

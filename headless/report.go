@@ -40,10 +40,14 @@ type reporter struct {
 	// session and model are read when a line is written.
 	session string
 	model   func() string
+	// totals reads the session's use, for each message's usage; may be nil.
+	totals func() agent.Totals
 
 	mu    sync.Mutex
 	turn  turnLog
 	draft draft
+	// lastTotals is the session's use when the last message was written.
+	lastTotals agent.Totals
 }
 
 // draft is the assistant message being streamed.
@@ -118,7 +122,7 @@ func (r *reporter) system(subtype string, fields map[string]any) {
 func (r *reporter) systemLocked(subtype string, fields map[string]any) {
 	switch r.format {
 	case formatStream:
-		r.flushLocked()
+		r.flushLocked("")
 		r.lines.write(systemLine{envelope: envelope{Type: typeSystem, Subtype: subtype, UUID: newUUID(), SessionID: r.session}, fields: fields})
 	case formatText, formatJSON:
 		if msg := noticeText(subtype, fields); msg != "" {
@@ -175,7 +179,7 @@ func (r *reporter) finished(e agent.ToolCallUpdated) {
 		}
 		fmt.Fprintln(r.stderr, mark)
 	case formatStream:
-		r.flushLocked()
+		r.flushLocked("")
 		isErr, text := c.IsError, e.Text
 		r.lines.write(chatLine{envelope: r.envelope(typeUser), Message: apiMessage{Role: "user",
 			Content: []block{{Type: "tool_result", ToolUseID: c.ID, Content: &text, IsError: &isErr}}}})

@@ -42,12 +42,25 @@ func (o outcome) failed() bool {
 	return o.err != nil || o.stop == agent.MaxTurnRequests || o.stop == agent.Refusal
 }
 
+// finalStop is the last message's stop reason, as SDKs name them.
+func finalStop(s agent.StopReason) string {
+	switch s {
+	case agent.MaxTokens:
+		return "max_tokens"
+	case agent.Refusal:
+		return "refusal"
+	case agent.MaxTurnRequests, agent.Cancelled:
+		return string(s)
+	}
+	return "end_turn"
+}
+
 // finish writes the prompt's result and starts a new turn log. It returns
 // the result written.
 func (r *reporter) finish(o outcome) resultLine {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.flushLocked()
+	r.flushLocked(finalStop(o.stop))
 	res := resultLine{envelope: envelope{Type: typeResult, Subtype: o.subtype(), UUID: newUUID(), SessionID: r.session},
 		IsError: o.subtype() != resultSuccess, Result: r.turn.text.String(), StopReason: string(o.stop),
 		NumTurns: o.after.Requests - o.before.Requests, DurationMS: time.Since(o.started).Milliseconds(),

@@ -88,7 +88,8 @@ func openSession(ctx context.Context, o *Options, ex extras, rep *reporter, aske
 		}
 		return nil, err
 	}
-	rep.model = rs.agent.ModelName
+	rep.model, rep.totals = rs.agent.ModelName, rs.agent.Totals
+	rep.lastTotals = rs.agent.Totals()
 	rs.agents = []string{}
 	for _, d := range opts.Agents {
 		rs.agents = append(rs.agents, d.Name)

@@ -23,6 +23,8 @@ type streamRun struct {
 	rs  *runSession
 	// relays are the SDK-hosted MCP servers by name.
 	relays map[string]*sdkRelay
+	// pending is the first line, when it was not an initialize request.
+	pending []byte
 
 	// mu guards the prompt queue and the turn state below.
 	mu       sync.Mutex
@@ -41,7 +43,7 @@ func runStream(ctx context.Context, o *Options, rep *reporter) int {
 		relays: map[string]*sdkRelay{}, wake: make(chan struct{}, 1)}
 	lines := make(chan []byte)
 	readErr := make(chan error, 1)
-	go readLines(o.Stdin, lines, readErr)
+	go readLines(ctx, o.Stdin, lines, readErr)
 	first, ok := sr.next(ctx, lines)
 	if !ok {
 		return sr.noInput(ctx, readErr)
@@ -49,8 +51,17 @@ func runStream(ctx context.Context, o *Options, rep *reporter) int {
 	if err := sr.begin(ctx, first); err != nil {
 		return startFailed(o, rep, err)
 	}
+	// The init line waits (briefly) for MCP servers, whose handshakes may
+	// need the SDK's answers: input keeps flowing meanwhile, and prompts
+	// wait for the line.
+	ready := make(chan struct{})
+	go func() {
+		defer close(ready)
+		sr.rep.system("init", sr.rs.initFields(ctx, o))
+	}()
 	turns := make(chan struct{})
-	go sr.turns(ctx, turns)
+	go sr.turns(ctx, ready, turns)
+	sr.replay(ctx)
 	for {
 		line, ok := sr.next(ctx, lines)
 		if !ok {
@@ -107,14 +118,19 @@ func (sr *streamRun) noInput(ctx context.Context, readErr chan error) int {
 }
 
 // readLines sends each non-empty line of r, then closes lines and reports
-// the read error (nil at EOF).
-func readLines(r io.Reader, lines chan<- []byte, errc chan<- error) {
+// the read error (nil at EOF). It stops early when ctx ends.
+func readLines(ctx context.Context, r io.Reader, lines chan<- []byte, errc chan<- error) {
 	defer close(lines)
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
 		line, err := readLine(br)
 		if len(line) > 0 {
-			lines <- line
+			select {
+			case lines <- line:
+			case <-ctx.Done():
+				errc <- nil
+				return
+			}
 		}
 		if err != nil {
 			if errors.Is(err, io.EOF) {
@@ -149,8 +165,8 @@ func trimCR(b []byte) []byte {
 }
 
 // begin starts the session: with the SDK's options when the first line is
-// an initialize request, else with the settings alone (and then handles
-// that line).
+// an initialize request, else with the settings alone (and that line is
+// kept to be handled first).
 func (sr *streamRun) begin(ctx context.Context, first []byte) error {
 	var in inbound
 	if json.Unmarshal(first, &in) == nil && in.Type == typeControlReq && subtypeOf(in.Request) == "initialize" {
@@ -158,21 +174,25 @@ func (sr *streamRun) begin(ctx context.Context, first []byte) error {
 			return sr.initialize(ctx, id, in.Request)
 		}
 	}
-	if err := sr.open(ctx, extras{}); err != nil {
-		return err
-	}
-	sr.handle(ctx, first)
-	return nil
+	sr.pending = first
+	return sr.open(ctx, extras{})
 }
 
-// open builds the session and writes the init line.
+// replay handles the first line when it was not an initialize request.
+func (sr *streamRun) replay(ctx context.Context) {
+	if sr.pending != nil {
+		sr.handle(ctx, sr.pending)
+		sr.pending = nil
+	}
+}
+
+// open builds the session.
 func (sr *streamRun) open(ctx context.Context, ex extras) error {
 	rs, err := openSession(ctx, sr.o, ex, sr.rep, &sdkAsker{ctl: sr.ctl, sr: sr, root: sr.o.Cwd})
 	if err != nil {
 		return err
 	}
 	sr.rs = rs
-	sr.rep.system("init", rs.initFields(ctx, sr.o))
 	return nil
 }
 

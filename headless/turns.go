@@ -29,10 +29,16 @@ func (sr *streamRun) signal() {
 	}
 }
 
-// turns runs queued prompts until the input has ended and the queue is
-// empty, or ctx ends; it closes done when it returns.
-func (sr *streamRun) turns(ctx context.Context, done chan<- struct{}) {
+// turns runs queued prompts, once ready is closed, until the input has
+// ended and the queue is empty, or ctx ends; it closes done when it
+// returns.
+func (sr *streamRun) turns(ctx context.Context, ready <-chan struct{}, done chan<- struct{}) {
 	defer close(done)
+	select {
+	case <-ready:
+	case <-ctx.Done():
+		return
+	}
 	for {
 		parts, ok := sr.take(ctx)
 		if !ok {

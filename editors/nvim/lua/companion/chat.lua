@@ -1,0 +1,225 @@
+-- The chat view: a transcript window (markdown, read-only) above a prompt
+-- window, laid out as a column split or as floats. The view knows buffers,
+-- windows and keys; app.lua decides what they do.
+local config = require('companion.config')
+local compat = require('companion.compat')
+local transcript = require('companion.transcript')
+
+local M = {}
+
+local Chat = {}
+Chat.__index = Chat
+
+-- scratch makes a hidden, unlisted buffer named name.
+local function scratch(name, filetype)
+  local buf = vim.api.nvim_create_buf(false, true)
+  pcall(vim.api.nvim_buf_set_name, buf, name)
+  vim.bo[buf].buftype = 'nofile'
+  vim.bo[buf].bufhidden = 'hide'
+  vim.bo[buf].swapfile = false
+  vim.bo[buf].filetype = filetype
+  return buf
+end
+
+-- new makes the chat buffers. actions: submit(text), cancel(), mode(),
+-- model(), options(), sessions(), new_session(), follow(call),
+-- terminal_tail(id).
+function M.new(actions)
+  local self = setmetatable({ actions = actions }, Chat)
+  self.buf = scratch('companion://chat', 'markdown')
+  vim.bo[self.buf].modifiable = false
+  self.input = scratch('companion://prompt', 'markdown')
+  vim.bo[self.input].omnifunc = "v:lua.require'companion.complete'.omnifunc"
+  vim.bo[self.input].completefunc = "v:lua.require'companion.complete'.omnifunc"
+  self.transcript = transcript.new(self.buf, {
+    terminal_tail = actions.terminal_tail,
+    on_change = function() self:follow_tail() end,
+  })
+  self:map_keys()
+  self.status = ''
+  return self
+end
+
+-- map sets a buffer-local key in the given modes of both buffers.
+local function map(bufs, modes, lhs, fn, desc)
+  if not lhs or lhs == '' then
+    return
+  end
+  for _, buf in ipairs(bufs) do
+    vim.keymap.set(modes, lhs, fn, { buffer = buf, nowait = true, silent = true, desc = 'companion: ' .. desc })
+  end
+end
+
+-- map_keys installs the configured keymaps.
+function Chat:map_keys()
+  local k, a = config.options.keymaps, self.actions
+  local both = { self.buf, self.input }
+  map({ self.input }, 'n', k.submit_normal, function() self:submit() end, 'send the prompt')
+  map({ self.input }, 'i', k.submit_insert, function() self:submit() end, 'send the prompt')
+  map(both, { 'n', 'i' }, k.cancel, a.cancel, 'cancel the turn')
+  map(both, 'n', k.close, function() self:close() end, 'close the chat')
+  map(both, 'n', k.mode, a.mode, 'pick the mode')
+  map(both, 'n', k.model, a.model, 'pick the model')
+  map(both, 'n', k.options, a.options, 'pick a session option')
+  map(both, 'n', k.sessions, a.sessions, 'load a session')
+  map(both, 'n', k.new_session, a.new_session, 'start a new session')
+  map({ self.buf }, 'n', k.follow, function()
+    local call = self.transcript:tool_at(vim.api.nvim_win_get_cursor(0)[1])
+    if call then
+      a.follow(call)
+    end
+  end, 'open what the tool call under the cursor touched')
+end
+
+-- submit sends the prompt buffer's text and empties it.
+function Chat:submit()
+  local lines = vim.api.nvim_buf_get_lines(self.input, 0, -1, false)
+  local text = vim.trim(table.concat(lines, '\n'))
+  if text == '' then
+    return
+  end
+  vim.api.nvim_buf_set_lines(self.input, 0, -1, false, {})
+  self.actions.submit(text)
+end
+
+-- is_open tells whether the transcript window is showing.
+function Chat:is_open()
+  return self.win ~= nil and vim.api.nvim_win_is_valid(self.win)
+end
+
+-- window_options sets what both chat windows share.
+local function window_options(win)
+  vim.wo[win].wrap = true
+  vim.wo[win].linebreak = true
+  vim.wo[win].number = false
+  vim.wo[win].relativenumber = false
+  vim.wo[win].signcolumn = 'no'
+end
+
+-- transcript_options folds thoughts and keeps the view read-only.
+function Chat:transcript_options()
+  local win = self.win
+  window_options(win)
+  vim.wo[win].foldmethod = 'expr'
+  vim.wo[win].foldexpr = "v:lua.require'companion.transcript'.foldexpr(v:lnum)"
+  vim.wo[win].foldlevel = 0
+  vim.wo[win].foldenable = true
+  window_options(self.input_win)
+  vim.wo[self.input_win].winfixheight = true
+end
+
+-- open_split makes a column at the side with the prompt below.
+function Chat:open_split()
+  local o = config.options.split
+  local side = o.position == 'left' and 'topleft' or 'botright'
+  vim.cmd(('%s vertical %dsplit'):format(side, o.width))
+  self.win = vim.api.nvim_get_current_win()
+  vim.api.nvim_win_set_buf(self.win, self.buf)
+  vim.cmd(('belowright %dsplit'):format(o.input_height))
+  self.input_win = vim.api.nvim_get_current_win()
+  vim.api.nvim_win_set_buf(self.input_win, self.input)
+end
+
+-- size turns a fraction of the screen (or a count) into cells.
+local function size(v, total)
+  if v <= 1 then
+    return math.floor(total * v)
+  end
+  return math.min(v, total)
+end
+
+-- open_float makes stacked floats in the middle of the screen: the
+-- transcript, a status line (only without 'winbar', which floats lack
+-- before 0.8) and the prompt.
+function Chat:open_float()
+  local o = config.options.float
+  local cols, rows = vim.o.columns, vim.o.lines - vim.o.cmdheight - 1
+  local w, h = size(o.width, cols), size(o.height, rows)
+  local bar = compat.has_winbar() and 0 or 1
+  local edge = (o.border and o.border ~= 'none') and 2 or 0
+  local ih = math.max(math.min(o.input_height, h - 2 * edge - bar - 3), 1)
+  local th = math.max(h - ih - 2 * edge - bar, 1)
+  local row, col = math.floor((rows - h) / 2), math.floor((cols - w) / 2)
+  local base = { relative = 'editor', width = w, col = col, style = 'minimal', border = o.border }
+  self.win = vim.api.nvim_open_win(self.buf, false, vim.tbl_extend('force', base, { row = row, height = th }))
+  if bar == 1 then
+    self.status_buf = self.status_buf or scratch('companion://status', '')
+    self.status_win = vim.api.nvim_open_win(self.status_buf, false, { relative = 'editor', width = w + edge,
+      col = col, row = row + th + edge, height = 1, style = 'minimal', focusable = false })
+  end
+  self.input_win = vim.api.nvim_open_win(self.input, true,
+    vim.tbl_extend('force', base, { row = row + th + edge + bar, height = ih }))
+end
+
+-- open shows the chat (if hidden) and focuses the prompt.
+function Chat:open()
+  if not self:is_open() then
+    -- A prompt window left alone (the transcript was closed with :q).
+    if self.input_win and vim.api.nvim_win_is_valid(self.input_win) and #vim.api.nvim_list_wins() > 1 then
+      vim.api.nvim_win_close(self.input_win, true)
+    end
+    if config.options.layout == 'float' then
+      self:open_float()
+    else
+      self:open_split()
+    end
+    self:transcript_options()
+    self:render_status()
+  end
+  if self.input_win and vim.api.nvim_win_is_valid(self.input_win) then
+    vim.api.nvim_set_current_win(self.input_win)
+  end
+  self:follow_tail()
+end
+
+-- close hides both windows; the buffers (and the session) stay.
+function Chat:close()
+  for _, win in ipairs({ self.input_win, self.status_win, self.win }) do
+    if win and vim.api.nvim_win_is_valid(win) and #vim.api.nvim_list_wins() > 1 then
+      vim.api.nvim_win_close(win, true)
+    end
+  end
+  self.win, self.input_win, self.status_win = nil, nil, nil
+end
+
+-- toggle opens or closes the chat.
+function Chat:toggle()
+  if self:is_open() then
+    self:close()
+  else
+    self:open()
+  end
+end
+
+-- follow_tail keeps the transcript scrolled to the end while it streams,
+-- unless the user moved the cursor up into the history.
+function Chat:follow_tail()
+  if not self:is_open() or vim.api.nvim_get_current_win() == self.win then
+    return
+  end
+  local last = vim.api.nvim_buf_line_count(self.buf)
+  pcall(vim.api.nvim_win_set_cursor, self.win, { last, 0 })
+end
+
+-- set_status sets the text of the transcript window's winbar (0.8+) or
+-- statusline (a status float in the float layout): the session, mode,
+-- model and usage.
+function Chat:set_status(text)
+  self.status = text
+  self:render_status()
+end
+
+-- render_status draws the current status.
+function Chat:render_status()
+  if not self:is_open() then
+    return
+  end
+  if self.status_win and vim.api.nvim_win_is_valid(self.status_win) then
+    vim.api.nvim_buf_set_lines(self.status_buf, 0, -1, false, { self.status })
+    return
+  end
+  local opt = compat.has_winbar() and 'winbar' or 'statusline'
+  vim.wo[self.win][opt] = (self.status:gsub('%%', '%%%%'))
+end
+
+return M

@@ -1,0 +1,72 @@
+-- companion for Neovim: chat with the companion agent over ACP.
+--
+--   require('companion').setup({ cmd = 'companion', layout = 'split' })
+--
+-- :Companion [prompt]  open the chat (and send prompt)
+-- :CompanionToggle     show or hide the chat
+-- :CompanionCancel     cancel the running turn
+-- :CompanionSessions   pick a saved session and load it
+local config = require('companion.config')
+
+local M = {}
+
+-- app returns the running state (started lazily).
+local function app()
+  return require('companion.app').get()
+end
+
+-- setup sets the options (see config.lua and README.md).
+function M.setup(opts)
+  config.setup(opts)
+  return M
+end
+
+-- open shows the chat, starting the agent and a session when needed; with
+-- text it sends that as a prompt.
+function M.open(text)
+  app():open()
+  if text and vim.trim(text) ~= '' then
+    app():submit(text)
+  end
+end
+
+-- toggle shows or hides the chat.
+function M.toggle()
+  app():toggle()
+end
+
+-- cancel stops the running turn.
+function M.cancel()
+  return app():cancel()
+end
+
+-- sessions lists the saved sessions and loads the chosen one.
+function M.sessions()
+  require('companion.pickers').sessions(app())
+end
+
+-- pick_mode, pick_model and pick_option change the session's config
+-- options through vim.ui.select.
+function M.pick_mode()
+  require('companion.pickers').category(app(), 'mode')
+end
+
+function M.pick_model()
+  require('companion.pickers').category(app(), 'model')
+end
+
+function M.pick_option()
+  require('companion.pickers').options(app())
+end
+
+-- new_session starts a fresh session in the chat.
+function M.new_session()
+  app():new_session()
+end
+
+-- stop ends the agent process.
+function M.stop()
+  require('companion.app').reset()
+end
+
+return M

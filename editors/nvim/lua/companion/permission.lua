@@ -1,0 +1,186 @@
+-- session/request_permission: the agent asks before a risky tool call.
+-- Edits (a "diff" in the tool call's content) open a diff tab; everything
+-- else is a vim.ui.select over the request's own options. A cancelled turn
+-- or request answers "cancelled".
+local config = require('companion.config')
+local compat = require('companion.compat')
+
+local M = {}
+
+-- pending holds the unanswered requests: request object -> answer state.
+local pending = {}
+
+-- first_diff returns the first diff item of a tool call's content.
+function M.first_diff(tool_call)
+  for _, c in ipairs(compat.val(tool_call.content) or {}) do
+    if c.type == 'diff' then
+      return c
+    end
+  end
+  return nil
+end
+
+-- pick returns the first option whose kind starts with prefix, preferring
+-- the exact kind.
+local function pick(options, prefix, exact)
+  local found
+  for _, o in ipairs(options) do
+    if o.kind == exact then
+      return o
+    end
+    if not found and vim.startswith(o.kind or '', prefix) then
+      found = o
+    end
+  end
+  return found
+end
+
+-- of_kind lists the options whose kind starts with prefix.
+local function of_kind(options, prefix)
+  return vim.tbl_filter(function(o)
+    return vim.startswith(o.kind or '', prefix)
+  end, options)
+end
+
+-- describe is the question shown in the picker.
+function M.describe(tool_call)
+  local title = compat.val(tool_call.title) or 'The agent wants to run a tool'
+  local raw = compat.val(tool_call.rawInput)
+  if type(raw) == 'table' and type(raw.command) == 'string' and not title:find(raw.command, 1, true) then
+    return ('%s: %s'):format(title, raw.command)
+  end
+  return title
+end
+
+-- new_answer makes the one-shot answer of req; on_done runs after it.
+local function new_answer(req, session_id, on_done)
+  local state = { session_id = session_id }
+  function state.answer(outcome, meta)
+    if state.done then
+      return
+    end
+    state.done = true
+    pending[req] = nil
+    local res = { outcome = outcome }
+    if meta then
+      res._meta = meta
+    end
+    req.reply(res)
+    if state.ui_close then
+      state.ui_close()
+    end
+    if on_done then
+      on_done()
+    end
+  end
+  function state.selected(option, meta)
+    state.answer({ outcome = 'selected', optionId = option.optionId }, meta)
+  end
+  function state.cancelled()
+    state.answer({ outcome = 'cancelled' })
+  end
+  pending[req] = state
+  req.on_cancel(state.cancelled)
+  return state
+end
+
+-- ask_select offers the request's options with vim.ui.select.
+local function ask_select(params, state)
+  local options = params.options or {}
+  vim.ui.select(options, {
+    prompt = M.describe(params.toolCall or {}),
+    format_item = function(o)
+      return o.name
+    end,
+    kind = 'companion_permission',
+  }, function(choice)
+    if choice then
+      state.selected(choice)
+    else
+      state.cancelled()
+    end
+  end)
+end
+
+-- accept_with answers an accepted diff: with one allow option at once,
+-- with several after the user picks one (a dismissed picker keeps the
+-- review open). done(ok) tells the review whether to close.
+local function accept_with(params, state, text, changed, done)
+  local meta = changed and { companion = { modifiedContent = text } } or nil
+  local allow = of_kind(params.options or {}, 'allow')
+  if #allow == 0 then
+    state.cancelled()
+    done(true)
+    return
+  end
+  if #allow == 1 then
+    done(true)
+    state.selected(allow[1], meta)
+    return
+  end
+  vim.ui.select(allow, {
+    prompt = 'Apply this edit: ' .. M.describe(params.toolCall or {}),
+    format_item = function(o) return o.name end,
+    kind = 'companion_permission',
+  }, function(choice)
+    if choice then
+      done(true)
+      state.selected(choice, meta)
+    else
+      done(false)
+    end
+  end)
+end
+
+-- ask_diff opens the diff tab for the edit.
+local function ask_diff(params, diff, state)
+  local review = require('companion.diff').open({
+    path = diff.path,
+    old_text = compat.val(diff.oldText),
+    new_text = diff.newText or '',
+    on_accept = function(text, changed, done)
+      accept_with(params, state, text, changed, done)
+    end,
+    on_reject = function()
+      local reject = pick(params.options or {}, 'reject', 'reject_once')
+      if reject then
+        state.selected(reject)
+      else
+        state.cancelled()
+      end
+    end,
+  })
+  state.ui_close = function()
+    review:close()
+  end
+end
+
+-- handle answers one session/request_permission request (asynchronously).
+-- on_done runs once the answer went out.
+function M.handle(params, req, on_done)
+  local state = new_answer(req, params.sessionId, on_done)
+  local diff = M.first_diff(params.toolCall or {})
+  if diff and config.options.diff.enabled ~= false then
+    ask_diff(params, diff, state)
+  else
+    ask_select(params, state)
+  end
+  return nil
+end
+
+-- cancel_session answers every pending request of the session with
+-- "cancelled" (ACP requires it after session/cancel).
+function M.cancel_session(session_id)
+  for _, state in pairs(vim.tbl_values(pending)) do
+    if state.session_id == session_id then
+      state.cancelled()
+    end
+  end
+end
+
+-- count returns how many requests wait for the user.
+function M.count()
+  return #vim.tbl_keys(pending)
+end
+
+return M

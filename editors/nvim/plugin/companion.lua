@@ -1,0 +1,34 @@
+-- User commands of companion.nvim (see :help companion.txt and README.md).
+if vim.g.loaded_companion then
+  return
+end
+vim.g.loaded_companion = true
+
+if vim.fn.has('nvim-0.7') == 0 then
+  vim.notify('companion.nvim needs Neovim 0.7 or newer', vim.log.levels.ERROR)
+  return
+end
+
+local command = vim.api.nvim_create_user_command
+
+command('Companion', function(opts)
+  require('companion').open(opts.args)
+end, {
+  nargs = '*',
+  -- Allowed so ':'<,'>Companion ...' works: the selection reaches the agent
+  -- as editor context.
+  range = true,
+  desc = 'companion: open the chat (and send a prompt)',
+})
+
+command('CompanionToggle', function()
+  require('companion').toggle()
+end, { desc = 'companion: show or hide the chat' })
+
+command('CompanionCancel', function()
+  require('companion').cancel()
+end, { desc = 'companion: cancel the running turn' })
+
+command('CompanionSessions', function()
+  require('companion').sessions()
+end, { desc = 'companion: load a saved session' })

@@ -1,0 +1,50 @@
+-- The chat against the real agent: streamed text, thoughts folded, usage.
+local h = require('helpers')
+
+describe('chat', function()
+  after_each(h.reset)
+
+  it('opens, sends a prompt and streams the answer as markdown', function()
+    h.start('stream')
+    vim.cmd('Companion')
+    local app = h.app()
+    assert.is_true(app.chat:is_open())
+    assert.are.equal('markdown', vim.bo[app.chat.buf].filetype)
+    h.wait(function() return app.session ~= nil end, 'a session')
+    vim.api.nvim_buf_set_lines(app.chat.input, 0, -1, false, { 'Say hello please' })
+    app.chat:submit()
+    h.wait_turn()
+    local text = h.transcript()
+    assert.matches('## You\nSay hello please', text, 1, true)
+    assert.matches('## companion\nHello from **companion**.\nSecond line.', text, 1, true)
+    assert.matches('> Thinking…\n> The user wants a greeting.', text, 1, true)
+    assert.are.equal('end_turn', app.last_stop)
+  end)
+
+  it('folds thoughts in the transcript window', function()
+    h.start('stream')
+    require('companion').open('Say hello')
+    local app = h.app()
+    h.wait_turn()
+    local lines = vim.api.nvim_buf_get_lines(app.chat.buf, 0, -1, false)
+    local header
+    for i, l in ipairs(lines) do
+      if l == '> Thinking…' then header = i end
+    end
+    assert.is_not_nil(header, 'thought header in ' .. vim.inspect(lines))
+    vim.api.nvim_win_call(app.chat.win, function()
+      assert.are.equal(header, vim.fn.foldclosed(header + 1))
+      assert.are.equal(-1, vim.fn.foldclosed(header - 2))
+    end)
+  end)
+
+  it('shows the usage in the winbar or statusline', function()
+    h.start('stream')
+    require('companion').open('Say hello')
+    h.wait_turn()
+    local app = h.app()
+    local opt = vim.fn.exists('+winbar') == 1 and 'winbar' or 'statusline'
+    h.wait(function() return vim.wo[app.chat.win][opt]:find('ctx ', 1, true) end, 'usage in the ' .. opt)
+    assert.matches('mode: ', vim.wo[app.chat.win][opt], 1, true)
+  end)
+end)
