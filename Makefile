@@ -4,7 +4,7 @@ BIN       ?= bin/companion
 STATICCHECK = $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME  ?= 10s
 
-.PHONY: help build test test-all test-deps conformance fuzz lint generate check bench clean
+.PHONY: help build test test-all test-deps conformance editors nvim fuzz lint generate check bench clean
 
 help:
 	@echo "build        build $(BIN)"
@@ -12,6 +12,8 @@ help:
 	@echo "test-all     build, lint, go tests, brief fuzzing and the ACP SDK conformance suite (what CI runs)"
 	@echo "test-deps    npm install the MCP servers the tests use"
 	@echo "conformance  the Node conformance suite with the official ACP client library"
+	@echo "editors      the editor integrations' suites (nvim; needs Debian neovim, lua-busted, lua-luassert)"
+	@echo "nvim         the Neovim plugin's busted suite in headless nvim"
 	@echo "fuzz         run each fuzz target for FUZZTIME (default $(FUZZTIME))"
 	@echo "lint         go vet and staticcheck"
 	@echo "generate     regenerate the ACP types from acp/schema"
@@ -24,7 +26,7 @@ build:
 test:
 	$(GO) test -race -count=1 ./...
 
-test-all: build lint test-deps test fuzz conformance
+test-all: build lint test-deps test fuzz conformance editors
 
 # test-deps installs the real MCP servers from npm that tools/mcp and e2e
 # test against (their tests skip, saying so, when these are missing).
@@ -33,6 +35,11 @@ test-deps:
 
 conformance: build
 	cd conformance && npm ci --no-audit --no-fund && COMPANION_BIN=$(CURDIR)/$(BIN) npm test
+
+editors: nvim
+
+nvim: build
+	COMPANION_BIN=$(CURDIR)/$(BIN) editors/nvim/ci.sh
 
 fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzReadMessage$$' -fuzztime=$(FUZZTIME) ./rpc
