@@ -114,13 +114,6 @@ type resultLine struct {
 	ToolCalls         []toolCallRecord `json:"tool_calls,omitempty"`
 }
 
-// controlRequest is a control request in either direction.
-type controlRequest struct {
-	Type      string          `json:"type"`
-	RequestID string          `json:"request_id"`
-	Request   json.RawMessage `json:"request"`
-}
-
 // controlResponseBody is the inner response of a control response.
 type controlResponseBody struct {
 	Subtype   string `json:"subtype"`
