@@ -142,7 +142,10 @@ func toUpdate(ev agent.Event) (SessionUpdate, bool) {
 func toolCallUpdate(ev agent.ToolCallUpdated) *ToolCallUpdate {
 	up := &ToolCallUpdate{ToolCallID: ToolCallID(ev.ID), Status: ToolCallStatus(ev.Status)}
 	if ev.TerminalID != "" {
+		// The editor's terminal shows the output, live and after release;
+		// the final text would only repeat it.
 		up.Content = append(up.Content, TerminalContent(TerminalID(ev.TerminalID)))
+		up.RawOutput = ev.Raw
 		return up
 	}
 	if d := ev.Diff; d != nil {

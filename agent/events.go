@@ -67,7 +67,9 @@ type ToolCallUpdated struct {
 	Raw json.RawMessage `json:",omitempty"`
 	// Diff is the change an edit made, shown as a diff.
 	Diff *tools.Diff
-	// TerminalID embeds an editor terminal showing the call's output.
+	// TerminalID embeds an editor terminal showing the call's output; on
+	// the final update it says the output was shown there (Text still
+	// holds it, for front ends without terminals).
 	TerminalID string
 	// Refused is set when the call never ran: a hook, the policy or the
 	// user refused it.

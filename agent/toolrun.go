@@ -20,6 +20,8 @@ type prepared struct {
 	tool tools.Tool
 	inv  tools.Invocation
 	res  *tools.Result
+	// terminal is the editor terminal that showed the call's output, if any.
+	terminal string
 }
 
 // readOnly reports whether a call may run beside others: it reads or
@@ -113,7 +115,7 @@ func (s *Session) runOne(ctx context.Context, p *prepared) {
 	}
 	if p.inv == nil {
 		s.emit(ctx, ToolCallStarted{ID: p.id, Name: p.fc.Name, Title: p.fc.Name, Kind: tools.KindOther, Input: p.args})
-		s.finishTool(ctx, p.id, p.fc.Name, p.res)
+		s.finishTool(ctx, p)
 		return
 	}
 	refusal, hookDecision := s.beforeTool(ctx, p)
@@ -123,7 +125,7 @@ func (s *Session) runOne(ctx context.Context, p *prepared) {
 	s.emit(ctx, started)
 	if err != nil {
 		p.res = tools.ErrorResult(err.Error())
-		s.finishTool(ctx, p.id, p.fc.Name, p.res)
+		s.finishTool(ctx, p)
 		return
 	}
 	if refusal != "" {
@@ -152,7 +154,7 @@ func (s *Session) runOne(ctx context.Context, p *prepared) {
 		}
 	}
 	s.afterTool(ctx, p)
-	s.finishTool(ctx, p.id, p.fc.Name, p.res)
+	s.finishTool(ctx, p)
 	if p.res.Plan != nil {
 		s.setPlan(ctx, p.res.Plan)
 	}
@@ -163,7 +165,7 @@ func (s *Session) execute(ctx context.Context, p *prepared) *tools.Result {
 	ctx = context.WithValue(ctx, callIDKey{}, p.id)
 	out := &toolOutput{s: s, ctx: ctx, id: p.id}
 	res, err := p.inv.Execute(ctx, out)
-	out.close()
+	p.terminal = out.close()
 	switch {
 	case ctx.Err() != nil:
 		return tools.ErrorResult("The user cancelled this tool call.")
@@ -177,13 +179,14 @@ func (s *Session) execute(ctx context.Context, p *prepared) *tools.Result {
 }
 
 // finishTool reports a call's end state and output.
-func (s *Session) finishTool(ctx context.Context, id, name string, res *tools.Result) {
-	s.addCall(name, res.IsError)
+func (s *Session) finishTool(ctx context.Context, p *prepared) {
+	res := p.res
+	s.addCall(p.fc.Name, res.IsError)
 	status := ToolCompleted
 	if res.IsError {
 		status = ToolFailed
 	}
-	s.toolState(id, string(status), "")
+	s.toolState(p.id, string(status), "")
 	text := res.Display
 	if text == "" {
 		text = res.Text
@@ -192,7 +195,8 @@ func (s *Session) finishTool(ctx context.Context, id, name string, res *tools.Re
 	if res.Raw != nil {
 		raw, _ = json.Marshal(res.Raw)
 	}
-	s.emit(ctx, ToolCallUpdated{ID: id, Status: status, Text: text, Images: res.Images, Raw: raw, Diff: res.Diff, Refused: res.Refused})
+	s.emit(ctx, ToolCallUpdated{ID: p.id, Status: status, Text: text, Images: res.Images, Raw: raw, Diff: res.Diff,
+		Refused: res.Refused, TerminalID: p.terminal})
 }
 
 // refuse ends a call that was not allowed to run (by a hook, the policy
@@ -200,7 +204,7 @@ func (s *Session) finishTool(ctx context.Context, id, name string, res *tools.Re
 func (s *Session) refuse(ctx context.Context, p *prepared, text string) {
 	p.res = tools.ErrorResult(text)
 	p.res.Refused = true
-	s.finishTool(ctx, p.id, p.fc.Name, p.res)
+	s.finishTool(ctx, p)
 }
 
 func (s *Session) nextCallID() string {
@@ -242,6 +246,8 @@ type toolOutput struct {
 	last  time.Time
 	timer *time.Timer
 	done  bool
+	// terminal is the editor terminal shown, "" if none.
+	terminal string
 }
 
 // Write appends text to the call's visible output.
@@ -275,7 +281,8 @@ func (o *toolOutput) sendLocked() {
 }
 
 // close stops updates once the call has ended: its final update follows.
-func (o *toolOutput) close() {
+// It returns the editor terminal the call showed, if any.
+func (o *toolOutput) close() string {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.done = true
@@ -283,6 +290,7 @@ func (o *toolOutput) close() {
 		o.timer.Stop()
 		o.timer = nil
 	}
+	return o.terminal
 }
 
 // ShowTerminal embeds an editor terminal in the call.
@@ -290,6 +298,7 @@ func (o *toolOutput) ShowTerminal(id string) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if !o.done {
+		o.terminal = id
 		o.s.emit(o.ctx, ToolCallUpdated{ID: o.id, Status: ToolInProgress, TerminalID: id})
 	}
 }

@@ -95,6 +95,11 @@ async function makeWorkspace(files) {
  *   readTextFile / writeTextFile / requestPermission: client handlers
  *     (SDK request contexts: {params, signal, requestId, ...}); the default
  *     readTextFile reads the disk, the default permission answer is cancelled.
+ *   terminals: an object answering terminal/* (create, output, waitForExit,
+ *     kill, release), e.g. lib/terminals.js; without it they are not found.
+ *   reuse: an earlier Companion whose HOME and workspace this one shares, so
+ *     a second process sees the first one's stored sessions (as when an
+ *     editor restarts the agent). The first one owns and removes them.
  * Cleanup (kill, temp dirs) is registered with t.after.
  */
 export async function start(t, opts = {}) {
@@ -117,11 +122,14 @@ class Companion {
   }
 
   async launch() {
-    this.home = await mkdtemp(path.join(tmpdir(), "companion-home-"));
-    this.workspace = await makeWorkspace(this.opts.files);
+    const shared = this.opts.reuse;
+    this.ownsDirs = !shared;
+    this.home = shared ? shared.home : await mkdtemp(path.join(tmpdir(), "companion-home-"));
+    this.workspace = shared ? shared.workspace : await makeWorkspace(this.opts.files);
     const args = ["acp"];
     if (this.opts.script !== null) {
-      const scriptPath = path.join(this.home, "script.json");
+      // A reusing process gets its own script file: the first may still run.
+      const scriptPath = path.join(this.home, shared ? `script-${process.hrtime.bigint()}.json` : "script.json");
       await writeFile(scriptPath, JSON.stringify(this.opts.script ?? { turns: [] }));
       args.push("--script", scriptPath);
     }
@@ -185,6 +193,14 @@ class Companion {
       .onRequest(acp.methods.client.session.requestPermission, (ctx) =>
         this.opts.requestPermission ? this.opts.requestPermission(ctx) : { outcome: { outcome: "cancelled" } },
       );
+    const terms = this.opts.terminals;
+    const tm = acp.methods.client.terminal;
+    for (const [method, name] of [[tm.create, "create"], [tm.output, "output"], [tm.waitForExit, "waitForExit"], [tm.kill, "kill"], [tm.release, "release"]]) {
+      app.onRequest(method, (ctx) => {
+        if (!terms) throw acp.RequestError.methodNotFound(ctx.method);
+        return terms[name](ctx);
+      });
+    }
     return app.connect(acp.ndJsonStream(toAgent, fromAgent));
   }
 
@@ -331,9 +347,11 @@ class Companion {
       await this.exited;
     }
     this.connection?.close();
+    this.opts.terminals?.closeAll?.();
     if (!this.closed && this.violations.length) {
       this.t.diagnostic(`schema violations: ${JSON.stringify(this.violations)}`);
     }
+    if (!this.ownsDirs) return;
     await rm(this.home, { recursive: true, force: true });
     await rm(this.workspace, { recursive: true, force: true });
   }
