@@ -29,17 +29,24 @@ type updates struct {
 	notices bool
 }
 
-// mcpFailure tells the user an MCP server failed: as a notice when the
-// client shows them, else as a short agent message.
+// mcpFailure tells the user an MCP server failed.
 func (u *updates) mcpFailure(server, reason string) {
-	title := "MCP server " + server + " failed"
+	u.notice(context.Background(), NoticeSeverityWarning, "MCP server "+server+" failed",
+		reason+". Its tools answer with an error meanwhile; see /mcp.")
+}
+
+// notice tells the user something that is not part of the answer: as a
+// notice when the client shows them, else as a short agent message.
+func (u *updates) notice(ctx context.Context, severity NoticeSeverity, title, detail string) {
 	if u.notices {
-		u.send(context.Background(), SessionUpdate{Notice: &Notice{Severity: "warning", Title: title,
-			Description: reason + " (its tools answer with an error; see /mcp)"}})
+		u.send(ctx, SessionUpdate{Notice: &Notice{Severity: severity, Title: title, Description: detail}})
 		return
 	}
-	u.send(context.Background(), SessionUpdate{AgentMessageChunk: &ContentChunk{Content: TextBlock(
-		"_(" + title + ": " + reason + ". Its tools answer with an error meanwhile; see /mcp.)_\n\n")}})
+	text := title
+	if detail != "" {
+		text += ": " + strings.TrimSuffix(detail, ".")
+	}
+	u.send(ctx, SessionUpdate{AgentMessageChunk: &ContentChunk{Content: TextBlock("_(" + text + ".)_\n\n")}})
 }
 
 // Emit sends one event. Updates are sent even after the turn is cancelled:
@@ -49,7 +56,10 @@ func (u *updates) Emit(ctx context.Context, ev agent.Event) {
 	switch ev := ev.(type) {
 	case agent.CompactionUpdated:
 		up, ok = u.compactionUpdate(ev)
+	case agent.Notice:
+		u.notice(ctx, NoticeSeverity(ev.Level), ev.Text, "")
 	case agent.ModelChanged:
+		u.notice(ctx, NoticeSeverityWarning, "Now using "+ev.Name, ev.Previous+" failed: "+ev.Reason)
 		ok = u.options != nil
 		if ok {
 			up = SessionUpdate{ConfigOptionUpdate: &ConfigOptionUpdate{ConfigOptions: u.options()}}

@@ -26,6 +26,11 @@ func (f SinkFunc) Emit(ctx context.Context, ev Event) { f(ctx, ev) }
 // MessageChunk is a piece of the agent's answer (markdown).
 type MessageChunk struct{ Text string }
 
+// Notice is something the user should know that is not part of the
+// answer: a hook's message, a hook that failed. Level is "info",
+// "warning" or "error".
+type Notice struct{ Level, Text string }
+
 // ThoughtChunk is a piece of the model's reasoning.
 type ThoughtChunk struct{ Text string }
 
@@ -88,7 +93,7 @@ type CompactionChunk struct{ ID, Text string }
 
 // ModelChanged reports that the agent switched models itself: a quota
 // fallback, or a rollback after a model tried with TrySetModel failed.
-// Previous is the model left, Reason why.
+// Previous is the model left, Reason why. Front ends tell the user.
 type ModelChanged struct{ Name, Previous, Reason string }
 
 // PlanUpdated is the agent's whole plan after a change.
@@ -119,6 +124,7 @@ type Command struct {
 
 func (MessageChunk) isEvent()      {}
 func (ThoughtChunk) isEvent()      {}
+func (Notice) isEvent()            {}
 func (UserChunk) isEvent()         {}
 func (ToolCallStarted) isEvent()   {}
 func (ToolCallUpdated) isEvent()   {}

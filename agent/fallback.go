@@ -3,8 +3,6 @@ package agent
 import (
 	"context"
 	"errors"
-	"fmt"
-	"slices"
 
 	"companion/agent/model"
 )
@@ -25,12 +23,9 @@ func (s *Session) fallback(ctx context.Context, err error) bool {
 		return false
 	}
 	s.modelName = fb
-	if !slices.Contains(s.opts.Models, fb) {
-		s.opts.Models = append(s.opts.Models, fb)
-	}
+	s.offerModel(fb)
 	s.mu.Unlock()
 	s.journal(recSettings, settingsRecord{Model: fb})
-	s.emit(ctx, MessageChunk{Text: fmt.Sprintf("_(%s is out of quota (%s); switching to %s.)_\n\n", from, api.Error(), fb)})
 	s.emit(ctx, ModelChanged{Name: fb, Previous: from, Reason: "out of quota: " + api.Error()})
 	return true
 }

@@ -22,10 +22,10 @@ func (s *Session) hook(ctx context.Context, event, tool string, data map[string]
 		return hooks.Outcome{}
 	}
 	for _, e := range out.Errors {
-		s.emit(ctx, MessageChunk{Text: fmt.Sprintf("_(A %s hook failed and was ignored: %v)_\n\n", event, e)})
+		s.emit(ctx, Notice{Level: "warning", Text: fmt.Sprintf("A %s hook failed and was ignored: %v", event, e)})
 	}
 	if out.SystemMessage != "" && !out.SuppressOutput {
-		s.emit(ctx, MessageChunk{Text: "_(" + event + " hook: " + out.SystemMessage + ")_\n\n"})
+		s.emit(ctx, Notice{Level: "info", Text: event + " hook: " + out.SystemMessage})
 	}
 	return out
 }

@@ -57,9 +57,7 @@ func (s *Session) confirmModel() {
 	}
 	s.trialFrom = ""
 	name := s.modelName
-	if !slices.Contains(s.opts.Models, name) {
-		s.opts.Models = append(s.opts.Models, name)
-	}
+	s.offerModel(name)
 	s.mu.Unlock()
 	s.journal(recSettings, settingsRecord{Model: name})
 }
@@ -75,7 +73,15 @@ func (s *Session) rollbackModel(ctx context.Context, err error) bool {
 	}
 	s.trialFrom, s.modelName = "", prev
 	s.mu.Unlock()
-	s.emit(ctx, MessageChunk{Text: fmt.Sprintf("_(%s failed (%v); back to %s.)_\n\n", tried, err, prev)})
 	s.emit(ctx, ModelChanged{Name: prev, Previous: tried, Reason: err.Error()})
 	return true
+}
+
+// offerModel adds a model that has worked to the list the user may pick
+// from. The caller holds s.mu.
+func (s *Session) offerModel(name string) {
+	if !slices.Contains(s.opts.Models, name) {
+		// Clip: the list may share its array with the caller's options.
+		s.opts.Models = append(slices.Clip(s.opts.Models), name)
+	}
 }

@@ -105,6 +105,7 @@ func (s *Session) applySettings(st settingsRecord) {
 	if st.Model != "" {
 		s.mu.Lock()
 		s.modelName = st.Model
+		s.offerModel(st.Model)
 		s.mu.Unlock()
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -26,6 +27,7 @@ type runOpts struct {
 	env           []string
 	dir           string
 	interruptWhen string
+	signal        os.Signal
 }
 
 func strPtr(s string) *string { return &s }
@@ -35,7 +37,7 @@ func runCompanion(t *testing.T, o runOpts) sdktest.RunOutput {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), runGuard)
 	defer cancel()
-	ro := sdktest.RunOptions{Bin: binary, Args: o.args, Env: o.env, Dir: o.dir, Stdin: o.stdin}
+	ro := sdktest.RunOptions{Bin: binary, Args: o.args, Env: o.env, Dir: o.dir, Stdin: o.stdin, Signal: o.signal}
 	if ro.Env == nil {
 		ro.Env = env(t)
 	}
@@ -107,7 +109,8 @@ func TestRunOutputFormats(t *testing.T) {
 	outcomes := []struct {
 		name, script string
 		args         []string
-		interrupt    string // a file whose appearance sends SIGINT
+		interrupt    string // a file whose appearance sends signal (default SIGINT)
+		signal       os.Signal
 		code         int
 		check        func(t *testing.T, format string, o sdktest.RunOutput)
 	}{
@@ -118,6 +121,8 @@ func TestRunOutputFormats(t *testing.T) {
 			script: `{"turns":[{"times":5,"chunks":[{"functionCall":{"name":"list_directory","args":{"dir_path":"."}}}]}],"fallback":"error"}`},
 		{name: "interrupted", code: 130, interrupt: "started", args: []string{"--approval-mode", "yolo"}, check: checkInterrupted,
 			script: `{"turns":[{"chunks":[` + shellCall("touch started") + `]},{"chunks":[{"text":"working"}],"hang":true}]}`},
+		{name: "terminated", code: 130, interrupt: "started", signal: syscall.SIGTERM, args: []string{"--approval-mode", "yolo"}, check: checkInterrupted,
+			script: `{"turns":[{"chunks":[` + shellCall("touch started") + `]},{"chunks":[{"text":"working"}],"hang":true}]}`},
 	}
 	for _, format := range []string{"text", "json", "stream-json"} {
 		for _, oc := range outcomes {
@@ -125,7 +130,7 @@ func TestRunOutputFormats(t *testing.T) {
 				t.Parallel()
 				ws := workspace(t, map[string]string{"notes.txt": "remember the milk\n"})
 				args := append([]string{"-p", "What do my notes say?", "--output-format", format, "--script", script(t, oc.script)}, oc.args...)
-				o := runCompanion(t, runOpts{args: args, dir: ws, interruptWhen: oc.interrupt})
+				o := runCompanion(t, runOpts{args: args, dir: ws, interruptWhen: oc.interrupt, signal: oc.signal})
 				if o.Code != oc.code {
 					t.Fatalf("exit code %d, want %d\n%s", o.Code, oc.code, o)
 				}
@@ -138,8 +143,8 @@ func TestRunOutputFormats(t *testing.T) {
 func checkOK(t *testing.T, format string, o sdktest.RunOutput) {
 	switch format {
 	case "text":
-		if got := strings.TrimSpace(o.Stdout); !strings.HasSuffix(got, okAnswer) || strings.ContainsAny(got, "{}") || strings.Contains(got, "read_file") {
-			t.Errorf("text stdout = %q, want the answer only, ending %q", o.Stdout, okAnswer)
+		if got := strings.Join(strings.Fields(o.Stdout), " "); got != "Reading.The notes say: remember the milk." && got != "Reading. The notes say: remember the milk." {
+			t.Errorf("text stdout = %q, want the model's text only", o.Stdout)
 		}
 		if !strings.Contains(o.Stderr, "read_file") && !strings.Contains(o.Stderr, "notes.txt") {
 			t.Errorf("text stderr does not report the tool call:\n%s", o.Stderr)
@@ -442,9 +447,12 @@ type streamEvent struct {
 }
 
 // TestRunPartialMessages: --include-partial-messages adds stream_event
-// lines whose deltas add up to the assistant message that follows them.
+// lines, each model answer's events framed by message_start and
+// message_stop before its assistant message, whose deltas (text, thinking,
+// tool input JSON) add up to that message.
 func TestRunPartialMessages(t *testing.T) {
-	sc := `{"turns":[{"chunks":[{"thought":"Pondering."},{"text":"Hello, "},{"text":"partial world."}]}],"fallback":"error"}`
+	sc := `{"turns":[{"chunks":[{"thought":"Pondering."},{"text":"Hello, "},{"text":"partial world."},
+		{"functionCall":{"name":"list_directory","args":{"dir_path":"."}}}]},{"chunks":[{"text":"Listed."}]}],"fallback":"error"}`
 	for _, partial := range []bool{true, false} {
 		args := []string{"-p", "hi", "--output-format", "stream-json", "--script", script(t, sc)}
 		if partial {
@@ -456,9 +464,8 @@ func TestRunPartialMessages(t *testing.T) {
 		}
 		msgs := streamLines(t, o.Stdout)
 		var kinds []string
-		var text, thinking string
-		lastEvent, assistant := -1, -1
-		for i, m := range msgs {
+		var text, thinking, input string
+		for _, m := range msgs {
 			switch m.Type {
 			case "stream_event":
 				var v struct{ Event streamEvent }
@@ -466,26 +473,39 @@ func TestRunPartialMessages(t *testing.T) {
 				kinds = append(kinds, v.Event.Type)
 				text += v.Event.Delta.Text
 				thinking += v.Event.Delta.Thinking
-				lastEvent = i
+				input += v.Event.Delta.PartialJSON
 			case "assistant":
-				assistant = i
+				kinds = append(kinds, "ASSISTANT")
 			}
 		}
 		if !partial {
-			if len(kinds) != 0 {
-				t.Errorf("stream_event lines without the flag: %q", kinds)
+			if !slices.Equal(kinds, []string{"ASSISTANT", "ASSISTANT"}) {
+				t.Errorf("without the flag: %q", kinds)
 			}
 			continue
 		}
-		if len(kinds) < 5 || kinds[0] != "message_start" || kinds[len(kinds)-1] != "message_stop" ||
-			!slices.Contains(kinds, "content_block_start") || !slices.Contains(kinds, "content_block_stop") {
+		if got := strings.Join(kinds, " "); strings.Count(got, "message_start") != 2 || !strings.HasSuffix(got, "message_stop ASSISTANT") ||
+			!strings.Contains(got, "message_stop ASSISTANT message_start") || !strings.Contains(got, "content_block_start content_block_delta") {
 			t.Errorf("stream events = %q", kinds)
 		}
-		if text != "Hello, partial world." || thinking != "Pondering." {
-			t.Errorf("deltas add up to text %q, thinking %q", text, thinking)
+		var in map[string]any
+		if text != "Hello, partial world.Listed." || thinking != "Pondering." || json.Unmarshal([]byte(input), &in) != nil || in["dir_path"] != "." {
+			t.Errorf("deltas add up to text %q, thinking %q, tool input %q", text, thinking, input)
 		}
-		if assistant < 0 || lastEvent > assistant || sdktest.AssistantText(msgs) != "Hello, partial world." {
-			t.Errorf("the assistant message does not follow its events: %q", sdktest.Types(msgs))
-		}
+	}
+}
+
+// TestRunTextStdoutIsTheAnswer: in text mode a hook's message is a warning
+// for stderr, not part of the answer on stdout.
+func TestRunTextStdoutIsTheAnswer(t *testing.T) {
+	hook := filepath.Join(t.TempDir(), "hook.sh")
+	if err := os.WriteFile(hook, []byte("#!/bin/sh\ncat >/dev/null\necho '{\"systemMessage\":\"HOOK-SAYS-HI\"}'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	settings, _ := json.Marshal(map[string]any{"hooks": map[string]any{"AfterTool": []any{map[string]any{"matcher": "run_shell_command", "command": hook}}}})
+	sc := script(t, `{"turns":[{"chunks":[`+shellCall("echo hi")+`]},{"chunks":[{"text":"ok"}]}],"fallback":"error"}`)
+	o := runCompanion(t, runOpts{env: withSettings(t, env(t), string(settings)), args: []string{"-p", "go", "--approval-mode", "yolo", "--script", sc}})
+	if o.Code != 0 || strings.TrimSpace(o.Stdout) != "ok" || !strings.Contains(o.Stderr, "HOOK-SAYS-HI") {
+		t.Errorf("want only the answer on stdout and the hook's message on stderr; got\n%s", o)
 	}
 }

@@ -76,6 +76,8 @@ func (r *reporter) Emit(_ context.Context, ev agent.Event) {
 		if e.Status == agent.ToolCompleted || e.Status == agent.ToolFailed {
 			r.finished(e)
 		}
+	case agent.Notice:
+		r.systemLocked("notice", map[string]any{"level": e.Level, "message": e.Text})
 	case agent.ModelChanged:
 		r.systemLocked("model_changed", map[string]any{"model": e.Name, "previous_model": e.Previous, "reason": e.Reason})
 	case agent.ModeChanged:

@@ -16,11 +16,11 @@ import (
 
 // extras are what an SDK's initialize adds to a session.
 type extras struct {
-	hooks         hooks.Config
-	mcp           []mcp.ServerConfig
-	agents        []agent.AgentDef
-	systemPrompt  string
-	appendPrompt  string
+	hooks        hooks.Config
+	mcp          []mcp.ServerConfig
+	agents       []agent.AgentDef
+	systemPrompt string
+	appendPrompt string
 }
 
 // runSession is the agent session of a run and what it holds open.

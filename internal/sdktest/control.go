@@ -38,23 +38,40 @@ type Pending struct {
 // Wait waits for the response: its `response` object on success, a
 // *ControlError on an error response, ErrExited if companion exited first.
 func (p *Pending) Wait(ctx context.Context) (json.RawMessage, error) {
+	r, err := p.next(ctx)
+	switch {
+	case err != nil:
+		return nil, err
+	case !r.ok:
+		return nil, fmt.Errorf("request %s: malformed control_response", p.ID)
+	case r.Subtype == "error":
+		return nil, &ControlError{RequestID: p.ID, Message: r.Error}
+	case r.Subtype != "success":
+		return nil, fmt.Errorf("request %s: response subtype %q", p.ID, r.Subtype)
+	}
+	return r.Response, nil
+}
+
+// next receives the response, or says why none will come.
+func (p *Pending) next(ctx context.Context) (controlResponse, error) {
+	exited := fmt.Errorf("request %s: %w", p.ID, ErrExited)
 	select {
 	case r, ok := <-p.ch:
 		if !ok {
-			return nil, fmt.Errorf("request %s: %w", p.ID, ErrExited)
+			return r, exited
 		}
-		if !r.ok {
-			return nil, fmt.Errorf("request %s: malformed control_response", p.ID)
-		}
-		if r.Subtype != "success" {
-			if r.Subtype != "error" {
-				return nil, fmt.Errorf("request %s: response subtype %q", p.ID, r.Subtype)
+		return r, nil
+	case <-p.s.done:
+		select {
+		case r, ok := <-p.ch: // delivered just before the exit
+			if ok {
+				return r, nil
 			}
-			return nil, &ControlError{RequestID: p.ID, Message: r.Error}
+		default:
 		}
-		return r.Response, nil
+		return controlResponse{}, exited
 	case <-ctx.Done():
-		return nil, fmt.Errorf("waiting for the answer to %s: %w", p.ID, ctx.Err())
+		return controlResponse{}, fmt.Errorf("waiting for the answer to %s: %w", p.ID, ctx.Err())
 	}
 }
 

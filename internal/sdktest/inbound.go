@@ -3,6 +3,7 @@ package sdktest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 )
 
@@ -64,6 +65,9 @@ func (s *Session) serve(m Message) {
 	}
 	if json.Unmarshal(m.Raw, &in) != nil || in.RequestID == "" || json.Unmarshal(in.Request, &sub) != nil {
 		s.problem("malformed control_request from companion: %s", clip(m.Raw))
+		if in.RequestID != "" {
+			s.respond(in.RequestID, nil, errors.New("malformed control_request"))
+		}
 		return
 	}
 	ctx, cancel := context.WithCancel(s.ctx)

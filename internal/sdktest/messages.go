@@ -156,6 +156,7 @@ type Init struct {
 	Tools          []string        `json:"tools"`
 	MCPServers     []ServerStatus  `json:"mcp_servers"`
 	Model          string          `json:"model"`
+	Models         json.RawMessage `json:"models"`
 	PermissionMode string          `json:"permission_mode"`
 	SlashCommands  json.RawMessage `json:"slash_commands"`
 	Agents         json.RawMessage `json:"agents"`

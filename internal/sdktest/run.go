@@ -21,9 +21,10 @@ type RunOptions struct {
 	Dir  string
 	// Stdin, when not nil, is piped to companion; nil gives it /dev/null.
 	Stdin *string
-	// InterruptWhen, when set, is a path: companion gets SIGINT once it
-	// exists (something the run started created it).
+	// InterruptWhen, when set, is a path: companion gets Signal (SIGINT
+	// when nil) once it exists (something the run started created it).
 	InterruptWhen string
+	Signal        os.Signal
 }
 
 // RunOutput is what a finished run left behind.
@@ -56,7 +57,11 @@ func Run(ctx context.Context, o RunOptions) (RunOutput, error) {
 	go func() {
 		defer close(watched)
 		if o.InterruptWhen != "" {
-			interruptWhen(cmd.Process, o.InterruptWhen, exited)
+			sig := o.Signal
+			if sig == nil {
+				sig = syscall.SIGINT
+			}
+			interruptWhen(cmd.Process, o.InterruptWhen, sig, exited)
 		}
 	}()
 	err := cmd.Wait()
@@ -76,9 +81,9 @@ func Run(ctx context.Context, o RunOptions) (RunOutput, error) {
 	return out, nil
 }
 
-// interruptWhen sends SIGINT once path exists, unless the process exits
+// interruptWhen sends sig once path exists, unless the process exits
 // first. It polls: the file is written by a child of companion.
-func interruptWhen(p *os.Process, path string, exited <-chan struct{}) {
+func interruptWhen(p *os.Process, path string, sig os.Signal, exited <-chan struct{}) {
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 	for {
@@ -88,7 +93,7 @@ func interruptWhen(p *os.Process, path string, exited <-chan struct{}) {
 		case <-tick.C:
 		}
 		if _, err := os.Stat(path); err == nil {
-			p.Signal(syscall.SIGINT)
+			p.Signal(sig)
 			return
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -102,6 +103,7 @@ func TestSessionAgainstFake(t *testing.T) {
 	calc.AddTool(mcp.NewTool("add", mcp.WithNumber("a"), mcp.WithNumber("b")), func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText(fmt.Sprint(r.GetFloat("a", 0) + r.GetFloat("b", 0))), nil
 	})
+	baseline := runtime.NumGoroutine()
 	cancelled := make(chan struct{})
 	s := start(t, Options{
 		CanUseTool: func(ctx context.Context, req CanUseToolRequest) (PermissionResult, error) {
@@ -149,5 +151,13 @@ func TestSessionAgainstFake(t *testing.T) {
 	}
 	if _, err := s.Request(ctx, "interrupt", nil); err == nil {
 		t.Errorf("a request after exit succeeded")
+	}
+	s.Kill()
+	for runtime.NumGoroutine() > baseline { // exec's own goroutines may take a moment to return
+		select {
+		case <-ctx.Done():
+			t.Fatalf("%d goroutines left, %d before the session", runtime.NumGoroutine(), baseline)
+		case <-time.After(10 * time.Millisecond):
+		}
 	}
 }

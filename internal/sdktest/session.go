@@ -113,12 +113,11 @@ func (s *Session) read(stdout io.Reader) {
 
 // receive records one stdout line and dispatches it.
 func (s *Session) receive(line []byte) {
-	var m Message
-	if err := json.Unmarshal(line, &m); err != nil || m.Type == "" {
-		s.problem("companion wrote a line that is not a typed JSON object: %s", clip(line))
+	m, err := ParseLine(line)
+	if err != nil {
+		s.problem("companion wrote a line that is not a message (%v): %s", err, clip(line))
 		return
 	}
-	m.Raw = line
 	switch m.Type {
 	case "control_response":
 		s.deliver(m)
@@ -280,14 +279,23 @@ func (s *Session) Wait(ctx context.Context) (int, error) {
 // Signal sends sig to the companion process.
 func (s *Session) Signal(sig os.Signal) error { return s.cmd.Process.Signal(sig) }
 
-// Kill ends companion at once (if it still runs) and waits for the
-// session's goroutines.
+// killWait bounds how long Kill waits for stdout to end after SIGKILL (a
+// leaked grandchild may hold it open).
+const killWait = 10 * time.Second
+
+// Kill ends companion at once (if it still runs), cancels the handlers and
+// waits for the session's goroutines.
 func (s *Session) Kill() {
+	s.cancel()
 	select {
 	case <-s.done:
 	default:
 		s.cmd.Process.Kill()
-		<-s.done
+		select {
+		case <-s.done:
+		case <-time.After(killWait):
+			return // the reader is stuck on a pipe a grandchild holds; nothing more to do
+		}
 	}
 	s.wg.Wait()
 }
