@@ -1,36 +1,22 @@
 package headless
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"companion/internal/testio"
 )
 
-// syncBuffer is a bytes.Buffer safe for the writer and the test.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
 // lines decodes every line written so far.
-func (b *syncBuffer) lines(t *testing.T) []map[string]any {
+func lines(t *testing.T, b *testio.Buffer) []map[string]any {
 	t.Helper()
-	b.mu.Lock()
-	defer b.mu.Unlock()
 	var out []map[string]any
-	for _, l := range strings.Split(strings.TrimSpace(b.buf.String()), "\n") {
+	for _, l := range strings.Split(strings.TrimSpace(b.String()), "\n") {
 		if l == "" {
 			continue
 		}
@@ -44,19 +30,19 @@ func (b *syncBuffer) lines(t *testing.T) []map[string]any {
 }
 
 // waitLines waits until n lines were written.
-func (b *syncBuffer) waitLines(t *testing.T, n int) []map[string]any {
+func waitLines(t *testing.T, b *testio.Buffer, n int) []map[string]any {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		if ls := b.lines(t); len(ls) >= n || time.Now().After(deadline) {
+		if ls := lines(t, b); len(ls) >= n || time.Now().After(deadline) {
 			return ls
 		}
 		time.Sleep(time.Millisecond)
 	}
 }
 
-func newTestControl(timeout time.Duration) (*control, *syncBuffer) {
-	out := &syncBuffer{}
+func newTestControl(timeout time.Duration) (*control, *testio.Buffer) {
+	out := &testio.Buffer{}
 	return newControl(&lineWriter{w: out}, timeout, slog.New(slog.DiscardHandler)), out
 }
 
@@ -87,7 +73,7 @@ func TestControlRequest(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			go func() {
-				ls := out.waitLines(t, 1)
+				ls := waitLines(t, out, 1)
 				if len(ls) == 0 {
 					return
 				}
@@ -110,7 +96,7 @@ func TestControlRequest(t *testing.T) {
 			} else if err != nil || string(got) != tt.want {
 				t.Fatalf("request = %s, %v; want %s", got, err, tt.want)
 			}
-			ls := out.lines(t)
+			ls := lines(t, out)
 			req := ls[0]["request"].(map[string]any)
 			if ls[0]["type"] != "control_request" || ls[0]["request_id"] != "companion_1" || req["subtype"] != "can_use_tool" || req["tool_name"] != "x" {
 				t.Errorf("request line = %v", ls[0])
@@ -134,7 +120,7 @@ func TestControlServe(t *testing.T) {
 	close(release)
 	c.wait()
 	byID := map[string]map[string]any{}
-	for _, l := range out.lines(t) {
+	for _, l := range lines(t, out) {
 		resp := l["response"].(map[string]any)
 		id := resp["request_id"].(string)
 		if _, seen := byID[id]; seen && id != "a" {

@@ -1,13 +1,13 @@
 package rpc
 
 import (
-	"bytes"
 	"io"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"companion/internal/testio"
 )
 
 // checkNoLeaks fails if goroutines running this package's or jsonrpc2's
@@ -43,23 +43,8 @@ func leakedStacks() string {
 	return strings.Join(leaked, "\n\n")
 }
 
-// lockedBuffer is an io.WriteCloser safe for concurrent use.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+// lockedBuffer is a buffer the connection writes while the test reads it.
+type lockedBuffer = testio.Buffer
 
 // readWriteCloser joins a reader and a writer, as stdin and stdout are.
 type readWriteCloser struct {

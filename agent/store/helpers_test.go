@@ -1,39 +1,21 @@
 package store
 
 import (
-	"bytes"
 	"encoding/json"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"companion/internal/testio"
 )
 
-// logBuffer collects log output for assertions.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
-
 // newTestStore returns a Store in a temporary state dir and its log.
-func newTestStore(t testing.TB) (*Store, *logBuffer) {
+func newTestStore(t testing.TB) (*Store, *testio.Buffer) {
 	t.Helper()
-	logs := &logBuffer{}
+	logs := &testio.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	return Open(t.TempDir(), log), logs
 }

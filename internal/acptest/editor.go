@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"companion/acp/schemacheck"
+	"companion/internal/testio"
 )
 
 // Timeout bounds every wait, so a broken agent fails a test instead of
@@ -75,7 +76,7 @@ func Start(t testing.TB, bin string, args, env []string, handler HandlerFunc) *E
 	cmd.Env = env
 	e := &Editor{t: t, cmd: cmd, stream: v.NewStream(), exited: make(chan error, 1),
 		waiting: map[string]chan Msg{}, rawIDs: map[string]bool{}, changed: make(chan struct{}), handler: handler}
-	cmd.Stderr = &lockedWriter{mu: &e.mu, w: &e.stderr}
+	cmd.Stderr = testio.LockedWriter{Mu: &e.mu, W: &e.stderr}
 	e.stdin, err = cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -288,23 +289,8 @@ func (e *Editor) kill() {
 	}
 }
 
-func clip(b []byte) string {
-	if len(b) > 300 {
-		return string(b[:300]) + "…"
-	}
-	return string(b)
-}
-
-type lockedWriter struct {
-	mu *sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
-}
+// clip shortens a line for a problem report.
+func clip(b []byte) string { return testio.Clip(b, 300) }
 
 // Kill ends the agent with SIGKILL, as a crash would, and waits for it.
 func (e *Editor) Kill() {

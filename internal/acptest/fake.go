@@ -1,7 +1,6 @@
 package acptest
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +9,8 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+
+	"companion/internal/testio"
 )
 
 // Fake is an editor's side of ACP: files (buffers over the disk),
@@ -139,30 +140,13 @@ func (f *Fake) permission(params json.RawMessage) (any, *RPCError) {
 // fakeTerm is a terminal backed by a local process.
 type fakeTerm struct {
 	cmd  *exec.Cmd
-	out  *lockedBuffer
+	out  *testio.Buffer
 	done chan struct{}
 	code int
 }
 
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 func (f *Fake) createTerminal(command string, args []string, cwd string) (any, *RPCError) {
-	t := &fakeTerm{out: &lockedBuffer{}, done: make(chan struct{})}
+	t := &fakeTerm{out: &testio.Buffer{}, done: make(chan struct{})}
 	t.cmd = exec.CommandContext(context.Background(), command, args...)
 	t.cmd.Dir = cwd
 	t.cmd.Stdout, t.cmd.Stderr = t.out, t.out

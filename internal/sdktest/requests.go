@@ -136,24 +136,23 @@ func (s *Session) NotifyMCP(ctx context.Context, name string, message any) error
 
 // CanUseToolRequests decodes the can_use_tool requests companion sent.
 func (s *Session) CanUseToolRequests() []CanUseToolRequest {
-	var out []CanUseToolRequest
-	for _, r := range s.Requests("can_use_tool") {
-		var c CanUseToolRequest
-		r.Decode(&c)
-		c.RequestID = r.ID
-		out = append(out, c)
-	}
-	return out
+	return decodeRequests(s, "can_use_tool", func(c *CanUseToolRequest, id string) { c.RequestID = id })
 }
 
 // HookCallbacks decodes the hook_callback requests companion sent.
 func (s *Session) HookCallbacks() []HookInput {
-	var out []HookInput
-	for _, r := range s.Requests("hook_callback") {
-		var h HookInput
-		r.Decode(&h)
-		h.RequestID = r.ID
-		out = append(out, h)
+	return decodeRequests(s, "hook_callback", func(h *HookInput, id string) { h.RequestID = id })
+}
+
+// decodeRequests decodes the requests of one subtype companion sent,
+// giving each its request id.
+func decodeRequests[T any](s *Session, subtype string, setID func(*T, string)) []T {
+	var out []T
+	for _, r := range s.Requests(subtype) {
+		var v T
+		r.Decode(&v)
+		setID(&v, r.ID)
+		out = append(out, v)
 	}
 	return out
 }

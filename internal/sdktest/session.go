@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"companion/internal/testio"
+
 	"github.com/mark3labs/mcp-go/server"
 )
 
@@ -75,7 +77,7 @@ func Start(t testing.TB, o Options) *Session {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Session{opts: o, cmd: cmd, ctx: ctx, cancel: cancel, done: make(chan struct{}),
 		changed: make(chan struct{}), pending: map[string]chan controlResponse{}, inbound: map[string]context.CancelFunc{}}
-	cmd.Stderr = &lockedWriter{mu: &s.mu, w: &s.stderr}
+	cmd.Stderr = testio.LockedWriter{Mu: &s.mu, W: &s.stderr}
 	var err error
 	if s.stdin, err = cmd.StdinPipe(); err != nil {
 		t.Fatal(err)
@@ -320,21 +322,5 @@ func (s *Session) problem(format string, args ...any) {
 	s.problems = append(s.problems, fmt.Sprintf(format, args...))
 }
 
-func clip(b []byte) string {
-	if len(b) > 400 {
-		return string(b[:400]) + "…"
-	}
-	return string(b)
-}
-
-// lockedWriter serialises writes to w under mu.
-type lockedWriter struct {
-	mu *sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
-}
+// clip shortens a line for a problem report.
+func clip(b []byte) string { return testio.Clip(b, 400) }

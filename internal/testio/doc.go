@@ -1,0 +1,4 @@
+// Package testio holds the small I/O helpers the test harnesses share: a
+// buffer a process writes while a test reads it, a writer that shares a
+// harness's lock, and clipping of long lines for failure messages.
+package testio
