@@ -4,7 +4,7 @@ BIN       ?= bin/companion
 STATICCHECK = $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME  ?= 10s
 
-.PHONY: help build test test-all test-deps conformance editors nvim fuzz lint generate check bench clean
+.PHONY: help build test test-all test-deps conformance editors nvim vscode vscode-e2e fuzz lint generate check bench clean
 
 help:
 	@echo "build        build $(BIN)"
@@ -12,8 +12,10 @@ help:
 	@echo "test-all     build, lint, go tests, brief fuzzing and the ACP SDK conformance suite (what CI runs)"
 	@echo "test-deps    npm install the MCP servers the tests use"
 	@echo "conformance  the Node conformance suite with the official ACP client library"
-	@echo "editors      the editor integrations' suites (nvim; needs Debian neovim, lua-busted, lua-luassert)"
+	@echo "editors      the editor integrations' suites: nvim, vscode, vscode-e2e (Debian packages: see .ci/run)"
 	@echo "nvim         the Neovim plugin's busted suite in headless nvim"
+	@echo "vscode       the VS Code extension: typecheck, unit tests on the real binary, webview UI in Chromium, .vsix"
+	@echo "vscode-e2e   the extension inside a real VS Code (code-server) driven by Playwright, and its mocha suite"
 	@echo "fuzz         run each fuzz target for FUZZTIME (default $(FUZZTIME))"
 	@echo "lint         go vet and staticcheck"
 	@echo "generate     regenerate the ACP types from acp/schema"
@@ -36,10 +38,17 @@ test-deps:
 conformance: build
 	cd conformance && npm ci --no-audit --no-fund && COMPANION_BIN=$(CURDIR)/$(BIN) npm test
 
-editors: nvim
+editors: nvim vscode vscode-e2e
 
 nvim: build
 	COMPANION_BIN=$(CURDIR)/$(BIN) editors/nvim/ci.sh
+
+vscode: build
+	COMPANION_BIN=$(CURDIR)/$(BIN) editors/vscode/ci.sh
+	COMPANION_BIN=$(CURDIR)/$(BIN) editors/vscode/webview/ci.sh
+
+vscode-e2e: build
+	COMPANION_BIN=$(CURDIR)/$(BIN) editors/vscode/e2e/ci.sh
 
 fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzReadMessage$$' -fuzztime=$(FUZZTIME) ./rpc

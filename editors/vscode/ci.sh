@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# CI for the VS Code extension host side (editors/vscode), from a clean checkout:
+# npm ci, typecheck, build (extension + extension-host suite + the webview
+# bundle), unit tests of the ACP glue against the real companion binary, and
+# a .vsix. It does not start code-server: e2e/ci.sh does that.
+#
+#   COMPANION_BIN=/abs/path/to/companion editors/vscode/ci.sh
+#
+# Without COMPANION_BIN it builds the binary from the repository into a
+# temporary folder (needs Go).
+set -euo pipefail
+cd "$(dirname "$0")"
+here=$PWD
+start=$(date +%s)
+
+step() { printf '\n== %s (%ss)\n' "$1" "$(( $(date +%s) - start ))"; }
+
+if [[ -z "${COMPANION_BIN:-}" ]]; then
+  step "building companion"
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  (cd ../.. && go build -o "$tmp/companion" ./cmd/companion)
+  export COMPANION_BIN="$tmp/companion"
+fi
+[[ "$COMPANION_BIN" = /* && -x "$COMPANION_BIN" ]] || { echo "COMPANION_BIN must be an absolute path to an executable: $COMPANION_BIN" >&2; exit 1; }
+
+step "npm ci"
+npm ci --no-audit --no-fund
+
+if [[ -f webview/package.json ]]; then
+  step "webview bundle"
+  npm --prefix webview ci --no-audit --no-fund
+  npm --prefix webview run build
+fi
+[[ -f media/webview.js && -f media/webview.css ]] || { echo "media/webview.js and media/webview.css are missing (webview/ builds them)" >&2; exit 1; }
+
+step "typecheck"
+npm run typecheck
+
+step "build"
+npm run build
+
+step "unit tests (COMPANION_BIN=$COMPANION_BIN)"
+npm run test:unit
+
+step "vsce package"
+rm -f companion.vsix
+npm run package
+unzip -l companion.vsix | grep -q 'extension/out/extension.js' || { echo "the .vsix lacks out/extension.js" >&2; exit 1; }
+unzip -l companion.vsix | grep -q 'extension/media/webview.js' || { echo "the .vsix lacks media/webview.js" >&2; exit 1; }
+if [[ -f bin/companion ]]; then
+  unzip -l companion.vsix | grep -q 'extension/bin/companion' || { echo "the .vsix lacks the shipped bin/companion" >&2; exit 1; }
+fi
+
+step "done: $here/companion.vsix"

@@ -1,0 +1,105 @@
+// Drives the VS Code workbench in headless Chromium with playwright-core:
+// opening it, running commands through the command palette, and reaching
+// into sidebar webviews (two nested iframes).
+
+import { chromium } from "playwright-core";
+import { chromiumPath } from "./env.mjs";
+
+/** WAIT_MS bounds one UI wait (an element showing up, a text arriving). */
+export const WAIT_MS = Number(process.env.COMPANION_E2E_WAIT_MS ?? 30_000);
+
+const CHROMIUM_ARGS = [
+  "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+];
+
+/** launchBrowser starts Debian's Chromium headless, offline-friendly. */
+export function launchBrowser() {
+  return chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS });
+}
+
+/**
+ * openWorkbench opens a new page on the server with folder open and waits
+ * for the workbench. payload, when given, is VS Code's development payload
+ * (list of [key, value]); before navigating, exposed holds functions the
+ * page may call (codeAutomationExit / codeAutomationLog for extension tests).
+ */
+export async function openWorkbench(browser, server, { folder, payload, exposed = {} } = {}) {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  for (const [name, fn] of Object.entries(exposed)) await page.exposeFunction(name, fn);
+  const url = new URL(server.url);
+  if (folder) url.searchParams.set("folder", folder);
+  if (payload) url.searchParams.set("payload", JSON.stringify(payload));
+  await page.goto(url.toString());
+  await page.locator(".monaco-workbench").waitFor({ timeout: WAIT_MS });
+  return new Workbench(page, context);
+}
+
+/** Workbench wraps one page showing the VS Code workbench. */
+export class Workbench {
+  constructor(page, context) {
+    this.page = page;
+    this.context = context;
+  }
+
+  /**
+   * focusWorkbench moves keyboard focus out of any webview (which swallows
+   * shortcuts) by clicking the active editor tab, else the editor area.
+   */
+  async focusWorkbench() {
+    const tab = this.page.locator(".tabs-container .tab.active").first();
+    if (await tab.isVisible()) await tab.click();
+    else await this.page.locator(".part.editor").first().click({ position: { x: 20, y: 20 } });
+  }
+
+  /**
+   * runCommand runs a command by its palette label ("Category: Title") and
+   * fails when the palette has no such entry.
+   */
+  async runCommand(label) {
+    // The palette lists the commands known when it opens; right after
+    // start-up an extension's may not be there yet, so reopen until they are.
+    const deadline = Date.now() + WAIT_MS;
+    for (;;) {
+      const row = await this.openPaletteAt(label);
+      try {
+        await row.waitFor({ timeout: 2_000 });
+      } catch (err) {
+        await this.page.keyboard.press("Escape");
+        if (Date.now() > deadline) throw new Error(`no command "${label}" in the palette: ${err.message}`);
+        continue;
+      }
+      await row.click();
+      await this.page.locator(".quick-input-widget").waitFor({ state: "hidden", timeout: WAIT_MS });
+      return;
+    }
+  }
+
+  // openPaletteAt opens the command palette filtered on label and returns
+  // the locator of the matching entry.
+  async openPaletteAt(label) {
+    await this.focusWorkbench();
+    await this.page.keyboard.press("F1");
+    const input = this.page.locator(".quick-input-widget input.input");
+    await input.waitFor({ timeout: WAIT_MS });
+    await input.fill(`>${label}`);
+    return this.page.locator(".quick-input-list .monaco-list-row", { hasText: label }).first();
+  }
+
+  /**
+   * webview returns a FrameLocator for the document of the webview whose
+   * outer iframe's src carries extensionId (VS Code puts it there), e.g.
+   * "companion.companion". The content sits in iframe#active-frame inside.
+   */
+  webview(extensionId) {
+    return this.page
+      .frameLocator(`iframe.webview.ready[src*="extensionId=${extensionId}"]`)
+      .frameLocator("iframe#active-frame");
+  }
+
+  /** close closes the page and its browser context. */
+  async close() {
+    await this.context.close().catch(() => {});
+  }
+}

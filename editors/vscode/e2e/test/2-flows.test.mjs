@@ -1,0 +1,203 @@
+// End to end inside a real VS Code: the installed extension runs the real
+// companion binary on a scripted model (fixtures/flows.json) and is driven
+// through its sidebar chat like a person would. Every assertion is on a real
+// effect: DOM text in the webview or the workbench, or the file on disk.
+//
+// The flows share one code-server and run in order; each starts a new
+// session, so the model sees no other flow's history.
+
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { after, before, test } from "node:test";
+import { withArtifacts } from "../lib/artifacts.mjs";
+import { Chat } from "../lib/chat.mjs";
+import { FIXTURES_DIR } from "../lib/env.mjs";
+import { startCompanionServer } from "../lib/extension.mjs";
+import { waitFor } from "../lib/wait.mjs";
+import { launchBrowser, openWorkbench, WAIT_MS } from "../lib/workbench.mjs";
+
+const ORIGINAL = "original line\n";
+const KEEP = "keep me\n";
+let env, browser, wb, chat;
+
+before(async () => {
+  env = await startCompanionServer({
+    script: path.join(FIXTURES_DIR, "flows.json"),
+    files: {
+      "notes.txt": ORIGINAL,
+      "keep.txt": KEEP,
+      "lines.txt": "line one\nline two\nline three\nline four\n",
+      "mention.txt": "mentioned-secret-77\n",
+    },
+  });
+  browser = await launchBrowser();
+  wb = await openWorkbench(browser, env.server, { folder: env.workspace });
+  chat = new Chat(wb);
+  await flow("open", () => chat.open());
+});
+
+after(async () => {
+  await wb?.close();
+  await browser?.close();
+  await env?.cleanup();
+});
+
+// flow runs one flow's body, keeping screenshots and logs if it fails.
+function flow(name, fn) {
+  return withArtifacts(name, { page: wb?.page, chat, server: env?.server }, fn);
+}
+
+test("a prompt gets a streamed answer in the chat", () =>
+  flow("stream", async () => {
+    await chat.send("e2e-stream: say something");
+    await chat.frame.locator("#messages .msg-user", { hasText: "e2e-stream" }).waitFor({ timeout: WAIT_MS });
+    // The script spaces its four chunks 400 ms apart: the message is seen
+    // part-way (for about 800 ms), then whole.
+    await chat.frame
+      .locator('#messages .msg-agent[data-streaming="true"]')
+      .filter({ hasText: "Streaming an answer", hasNotText: "scripted model." })
+      .waitFor({ timeout: WAIT_MS });
+    const answer = chat.agentMessage("Streaming an answer from the scripted model.");
+    await answer.waitFor({ timeout: WAIT_MS });
+    await chat.waitIdle();
+    assert.notEqual(await answer.getAttribute("data-streaming"), "true");
+    await chat.frame.locator("#messages details.thought").waitFor({ timeout: WAIT_MS });
+  }));
+
+test("an edit is reviewed in the diff editor and the user's change is written on Accept", () =>
+  flow("edit", async () => {
+    await chat.newSession();
+    await chat.send("e2e-edit: rewrite notes.txt");
+    const diff = wb.page.locator(".monaco-diff-editor");
+    await diff.waitFor({ timeout: WAIT_MS });
+    await wb.page.locator(".tabs-container .tab.active", { hasText: "notes.txt ↔ companion proposal" }).waitFor({ timeout: WAIT_MS });
+    await chat.frame.locator('#messages .permission[data-in-diff-editor="true"]').waitFor({ timeout: WAIT_MS });
+    // ".lines-content > .view-lines": the text itself, not the view zones
+    // that show deleted lines inline.
+    const original = diff.locator(".editor.original .lines-content > .view-lines");
+    const modified = diff.locator(".editor.modified .lines-content > .view-lines");
+    await original.filter({ hasText: "original line" }).waitFor({ timeout: WAIT_MS });
+    await modified.filter({ hasText: "agent line" }).waitFor({ timeout: WAIT_MS });
+
+    // The user adds a line of their own in the proposal (the right side).
+    await modified.click();
+    await wb.page.keyboard.press("Control+End");
+    await wb.page.keyboard.type("user line");
+    await modified.filter({ hasText: "user line" }).waitFor({ timeout: WAIT_MS });
+
+    await wb.page.locator('.editor-actions .action-label[aria-label^="Accept Edit"]').click();
+    const file = path.join(env.workspace, "notes.txt");
+    const text = await waitFor(
+      async () => {
+        const t = await readFile(file, "utf8");
+        return t.includes("user line") ? t : undefined;
+      },
+      { what: async () => `notes.txt to hold the user's line (now ${JSON.stringify(await readFile(file, "utf8"))})` },
+    );
+    assert.match(text, /^agent line\nuser line\n?$/);
+    // The script answers this only when the tool result tells the model
+    // that the user changed the proposal (modifiedContent reached the agent).
+    await chat.agentMessage("The edit is done, with your change.").waitFor({ timeout: WAIT_MS });
+    await chat.waitIdle();
+    await chat.frame.locator('#messages .tool-call[data-kind="edit"][data-status="completed"]').waitFor({ timeout: WAIT_MS });
+    await diff.waitFor({ state: "detached", timeout: WAIT_MS });
+  }));
+
+test("a rejected edit leaves the file alone and the agent is told", () =>
+  flow("reject", async () => {
+    await chat.newSession();
+    await chat.send("e2e-reject: rewrite keep.txt");
+    const diff = wb.page.locator(".monaco-diff-editor");
+    await diff.locator(".editor.modified .lines-content > .view-lines", { hasText: "unwanted" }).waitFor({ timeout: WAIT_MS });
+    await wb.page.locator('.editor-actions .action-label[aria-label^="Reject Edit"]').click();
+    // The script answers this only when the tool result says the user rejected the call.
+    await chat.agentMessage("Understood, keep.txt stays as it is.").waitFor({ timeout: WAIT_MS });
+    await chat.waitIdle();
+    assert.equal(await readFile(path.join(env.workspace, "keep.txt"), "utf8"), KEEP);
+    await diff.waitFor({ state: "detached", timeout: WAIT_MS });
+  }));
+
+test("an approved shell command runs in a VS Code terminal", () =>
+  flow("shell", async () => {
+    await chat.newSession();
+    await chat.send("e2e-shell: run the marker command");
+    await chat.answerPermission("allow_once");
+    // The terminal panel shows the command's output (not its text: the
+    // command computes the number, so only a real run prints it).
+    const terminal = wb.page.locator(".terminal-wrapper .xterm-rows", { hasText: "e2e-shell-42" });
+    await terminal.waitFor({ timeout: WAIT_MS });
+    await chat.agentMessage("The command ran.").waitFor({ timeout: WAIT_MS });
+    await chat.waitIdle();
+    await chat.frame.locator('#messages .tool-call[data-kind="execute"][data-status="completed"]').waitFor({ timeout: WAIT_MS });
+  }));
+
+test("a tool call's location opens the file at its line; the chat survives hide and show", () =>
+  flow("locate", async () => {
+    await chat.newSession();
+    await chat.send("e2e-locate: read the third line");
+    await chat.agentMessage("Read the third line.").waitFor({ timeout: WAIT_MS });
+    await chat.waitIdle();
+    // read_file with offset 2 reports the location lines.txt:3.
+    await chat.frame.locator('#messages .tool-call[data-kind="read"] a.tool-location[data-line="3"]').click();
+    await wb.page.locator(".tabs-container .tab.active", { hasText: "lines.txt" }).waitFor({ timeout: WAIT_MS });
+    await wb.page.locator("#status\\.editor\\.selection", { hasText: "Ln 3," }).waitFor({ timeout: WAIT_MS });
+
+    // Another view replaces the chat in the sidebar, then the chat comes back
+    // with its transcript.
+    await wb.page.locator('.activitybar a.action-label[aria-label^="Explorer"]').click();
+    await chat.agentMessage("Read the third line.").waitFor({ state: "hidden", timeout: WAIT_MS });
+    await chat.open();
+    await chat.agentMessage("Read the third line.").waitFor({ timeout: WAIT_MS });
+  }));
+
+test("slash commands come from the agent and an @ mention sends the file", () =>
+  flow("mention", async () => {
+    await chat.newSession();
+    const prompt = chat.frame.locator("textarea#prompt");
+    // The slash list is the agent's available_commands_update.
+    await prompt.pressSequentially("/he");
+    await chat.frame.locator('#completion[data-mode="slash"] .completion-item[data-value="help"]').waitFor({ timeout: WAIT_MS });
+    await prompt.fill("");
+
+    // The mention list comes from the workspace through the extension.
+    await prompt.pressSequentially("e2e-mention: what does @mention");
+    await chat.frame.locator('#completion[data-mode="mention"] .completion-item', { hasText: "mention.txt" }).click();
+    await chat.frame.locator('#mentions .mention-chip[data-uri$="/mention.txt"]').waitFor({ timeout: WAIT_MS });
+    await prompt.pressSequentially(" say?");
+    await chat.frame.locator("button#send").click();
+    // The script answers this only when the model request holds the file's text.
+    await chat.agentMessage("The mentioned file holds the secret.").waitFor({ timeout: WAIT_MS });
+    await chat.waitIdle();
+  }));
+
+test("the mode picker switches the agent to auto_edit: an edit is written without asking", () =>
+  flow("mode", async () => {
+    await chat.newSession();
+    const picker = chat.frame.locator("select#mode-picker");
+    await picker.selectOption("auto_edit");
+    await picker.filter({ has: chat.frame.locator('option[value="auto_edit"]:checked') }).waitFor({ timeout: WAIT_MS });
+    await chat.send("e2e-auto-edit: write auto.txt");
+    // The script answers this only when the tool result says the file was created.
+    await chat.agentMessage("auto.txt is written.").waitFor({ timeout: WAIT_MS });
+    await chat.waitIdle();
+    assert.equal(await readFile(path.join(env.workspace, "auto.txt"), "utf8"), "written without asking\n");
+    assert.equal(await chat.frame.locator("#messages .permission").count(), 0, "no permission was asked");
+  }));
+
+test("cancel ends a hanging turn and leaves the chat usable", () =>
+  flow("cancel", async () => {
+    await chat.newSession();
+    await chat.send("e2e-cancel: never finish");
+    await chat.agentMessage("Working on it").waitFor({ timeout: WAIT_MS });
+    await chat.waitTurn("running");
+    const cancel = chat.frame.locator("button#cancel");
+    await cancel.click();
+    await chat.waitIdle();
+    // The turn ended because the agent answered the prompt with stopReason "cancelled".
+    await chat.frame.locator('#messages .system-line[data-kind="turn-end"]', { hasText: "Cancelled." }).waitFor({ timeout: WAIT_MS });
+    assert.equal(await cancel.isVisible(), false, "the cancel button hides when the turn ends");
+    await chat.send("after the cancel");
+    await chat.agentMessage("You said: after the cancel").waitFor({ timeout: WAIT_MS });
+    await chat.waitIdle();
+  }));

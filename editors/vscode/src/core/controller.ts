@@ -1,0 +1,406 @@
+// ChatController is the extension's one ACP client: it keeps the agent
+// running (AgentSupervisor), owns the current session, answers the agent's
+// fs / terminal / permission requests through the Editor, and turns webview
+// messages into ACP calls. Everything the webview was shown is kept in a
+// Transcript so a re-shown webview gets the conversation back.
+
+import * as acp from "@agentclientprotocol/sdk";
+import type { FileMention, FromWebview, ToWebview, SessionSummary } from "../webviewProtocol";
+import type { Editor, StatusInfo } from "./editor";
+import { AgentSupervisor, type AgentState } from "./supervisor";
+import type { AgentConnection, ClientHandlers, LaunchSpec } from "./connection";
+import { ContextSender, IDE_CONTEXT_METHOD } from "./ideContext";
+import { Permissions } from "./permissions";
+import { Terminals } from "./terminals";
+import { Transcript } from "./transcript";
+import { readTextFile, writeTextFile } from "./files";
+import { buildPrompt, userMessageUpdates } from "./prompt";
+
+/** How the controller starts the agent and new sessions. */
+export interface ControllerOptions {
+  launch: () => Promise<LaunchSpec>;
+  /** The folder new sessions run in. */
+  cwd: () => string;
+  /** More roots the agent may work in (the other folders of a multi-root workspace). */
+  additionalDirectories?: () => string[];
+  /** The approval mode new sessions start in ("default" leaves the agent's). */
+  approvalMode: () => string;
+  restartDelaysMs?: number[];
+  contextDelayMs?: number;
+  /** How long the agent may take to answer initialize. */
+  initializeTimeoutMs?: number;
+}
+
+/** The current session's state. */
+interface SessionState {
+  sessionId: string;
+  cwd: string;
+  title?: string | null;
+  modes?: acp.SessionModeState | null;
+  configOptions?: acp.SessionConfigOption[] | null;
+}
+
+/** The error code companion answers when it has no API key. */
+const AUTH_REQUIRED = -32000;
+
+/** ChatController connects the webview, the editor and the agent. */
+export class ChatController {
+  readonly supervisor: AgentSupervisor;
+  readonly transcript = new Transcript();
+  private readonly permissions: Permissions;
+  private readonly terminals: Terminals;
+  private readonly context: ContextSender;
+  private session: SessionState | undefined;
+  private readonly running = new Set<string>(); // sessions whose turn runs
+  private loading: { sessionId: string; buffer: acp.SessionUpdate[] } | undefined;
+  private status: { state: AgentState; message?: string; agent?: { name: string; version?: string } } = { state: "stopped" };
+  private usage: StatusInfo["usage"];
+  private titles = new Map<string, string>();
+
+  constructor(
+    private readonly editor: Editor,
+    private readonly opts: ControllerOptions,
+  ) {
+    this.permissions = new Permissions(editor);
+    this.terminals = new Terminals(editor);
+    this.context = new ContextSender(
+      () => editor.ideContext(),
+      (params) => this.notifyContext(params),
+      opts.contextDelayMs,
+    );
+    this.supervisor = new AgentSupervisor(
+      opts.launch,
+      this.clientHandlers(),
+      {
+        status: (state, message, agent) => this.setStatus(state, message, agent),
+        connected: (conn, restarted) => this.onConnected(conn, restarted),
+        died: (message) => this.onDied(message),
+      },
+      (line) => editor.log(line),
+      { delaysMs: opts.restartDelaysMs, initializeTimeoutMs: opts.initializeTimeoutMs },
+    );
+  }
+
+  /** start launches the agent. */
+  start(): Promise<void> {
+    return this.supervisor.start();
+  }
+
+  /** dispose stops the agent and everything it started. */
+  async dispose(): Promise<void> {
+    this.context.dispose();
+    this.permissions.cancelAll();
+    this.terminals.disposeAll();
+    await this.supervisor.stop();
+  }
+
+  /** currentSessionId is the session the chat shows. */
+  get currentSessionId(): string | undefined {
+    return this.session?.sessionId;
+  }
+
+  /** contextChanged schedules an IDE context update (the editor calls it on every change). */
+  contextChanged(): void {
+    this.context.schedule();
+  }
+
+  /** handle runs one webview message. */
+  async handle(msg: FromWebview): Promise<void> {
+    try {
+      await this.dispatch(msg);
+    } catch (err) {
+      this.editor.post({ type: "error", message: errorText(err) });
+    }
+  }
+
+  private async dispatch(msg: FromWebview): Promise<void> {
+    switch (msg.type) {
+      case "ready":
+        return this.replayAll();
+      case "prompt":
+        return this.prompt(msg.text, msg.mentions);
+      case "cancel":
+        return this.cancel();
+      case "permissionResponse":
+        return this.permissions.answer(msg.requestId, msg.optionId);
+      case "setConfigOption":
+        return this.setConfigOption(msg.configId, msg.value);
+      case "setMode":
+        return this.setMode(msg.modeId);
+      case "newSession":
+        return this.newSession();
+      case "listSessions":
+        return this.listSessions();
+      case "loadSession":
+        return this.loadSession(msg.sessionId);
+      case "openLocation":
+        return this.editor.openLocation(msg.path, msg.line);
+      case "searchFiles":
+        return this.editor.post({ type: "files", requestId: msg.requestId, items: await this.editor.findFiles(msg.query) });
+      case "restartAgent":
+        return this.supervisor.restart();
+    }
+  }
+
+  // ---- sessions ----
+
+  /** newSession starts a fresh session in the workspace and makes it current. */
+  async newSession(): Promise<void> {
+    const conn = await this.connection();
+    const cwd = this.opts.cwd();
+    const resp = await conn.agent.request(acp.methods.agent.session.new, { cwd, ...this.roots(), mcpServers: [] }).catch(authHint);
+    const state: SessionState = { sessionId: resp.sessionId, cwd, modes: resp.modes, configOptions: resp.configOptions };
+    await this.applyApprovalMode(conn, state);
+    this.becomeCurrent(state);
+  }
+
+  private async applyApprovalMode(conn: AgentConnection, s: SessionState): Promise<void> {
+    const mode = this.opts.approvalMode();
+    if (!mode || mode === "default" || s.modes?.currentModeId === mode) return;
+    if (!s.modes?.availableModes.some((m) => m.id === mode)) {
+      this.editor.log(`approval mode ${mode} is not offered by the agent; keeping ${s.modes?.currentModeId}`);
+      return;
+    }
+    await conn.agent.request(acp.methods.agent.session.setMode, { sessionId: s.sessionId, modeId: mode });
+    s.modes = { ...s.modes, currentModeId: mode };
+  }
+
+  private becomeCurrent(s: SessionState): void {
+    this.session = s;
+    this.postSession();
+    void this.context.flush(true, s.sessionId);
+  }
+
+  /** postSession sends the current session and replays what it showed so far. */
+  private postSession(): void {
+    const s = this.session;
+    if (!s) return;
+    const updates = this.transcript.updates(s.sessionId);
+    const replaying = updates.length > 0;
+    const title = s.title ?? this.titles.get(s.sessionId) ?? null;
+    this.editor.post({ type: "session", sessionId: s.sessionId, cwd: s.cwd, title, modes: s.modes, configOptions: s.configOptions, replaying });
+    if (replaying) {
+      for (const update of updates) this.editor.post({ type: "update", sessionId: s.sessionId, update });
+      this.editor.post({ type: "replayDone", sessionId: s.sessionId });
+    }
+    if (this.running.has(s.sessionId)) this.editor.post({ type: "turn", sessionId: s.sessionId, state: "running" });
+    for (const card of this.permissions.cards(s.sessionId)) this.editor.post(card);
+  }
+
+  private async listSessions(): Promise<void> {
+    try {
+      const conn = await this.connection();
+      const sessions: SessionSummary[] = [];
+      let cursor: string | null | undefined;
+      for (let page = 0; page < 10; page++) {
+        const resp = await conn.agent.request(acp.methods.agent.session.list, { cwd: this.opts.cwd(), cursor });
+        for (const s of resp.sessions) {
+          sessions.push({ sessionId: s.sessionId, cwd: s.cwd, title: s.title, updatedAt: s.updatedAt });
+          if (s.title) this.titles.set(s.sessionId, s.title);
+        }
+        cursor = resp.nextCursor;
+        if (!cursor) break;
+      }
+      this.editor.post({ type: "sessions", sessions });
+    } catch (err) {
+      this.editor.post({ type: "sessions", sessions: [], error: errorText(err) });
+    }
+  }
+
+  /** loadSession loads a stored session; its replayed history is buffered, then shown as a replay. */
+  async loadSession(sessionId: string): Promise<void> {
+    const conn = await this.connection();
+    const cwd = this.opts.cwd();
+    this.loading = { sessionId, buffer: [] };
+    let resp: acp.LoadSessionResponse;
+    try {
+      resp = await conn.agent.request(acp.methods.agent.session.load, { sessionId, cwd, ...this.roots(), mcpServers: [] });
+    } finally {
+      const buffer = this.loading.buffer;
+      this.loading = undefined;
+      this.transcript.reset(sessionId);
+      for (const u of buffer) this.transcript.add(sessionId, u);
+    }
+    const s: SessionState = { sessionId, cwd, modes: resp.modes, configOptions: resp.configOptions };
+    for (const u of this.transcript.updates(sessionId)) applyToState(s, u);
+    this.becomeCurrent(s);
+  }
+
+  // ---- turns ----
+
+  /** prompt sends the user's message (creating a session when there is none). */
+  async prompt(text: string, mentions: FileMention[]): Promise<void> {
+    if (!this.session) await this.newSession();
+    if (this.running.has(this.session!.sessionId)) throw new Error("A turn is already running; cancel it first.");
+    const conn = await this.connection();
+    const s = this.session!;
+    const blocks = await buildPrompt(text, mentions, (p) => this.editor.openDocumentText(p));
+    for (const u of userMessageUpdates(text, mentions)) this.record(s.sessionId, u);
+    await this.context.flush(false);
+    this.setTurn({ type: "turn", sessionId: s.sessionId, state: "running" });
+    try {
+      const resp = await conn.agent.request(acp.methods.agent.session.prompt, { sessionId: s.sessionId, prompt: blocks });
+      this.setTurn({ type: "turn", sessionId: s.sessionId, state: "idle", stopReason: resp.stopReason });
+    } catch (err) {
+      this.setTurn({ type: "turn", sessionId: s.sessionId, state: "idle", error: errorText(authHintText(err)) });
+    }
+  }
+
+  private setTurn(msg: ToWebview & { type: "turn" }): void {
+    if (msg.state === "running") this.running.add(msg.sessionId);
+    else this.running.delete(msg.sessionId);
+    if (msg.sessionId === this.session?.sessionId) this.editor.post(msg);
+  }
+
+  /** cancel stops the current session's turn: session/cancel, and its open permission requests answered "cancelled". */
+  async cancel(): Promise<void> {
+    const sessionId = this.session?.sessionId;
+    if (!sessionId) return;
+    this.permissions.cancelSession(sessionId);
+    const conn = this.supervisor.connection;
+    await conn?.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+  }
+
+  private async setConfigOption(configId: string, value: string): Promise<void> {
+    const s = this.requireSession();
+    const conn = await this.connection();
+    const resp = await conn.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: s.sessionId, configId, value });
+    this.onUpdate({ sessionId: s.sessionId, update: { sessionUpdate: "config_option_update", configOptions: resp.configOptions } });
+  }
+
+  private async setMode(modeId: string): Promise<void> {
+    const s = this.requireSession();
+    const conn = await this.connection();
+    await conn.agent.request(acp.methods.agent.session.setMode, { sessionId: s.sessionId, modeId });
+    this.onUpdate({ sessionId: s.sessionId, update: { sessionUpdate: "current_mode_update", currentModeId: modeId } });
+  }
+
+  // ---- agent → client ----
+
+  private clientHandlers(): ClientHandlers {
+    const t = this.terminals;
+    return {
+      sessionUpdate: (n) => this.onUpdate(n),
+      requestPermission: (p, signal) => this.permissions.request(p, signal),
+      readTextFile: (p) => readTextFile(this.editor, p),
+      writeTextFile: (p) => writeTextFile(this.editor, p),
+      createTerminal: (p) => t.create(p),
+      terminalOutput: (p) => t.output(p),
+      waitForTerminalExit: (p) => t.waitForExit(p),
+      killTerminal: (p) => t.kill(p),
+      releaseTerminal: (p) => t.release(p),
+    };
+  }
+
+  private onUpdate({ sessionId, update }: acp.SessionNotification): void {
+    if (this.loading?.sessionId === sessionId) {
+      this.loading.buffer.push(update);
+      return;
+    }
+    if (this.session?.sessionId === sessionId) applyToState(this.session, update);
+    if (update.sessionUpdate === "session_info_update" && update.title) this.titles.set(sessionId, update.title);
+    if (update.sessionUpdate === "usage_update") {
+      this.usage = { used: update.used, size: update.size };
+      this.editor.showStatus({ state: this.status.state, message: this.status.message, usage: this.usage });
+    }
+    this.record(sessionId, update);
+  }
+
+  /** record keeps an update and shows it when its session is current. */
+  private record(sessionId: string, update: acp.SessionUpdate): void {
+    this.transcript.add(sessionId, update);
+    if (sessionId === this.session?.sessionId) this.editor.post({ type: "update", sessionId, update });
+  }
+
+  // ---- agent lifecycle ----
+
+  private async onConnected(conn: AgentConnection, restarted: boolean): Promise<void> {
+    const s = this.session;
+    if (!s) {
+      // A session right away, so the chat shows its modes, models and commands.
+      await this.newSession().catch((e) => this.editor.post({ type: "error", message: errorText(e) }));
+      return;
+    }
+    if (!restarted) return;
+    // Pick the conversation up again in the new process; the transcript is ours.
+    try {
+      const resp = await conn.agent.request(acp.methods.agent.session.resume, { sessionId: s.sessionId, cwd: s.cwd, ...this.roots(), mcpServers: [] });
+      this.becomeCurrent({ ...s, modes: resp.modes ?? s.modes, configOptions: resp.configOptions ?? s.configOptions });
+    } catch (err) {
+      this.editor.log(`cannot resume session ${s.sessionId} after the restart: ${errorText(err)}`);
+      this.session = undefined;
+      await this.newSession().catch((e) => this.editor.post({ type: "error", message: errorText(e) }));
+    }
+  }
+
+  private onDied(message: string): void {
+    this.permissions.cancelAll();
+    this.terminals.disposeAll();
+    this.loading = undefined;
+    for (const sessionId of [...this.running]) this.setTurn({ type: "turn", sessionId, state: "idle", error: message });
+    this.editor.post({ type: "error", message });
+  }
+
+  private setStatus(state: AgentState, message?: string, agent?: { name: string; version?: string }): void {
+    this.status = { state, message, agent: agent ?? (state === "ready" ? undefined : this.status.agent) };
+    this.editor.post({ type: "status", state, message, agent: this.status.agent });
+    this.editor.showStatus({ state, message, usage: this.usage });
+  }
+
+  /** replayAll re-sends everything to a webview that (re)loaded. */
+  private async replayAll(): Promise<void> {
+    const { state, message, agent } = this.status;
+    this.editor.post({ type: "status", state, message, agent });
+    if (!this.session && state === "ready") await this.newSession();
+    else this.postSession();
+  }
+
+  private async connection(): Promise<AgentConnection> {
+    await this.supervisor.start();
+    const conn = this.supervisor.connection;
+    if (!conn) throw new Error(this.status.message ?? "companion is not running.");
+    return conn;
+  }
+
+  /** roots is the additionalDirectories field, present only when there are any. */
+  private roots(): { additionalDirectories?: string[] } {
+    const dirs = this.opts.additionalDirectories?.() ?? [];
+    return dirs.length > 0 ? { additionalDirectories: dirs } : {};
+  }
+
+  private requireSession(): SessionState {
+    if (!this.session) throw new Error("No session yet: send a prompt first.");
+    return this.session;
+  }
+
+  private async notifyContext(params: object): Promise<void> {
+    const conn = this.supervisor.connection;
+    if (!conn) throw new Error("no agent");
+    await conn.agent.notify(IDE_CONTEXT_METHOD, params);
+  }
+}
+
+/** applyToState folds state-carrying updates into a session's state. */
+function applyToState(s: SessionState, u: acp.SessionUpdate): void {
+  if (u.sessionUpdate === "session_info_update" && u.title !== undefined) s.title = u.title;
+  else if (u.sessionUpdate === "config_option_update") s.configOptions = u.configOptions;
+  else if (u.sessionUpdate === "current_mode_update" && s.modes) s.modes = { ...s.modes, currentModeId: u.currentModeId };
+}
+
+/** errorText makes a message of anything thrown (RequestError keeps its message). */
+export function errorText(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  if (err && typeof err === "object" && "message" in err) return String((err as { message: unknown }).message);
+  return String(err);
+}
+
+function authHintText(err: unknown): unknown {
+  if (err instanceof acp.RequestError && err.code === AUTH_REQUIRED) {
+    return new Error(`${err.message}. Run "Companion: Set API Key" to store a key.`);
+  }
+  return err;
+}
+
+function authHint(err: unknown): never {
+  throw authHintText(err);
+}

@@ -1,0 +1,128 @@
+// Permission requests (session/request_permission). An edit (a tool call
+// whose content has a diff) opens the editor's diff view: the user reviews
+// and may change the proposal, then accepts or rejects there (or on the chat
+// card). Every other kind is a card in the chat with the request's options.
+// Accepting an edit hands the user's final text back to the agent as
+// `_meta.companion.modifiedContent` when it differs from the proposal.
+
+import type * as acp from "@agentclientprotocol/sdk";
+import type { DiffReview, Editor } from "./editor";
+
+type Answer = { optionId: string | null };
+
+interface Pending {
+  requestId: string;
+  sessionId: string;
+  request: acp.RequestPermissionRequest;
+  inDiffEditor: boolean;
+  answer: (a: Answer) => void;
+}
+
+/** The diff content of an edit tool call, if it is one. */
+export function editDiff(toolCall: acp.ToolCallUpdate): (acp.Diff & { type: "diff" }) | undefined {
+  return toolCall.content?.find((c): c is acp.Diff & { type: "diff" } => c.type === "diff");
+}
+
+/** pickOption returns the first option of the given kinds, in order of preference. */
+export function pickOption(options: acp.PermissionOption[], kinds: acp.PermissionOptionKind[]): string | null {
+  for (const kind of kinds) {
+    const o = options.find((x) => x.kind === kind);
+    if (o) return o.optionId;
+  }
+  return null;
+}
+
+/** Permissions routes permission requests to diff editors and chat cards. */
+export class Permissions {
+  private readonly pending = new Map<string, Pending>();
+  private next = 1;
+
+  constructor(private readonly editor: Editor) {}
+
+  /** request answers one session/request_permission; signal aborts when the agent withdraws it. */
+  async request(req: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
+    const requestId = `perm-${this.next++}`;
+    const diff = editDiff(req.toolCall);
+    const review = diff ? await this.openReview(req, diff) : undefined;
+    let answer!: (a: Answer) => void;
+    const answered = new Promise<Answer>((resolve) => (answer = resolve));
+    const p: Pending = { requestId, sessionId: req.sessionId, request: req, inDiffEditor: !!review, answer };
+    this.pending.set(requestId, p);
+    this.editor.post(this.cardFor(p));
+    const onAbort = () => answer({ optionId: null });
+    if (signal.aborted) onAbort();
+    signal.addEventListener("abort", onAbort);
+    review?.decision.then((d) => answer({ optionId: pickOption(req.options, d === "accept" ? ["allow_once", "allow_always"] : ["reject_once", "reject_always"]) }));
+    try {
+      const { optionId } = await answered;
+      return respond(req.options, optionId, diff, review);
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+      this.pending.delete(requestId);
+      this.editor.post({ type: "permissionDone", requestId, optionId: (await answered).optionId });
+      await review?.close();
+    }
+  }
+
+  private async openReview(req: acp.RequestPermissionRequest, diff: acp.Diff): Promise<DiffReview | undefined> {
+    try {
+      const name = diff.path.split(/[\\/]/).pop() ?? diff.path;
+      return await this.editor.openDiff({ path: diff.path, oldText: diff.oldText ?? null, newText: diff.newText, title: `${name} ↔ companion proposal` });
+    } catch (err) {
+      // The card still works when the diff editor cannot open.
+      this.editor.log(`cannot open the diff for ${diff.path}: ${String(err)}`);
+      return undefined;
+    }
+  }
+
+  private cardFor(p: Pending) {
+    return {
+      type: "permission" as const,
+      requestId: p.requestId,
+      sessionId: p.sessionId,
+      toolCall: p.request.toolCall,
+      options: p.request.options,
+      inDiffEditor: p.inDiffEditor,
+    };
+  }
+
+  /** answer handles a card's choice (optionId null: dismissed). */
+  answer(requestId: string, optionId: string | null): void {
+    this.pending.get(requestId)?.answer({ optionId });
+  }
+
+  /** cancelSession answers every open request of a session "cancelled" (ACP requires it on session/cancel). */
+  cancelSession(sessionId: string): void {
+    for (const p of this.pending.values()) if (p.sessionId === sessionId) p.answer({ optionId: null });
+  }
+
+  /** cancelAll answers every open request "cancelled" (the agent went away). */
+  cancelAll(): void {
+    for (const p of this.pending.values()) p.answer({ optionId: null });
+  }
+
+  /** cards returns a session's open requests as cards, for a webview shown again. */
+  cards(sessionId: string) {
+    return [...this.pending.values()].filter((p) => p.sessionId === sessionId).map((p) => this.cardFor(p));
+  }
+}
+
+/**
+ * respond builds the answer. An allowed edit reviewed in the diff editor
+ * carries the user's final text when they changed the proposal.
+ */
+function respond(
+  options: acp.PermissionOption[],
+  optionId: string | null,
+  diff: acp.Diff | undefined,
+  review: DiffReview | undefined,
+): acp.RequestPermissionResponse {
+  if (optionId === null) return { outcome: { outcome: "cancelled" } };
+  const outcome: acp.RequestPermissionOutcome = { outcome: "selected", optionId };
+  const kind = options.find((o) => o.optionId === optionId)?.kind;
+  const allowed = kind === "allow_once" || kind === "allow_always";
+  if (!allowed || !diff || !review) return { outcome };
+  const finalText = review.currentText();
+  if (finalText === diff.newText) return { outcome };
+  return { outcome, _meta: { companion: { modifiedContent: finalText } } };
+}

@@ -1,0 +1,46 @@
+// The sidebar chat: a WebviewView whose page is the bundle built by
+// webview/ (media/webview.js, media/webview.css). Messages follow
+// src/webviewProtocol.ts; the controller replays its state on every `ready`,
+// so the view needs no retained context when hidden.
+
+import * as vscode from "vscode";
+import { webviewHtml } from "../core/html";
+import type { FromWebview, ToWebview } from "../webviewProtocol";
+
+/** The view id contributed in package.json. */
+export const CHAT_VIEW_ID = "companion.chat";
+
+/** ChatViewProvider hosts the chat webview and relays its messages. */
+export class ChatViewProvider implements vscode.WebviewViewProvider {
+  private view: vscode.WebviewView | undefined;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly onMessage: (m: FromWebview) => void,
+  ) {}
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    const media = vscode.Uri.joinPath(this.extensionUri, "media");
+    view.webview.options = { enableScripts: true, localResourceRoots: [media] };
+    view.webview.html = webviewHtml({
+      cspSource: view.webview.cspSource,
+      scriptUri: view.webview.asWebviewUri(vscode.Uri.joinPath(media, "webview.js")).toString(),
+      styleUri: view.webview.asWebviewUri(vscode.Uri.joinPath(media, "webview.css")).toString(),
+    });
+    view.webview.onDidReceiveMessage((m: FromWebview) => this.onMessage(m));
+    view.onDidDispose(() => {
+      if (this.view === view) this.view = undefined;
+    });
+  }
+
+  /** post sends a message when the view exists; otherwise the next `ready` replays the state. */
+  post(m: ToWebview): void {
+    void this.view?.webview.postMessage(m);
+  }
+
+  /** visible tells whether the chat is on screen. */
+  get visible(): boolean {
+    return !!this.view?.visible;
+  }
+}

@@ -1,0 +1,43 @@
+// The status bar item: the agent's state and, when known, the context usage.
+
+import * as vscode from "vscode";
+import type { StatusInfo } from "../core/editor";
+
+const ICONS: Record<StatusInfo["state"], string> = {
+  starting: "$(loading~spin)",
+  ready: "$(comment-discussion)",
+  restarting: "$(loading~spin)",
+  error: "$(error)",
+  stopped: "$(circle-slash)",
+};
+
+/** StatusBar shows StatusInfo; click opens the chat. */
+export class StatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem("companion.status", vscode.StatusBarAlignment.Right, 100);
+
+  constructor() {
+    this.item.name = "Companion";
+    this.item.command = "companion.openChat";
+    this.show({ state: "stopped" });
+    this.item.show();
+  }
+
+  /** show renders a state. */
+  show(s: StatusInfo): void {
+    const usage = s.usage && s.usage.size > 0 ? ` · ${formatTokens(s.usage.used)}/${formatTokens(s.usage.size)}` : "";
+    this.item.text = `${ICONS[s.state]} Companion: ${s.state}${usage}`;
+    this.item.tooltip = s.message ? `Companion: ${s.state}\n${s.message}` : `Companion: ${s.state}`;
+    this.item.backgroundColor = s.state === "error" ? new vscode.ThemeColor("statusBarItem.errorBackground") : undefined;
+  }
+
+  dispose(): void {
+    this.item.dispose();
+  }
+}
+
+/** formatTokens writes 12345 as 12.3k. */
+export function formatTokens(n: number): string {
+  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1)}M`;
+  if (n >= 1000) return `${(n / 1000).toFixed(1)}k`;
+  return String(n);
+}

@@ -1,0 +1,104 @@
+// The Editor interface (src/core/editor.ts) on the VS Code API.
+
+import * as vscode from "vscode";
+import type { DiffReview, EditProposal, Editor, StatusInfo, TerminalView } from "../core/editor";
+import type { IdeContext } from "../core/ideContext";
+import { rankFiles } from "../core/prompt";
+import type { FileMention, ToWebview } from "../webviewProtocol";
+import type { DiffReviews } from "./diffReviews";
+import type { IdeContextSource } from "./ideContextSource";
+import type { StatusBar } from "./statusBar";
+import { createTerminalView } from "./terminalView";
+
+/** How long a workspace file listing is reused for `@` completion. */
+const FILE_LIST_TTL_MS = 5000;
+const FILE_LIST_MAX = 10_000;
+
+/** What VscodeEditor is built from. */
+export interface VscodeEditorParts {
+  output: vscode.OutputChannel;
+  diffs: DiffReviews;
+  statusBar: StatusBar;
+  context: IdeContextSource;
+  post: (m: ToWebview) => void;
+}
+
+/** VscodeEditor implements Editor with VS Code documents, edits, diff editors and terminals. */
+export class VscodeEditor implements Editor {
+  private fileList: { at: number; uris: vscode.Uri[] } | undefined;
+
+  constructor(private readonly parts: VscodeEditorParts) {}
+
+  openDocumentText(path: string): string | undefined {
+    return vscode.workspace.textDocuments.find((d) => d.uri.scheme === "file" && d.uri.fsPath === path)?.getText();
+  }
+
+  /** writeFile applies one WorkspaceEdit (so Ctrl+Z undoes it), creating the file when missing, then saves. */
+  async writeFile(path: string, content: string): Promise<void> {
+    const uri = vscode.Uri.file(path);
+    const edit = new vscode.WorkspaceEdit();
+    if (await exists(uri)) {
+      const doc = await vscode.workspace.openTextDocument(uri);
+      edit.replace(uri, new vscode.Range(0, 0, doc.lineCount, 0), content);
+    } else {
+      edit.createFile(uri, { ignoreIfExists: true });
+      edit.insert(uri, new vscode.Position(0, 0), content);
+    }
+    if (!(await vscode.workspace.applyEdit(edit))) throw new Error("VS Code refused the edit");
+    const doc = await vscode.workspace.openTextDocument(uri);
+    if (doc.isDirty && !(await doc.save())) throw new Error("VS Code could not save the file");
+  }
+
+  openDiff(proposal: EditProposal): Promise<DiffReview> {
+    return this.parts.diffs.openDiff(proposal);
+  }
+
+  createTerminalView(name: string, onClose: () => void): TerminalView {
+    return createTerminalView(name, onClose);
+  }
+
+  post(message: ToWebview): void {
+    this.parts.post(message);
+  }
+
+  showStatus(status: StatusInfo): void {
+    this.parts.statusBar.show(status);
+  }
+
+  async openLocation(path: string, line?: number | null): Promise<void> {
+    const pos = new vscode.Position(Math.max((line ?? 1) - 1, 0), 0);
+    await vscode.window.showTextDocument(vscode.Uri.file(path), { selection: new vscode.Range(pos, pos), preview: true });
+  }
+
+  async findFiles(query: string): Promise<FileMention[]> {
+    const uris = await this.workspaceFiles();
+    const byRel = new Map(uris.map((u) => [vscode.workspace.asRelativePath(u, true), u]));
+    return rankFiles(query, [...byRel.keys()]).map((rel) => ({ uri: byRel.get(rel)!.toString(), label: rel }));
+  }
+
+  ideContext(): IdeContext {
+    return this.parts.context.read();
+  }
+
+  log(line: string): void {
+    this.parts.output.appendLine(line);
+  }
+
+  private async workspaceFiles(): Promise<vscode.Uri[]> {
+    const now = Date.now();
+    if (!this.fileList || now - this.fileList.at > FILE_LIST_TTL_MS) {
+      const uris = await vscode.workspace.findFiles("**/*", "**/{node_modules,.git}/**", FILE_LIST_MAX);
+      this.fileList = { at: now, uris };
+    }
+    return this.fileList.uris;
+  }
+}
+
+async function exists(uri: vscode.Uri): Promise<boolean> {
+  try {
+    await vscode.workspace.fs.stat(uri);
+    return true;
+  } catch {
+    return false;
+  }
+}

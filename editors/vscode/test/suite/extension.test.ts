@@ -1,0 +1,146 @@
+// The extension inside a real VS Code: activation, commands, settings, an
+// agent write through an undoable WorkspaceEdit, a prompt round trip and an
+// edit accepted in the diff editor with the user's change, all against the
+// real companion binary ($COMPANION_BIN) on a scripted model.
+
+import * as assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import * as vscode from "vscode";
+import type { CompanionApi } from "../../src/vscode/extension";
+
+const EXTENSION_ID = "companion.companion";
+const COMMANDS = [
+  "companion.openChat",
+  "companion.newSession",
+  "companion.cancel",
+  "companion.acceptDiff",
+  "companion.rejectDiff",
+  "companion.restart",
+  "companion.setApiKey",
+  "companion.showLog",
+];
+
+/** until polls cond (at most ms) so the suite fails instead of hanging. */
+async function until<T>(what: string, cond: () => T | undefined | false | Promise<T | undefined | false>, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await cond();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function workspaceDir(): string {
+  const f = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(f, "the suite needs a workspace folder");
+  return f.uri.fsPath;
+}
+
+function agentText(api: CompanionApi): string {
+  const id = api.controller.currentSessionId;
+  if (!id) return "";
+  return api.controller.transcript
+    .updates(id)
+    .map((u) => (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? u.content.text : ""))
+    .join("");
+}
+
+describe("companion extension", () => {
+  let api: CompanionApi;
+  let script: string;
+
+  before(async () => {
+    const bin = process.env.COMPANION_BIN;
+    assert.ok(bin && existsSync(bin), `COMPANION_BIN must name the companion binary (got ${bin})`);
+    const ext = vscode.extensions.getExtension<CompanionApi>(EXTENSION_ID);
+    assert.ok(ext, `${EXTENSION_ID} is not installed`);
+    api = await ext.activate();
+    script = path.join(mkdtempSync(path.join(tmpdir(), "companion-suite-")), "script.json");
+    writeFileSync(
+      script,
+      JSON.stringify({
+        turns: [
+          { match: "suite round trip", chunks: [{ text: "Round " }, { text: "trip works." }] },
+          { match: "suite edit", chunks: [{ functionCall: { name: "write_file", args: { file_path: "edited.txt", content: "agent proposal\n" } } }] },
+          { match: "suite close", chunks: [{ functionCall: { name: "write_file", args: { file_path: "closed.txt", content: "unwanted\n" } } }] },
+          { match: '"functionResponse"', chunks: [{ text: "Edit done." }], times: 5 },
+        ],
+      }),
+    );
+    const cfg = vscode.workspace.getConfiguration("companion");
+    await cfg.update("path", bin, vscode.ConfigurationTarget.Global);
+    await cfg.update("args", ["--script", script], vscode.ConfigurationTarget.Global);
+    await until("the agent to be ready", () => api.controller.supervisor.connection);
+  });
+
+  it("activates and registers every command", async () => {
+    const all = await vscode.commands.getCommands(true);
+    for (const c of COMMANDS) assert.ok(all.includes(c), `${c} is registered`);
+  });
+
+  it("reads its settings", () => {
+    const cfg = vscode.workspace.getConfiguration("companion");
+    assert.deepEqual(cfg.get("args"), ["--script", script]);
+    assert.equal(cfg.get("approvalMode"), "default");
+    assert.deepEqual(cfg.get("env"), {});
+    assert.equal(cfg.get("model"), "");
+  });
+
+  it("writes through an undoable WorkspaceEdit and saves", async () => {
+    const file = path.join(workspaceDir(), "undo-me.txt");
+    writeFileSync(file, "original\n");
+    const doc = await vscode.workspace.openTextDocument(file);
+    await vscode.window.showTextDocument(doc);
+    await api.editor.writeFile(file, "agent text\n");
+    assert.equal(readFileSync(file, "utf8"), "agent text\n");
+    assert.equal(doc.isDirty, false);
+    await vscode.commands.executeCommand("undo");
+    assert.equal(doc.getText(), "original\n");
+    const created = path.join(workspaceDir(), "sub", "created.txt");
+    await api.editor.writeFile(created, "brand new\n");
+    assert.equal(readFileSync(created, "utf8"), "brand new\n");
+  });
+
+  it("runs a prompt round trip with the scripted model", async () => {
+    await vscode.commands.executeCommand("companion.openChat");
+    await api.controller.prompt("suite round trip", []);
+    assert.equal(agentText(api), "Round trip works.");
+  });
+
+  it("reviews an edit in the diff editor and accepts the user's change", async () => {
+    const file = path.join(workspaceDir(), "edited.txt");
+    writeFileSync(file, "before\n");
+    const turn = api.controller.prompt("suite edit", []);
+    const right = await until("the proposal diff editor", () => {
+      const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+      return tab?.input instanceof vscode.TabInputTextDiff && tab.input.modified.scheme === "companion-proposal" ? tab.input.modified : undefined;
+    });
+    const doc = await vscode.workspace.openTextDocument(right);
+    assert.equal(doc.getText(), "agent proposal\n");
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(right, new vscode.Range(0, 0, doc.lineCount, 0), "user improved\n");
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    await vscode.commands.executeCommand("companion.acceptDiff");
+    await turn;
+    assert.equal(readFileSync(file, "utf8"), "user improved\n");
+    assert.equal(api.diffs.count, 0, "the review is closed");
+    assert.ok(agentText(api).endsWith("Edit done."));
+  });
+
+  it("treats closing the diff tab as a rejection", async () => {
+    const file = path.join(workspaceDir(), "closed.txt");
+    writeFileSync(file, "keep\n");
+    const turn = api.controller.prompt("suite close", []);
+    const tab = await until("the proposal diff editor", () => {
+      const t = vscode.window.tabGroups.activeTabGroup.activeTab;
+      return t?.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === "companion-proposal" ? t : undefined;
+    });
+    await vscode.window.tabGroups.close(tab);
+    await turn;
+    assert.equal(readFileSync(file, "utf8"), "keep\n");
+    assert.equal(api.diffs.count, 0);
+  });
+});

@@ -1,0 +1,177 @@
+// Session lifecycle against the real agent: replay on a re-shown webview,
+// session/list + session/load replay, restart after the child dies, cancel,
+// the approval mode setting and config options.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { ToWebview } from "../../src/webviewProtocol";
+import { start, turnEnded } from "./helpers";
+
+test("a re-shown webview gets the session and its transcript replayed", async (t) => {
+  const { editor, controller } = await start(t, [{ chunks: [{ text: "First " }, { text: "answer." }] }]);
+  await controller.handle({ type: "prompt", text: "hi", mentions: [] });
+  await turnEnded(editor);
+  const from = editor.posted.length;
+  await controller.handle({ type: "ready" });
+  const replay = editor.posted.slice(from);
+  assert.equal(replay[0].type, "status");
+  const session = replay[1] as ToWebview & { type: "session" };
+  assert.equal(session.type, "session");
+  assert.equal(session.replaying, true);
+  assert.equal(session.sessionId, controller.currentSessionId);
+  const texts = replay.flatMap((m) => {
+    if (m.type !== "update") return [];
+    const u = m.update;
+    const isText = (u.sessionUpdate === "user_message_chunk" || u.sessionUpdate === "agent_message_chunk") && u.content.type === "text";
+    return isText ? [`${u.sessionUpdate}:${(u.content as { text: string }).text}`] : [];
+  });
+  assert.deepEqual(texts, ["user_message_chunk:hi", "agent_message_chunk:First answer."]);
+  assert.deepEqual(replay[replay.length - 1], { type: "replayDone", sessionId: session.sessionId });
+});
+
+test("session/list then session/load replays a stored conversation", async (t) => {
+  const { editor, controller } = await start(t, [{ chunks: [{ text: "Stored answer." }] }]);
+  await controller.handle({ type: "prompt", text: "remember me", mentions: [] });
+  await turnEnded(editor);
+  const first = controller.currentSessionId!;
+  await controller.handle({ type: "newSession" });
+  assert.notEqual(controller.currentSessionId, first);
+  await controller.handle({ type: "listSessions" });
+  const list = editor.posted.find((m): m is ToWebview & { type: "sessions" } => m.type === "sessions");
+  assert.ok(list && !list.error, list?.error);
+  assert.ok(list.sessions.some((s) => s.sessionId === first), "the first session is listed");
+  const from = editor.posted.length;
+  await controller.handle({ type: "loadSession", sessionId: first });
+  const after = editor.posted.slice(from);
+  const session = after.find((m): m is ToWebview & { type: "session" } => m.type === "session");
+  assert.equal(session?.sessionId, first);
+  assert.equal(session?.replaying, true);
+  const done = after.findIndex((m) => m.type === "replayDone");
+  assert.ok(done > 0);
+  const replayed = after.slice(0, done).flatMap((m) =>
+    m.type === "update" && m.update.sessionUpdate === "agent_message_chunk" && m.update.content.type === "text" ? [m.update.content.text] : [],
+  );
+  assert.equal(replayed.join(""), "Stored answer.");
+  assert.ok(after.slice(0, done).some((m) => m.type === "update" && m.update.sessionUpdate === "user_message_chunk"));
+  assert.equal(controller.currentSessionId, first);
+});
+
+test("the agent is restarted after it is killed, with the error shown, and the session goes on", async (t) => {
+  const { editor, controller } = await start(t, [{ chunks: [{ text: "before" }] }, { chunks: [{ text: "after restart" }] }]);
+  await controller.handle({ type: "prompt", text: "one", mentions: [] });
+  await turnEnded(editor);
+  const session = controller.currentSessionId;
+  const pid = controller.supervisor.connection!.pid!;
+  const from = editor.posted.length;
+  process.kill(pid, "SIGKILL");
+  const restarting = await editor.waitFor("a restarting status", () => editor.posted.slice(from).find((m) => m.type === "status" && m.state === "restarting"));
+  assert.match((restarting as { message?: string }).message ?? "", /killed by SIGKILL/);
+  assert.ok(editor.posted.slice(from).some((m) => m.type === "error" && /stopped unexpectedly/.test(m.message)));
+  await editor.waitFor("ready again", () => editor.posted.slice(from).find((m) => m.type === "status" && m.state === "ready"));
+  await editor.waitFor("a new process", () => controller.supervisor.connection && controller.supervisor.connection.pid !== pid);
+  await editor.waitFor("the session resumed", () => editor.posted.slice(from).find((m) => m.type === "replayDone"));
+  assert.equal(controller.currentSessionId, session);
+  const from2 = editor.posted.length;
+  await controller.handle({ type: "prompt", text: "two", mentions: [] });
+  const end = await turnEnded(editor, from2);
+  assert.equal(end.stopReason, "end_turn");
+});
+
+test("a missing binary is an error status, not a crash", async (t) => {
+  const { ChatController } = await import("../../src/core/controller");
+  const { FakeEditor } = await import("./helpers");
+  const editor = new FakeEditor();
+  const c = new ChatController(editor, {
+    launch: async () => ({ command: "/nonexistent/companion", args: ["acp"], env: {}, cwd: "/" }),
+    cwd: () => "/",
+    approvalMode: () => "default",
+  });
+  t.after(() => c.dispose());
+  await c.start();
+  const status = editor.posted.find((m) => m.type === "status" && m.state === "error") as { message?: string } | undefined;
+  assert.match(status?.message ?? "", /cannot start \/nonexistent\/companion.*companion\.path/);
+  await c.handle({ type: "prompt", text: "hi", mentions: [] });
+  assert.ok(editor.posted.some((m) => m.type === "error"));
+});
+
+test("cancel ends a streaming turn as cancelled", async (t) => {
+  const { editor, controller } = await start(t, [{ chunks: [{ text: "streaming..." }], hang: true }]);
+  const turn = controller.handle({ type: "prompt", text: "go", mentions: [] });
+  await editor.waitFor("the first chunk", () => editor.agentText().includes("streaming"));
+  await controller.handle({ type: "cancel" });
+  await turn;
+  const end = await turnEnded(editor);
+  assert.equal(end.stopReason, "cancelled");
+});
+
+test("the approval mode setting applies to new sessions; config options change the mode", async (t) => {
+  const { editor, controller } = await start(t, [], { approvalMode: "auto_edit" });
+  await controller.handle({ type: "newSession" });
+  const s = editor.posted.find((m): m is ToWebview & { type: "session" } => m.type === "session");
+  assert.equal(s?.modes?.currentModeId, "auto_edit");
+  const mode = s?.configOptions?.find((o) => o.category === "mode");
+  assert.ok(mode, "the agent offers a mode config option");
+  await controller.handle({ type: "setConfigOption", configId: mode.id, value: "plan" });
+  const upd = editor.updates().filter((u) => u.sessionUpdate === "config_option_update").pop();
+  assert.ok(upd && upd.sessionUpdate === "config_option_update");
+  const now = upd.configOptions.find((o) => o.id === mode.id);
+  assert.equal(now && "currentValue" in now ? now.currentValue : undefined, "plan");
+  await controller.handle({ type: "setMode", modeId: "default" });
+  assert.ok(editor.updates().some((u) => u.sessionUpdate === "current_mode_update" && u.currentModeId === "default"));
+  assert.ok(!editor.posted.some((m) => m.type === "error"), JSON.stringify(editor.posted.filter((m) => m.type === "error")));
+});
+
+test("a webview shown again mid-turn gets the running state and the open permission card", async (t) => {
+  const { editor, controller } = await start(t, [
+    { chunks: [{ functionCall: { name: "run_shell_command", args: { command: "echo later" } } }] },
+    { match: '"functionResponse"', chunks: [{ text: "ok" }] },
+  ]);
+  const turn = controller.handle({ type: "prompt", text: "run", mentions: [] });
+  const card = await editor.waitFor("the card", () => editor.posted.find((m): m is ToWebview & { type: "permission" } => m.type === "permission"));
+  const from = editor.posted.length;
+  await controller.handle({ type: "ready" });
+  const again = editor.posted.slice(from);
+  assert.ok(again.some((m) => m.type === "turn" && m.state === "running"));
+  assert.ok(again.some((m) => m.type === "permission" && m.requestId === card.requestId));
+  await controller.handle({ type: "cancel" });
+  await turn;
+  const end = await turnEnded(editor, from);
+  assert.equal(end.stopReason, "cancelled");
+  assert.ok(editor.posted.some((m) => m.type === "permissionDone" && m.requestId === card.requestId && m.optionId === null));
+});
+
+test("a binary that never answers initialize is an error, not an endless start", async (t) => {
+  const { ChatController } = await import("../../src/core/controller");
+  const { FakeEditor } = await import("./helpers");
+  const editor = new FakeEditor();
+  const c = new ChatController(editor, {
+    launch: async () => ({ command: "sleep", args: ["30"], env: process.env, cwd: "/" }),
+    cwd: () => "/",
+    approvalMode: () => "default",
+    initializeTimeoutMs: 300,
+  });
+  t.after(() => c.dispose());
+  await c.start();
+  const status = editor.posted.find((m) => m.type === "status" && m.state === "error") as { message?: string } | undefined;
+  assert.match(status?.message ?? "", /did not answer initialize/);
+});
+
+test("other workspace folders are sent as additionalDirectories", async (t) => {
+  const { mkdtemp, writeFile, realpath, rm } = await import("node:fs/promises");
+  const { tmpdir } = await import("node:os");
+  const path = await import("node:path");
+  const second = await realpath(await mkdtemp(path.join(tmpdir(), "companion-vsc-root2-")));
+  t.after(() => rm(second, { recursive: true, force: true }));
+  await writeFile(path.join(second, "other.txt"), "SECOND-ROOT-TEXT\n");
+  const { editor, controller } = await start(
+    t,
+    [
+      { chunks: [{ functionCall: { name: "read_file", args: { file_path: path.join(second, "other.txt") } } }] },
+      { match: "SECOND-ROOT-TEXT", chunks: [{ text: "Read the second root." }] },
+    ],
+    { additionalDirectories: [second] },
+  );
+  await controller.handle({ type: "prompt", text: "read it", mentions: [] });
+  await turnEnded(editor);
+  assert.equal(editor.agentText(), "Read the second root.");
+});

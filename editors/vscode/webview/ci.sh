@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# CI for the chat webview (editors/vscode/webview): install, typecheck,
+# build media/webview.{js,css}, unit tests, the UI in headless Chromium, and
+# the check that the recorded fixture still matches the real binary.
+#
+# Needs Node >= 20, Debian's chromium (/usr/bin/chromium, or CHROMIUM_PATH)
+# and COMPANION_BIN (absolute path of the companion binary); when
+# COMPANION_BIN is unset the binary is built from this checkout with go.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/../../.." && pwd)"
+cd "$here"
+
+if [[ -z "${COMPANION_BIN:-}" ]]; then
+  tmp="$(mktemp -d)"
+  trap 'rm -rf "$tmp"' EXIT
+  echo "webview ci: building companion into $tmp"
+  (cd "$repo" && go build -o "$tmp/companion" ./cmd/companion)
+  export COMPANION_BIN="$tmp/companion"
+fi
+if [[ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]]; then
+  echo "webview ci: chromium not found at ${CHROMIUM_PATH:-/usr/bin/chromium} (apt-get install -y chromium)" >&2
+  exit 1
+fi
+
+start=$SECONDS
+npm ci --no-audit --no-fund
+npm run typecheck
+npm run build
+npm run test:unit
+npm run test:ui
+npm run test:fixture
+echo "webview ci: ok in $((SECONDS - start)) s"

@@ -1,0 +1,122 @@
+// The chat webview's entry point: builds the page inside #root, folds the
+// extension's messages into the model, renders at most once per animation
+// frame, and keeps the model in vscode.setState so a hidden-then-shown view
+// comes back at once (the extension then re-sends the session, which
+// resets and rebuilds the same transcript).
+
+import { isViewState, emptyState, type ViewState } from "./model";
+import type { FromWebview, ToWebview } from "./protocol";
+import { addLocalPrompt, apply, dismissBanner, setConfigValue, settlePermission } from "./reduce";
+import { skeleton } from "./view/skeleton";
+import { Chrome } from "./view/chrome";
+import { Composer, type Draft } from "./view/composer";
+import { Transcript } from "./view/transcript";
+
+interface VsCodeApi {
+  postMessage(msg: FromWebview): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+
+declare function acquireVsCodeApi(): VsCodeApi;
+
+/** Saved is what the view keeps in vscode.setState. */
+interface Saved {
+  model: ViewState;
+  draft: Draft;
+}
+
+/** SAVE_DELAY_MS batches state saves while an answer streams. */
+const SAVE_DELAY_MS = 300;
+
+class App {
+  readonly #vscode = acquireVsCodeApi();
+  #state: ViewState = emptyState();
+  readonly #messages: HTMLElement;
+  readonly #transcript: Transcript;
+  readonly #chrome: Chrome;
+  readonly #composer: Composer;
+  #frame = 0;
+  #saveTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(root: HTMLElement) {
+    root.replaceChildren(skeleton());
+    this.#messages = root.querySelector<HTMLElement>("#messages")!;
+    const post = (msg: FromWebview): void => this.#vscode.postMessage(msg);
+    this.#transcript = new Transcript(this.#messages, () => ({ post, cwd: this.#state.cwd, answer: (r, o) => this.#answer(r, o) }));
+    this.#chrome = new Chrome(root, {
+      post,
+      pick: (id, v) => this.#change(() => setConfigValue(this.#state, id, v)),
+      dismiss: () => this.#change(() => dismissBanner(this.#state)),
+    });
+    this.#composer = new Composer(root, {
+      post,
+      commands: () => this.#state.commands,
+      running: () => this.#state.turn === "running",
+      sent: (text, mentions) => this.#change(() => addLocalPrompt(this.#state, text, mentions)),
+      changed: () => this.#scheduleSave(),
+    });
+    this.#restore();
+    window.addEventListener("message", (e: MessageEvent<ToWebview>) => this.#onMessage(e.data));
+    window.addEventListener("pagehide", () => this.#save());
+    document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && this.#save());
+    this.#renderNow();
+    post({ type: "ready" });
+  }
+
+  #restore(): void {
+    const saved = this.#vscode.getState() as Partial<Saved> | undefined;
+    if (saved && isViewState(saved.model)) this.#state = saved.model;
+    if (saved?.draft) this.#composer.restore(saved.draft);
+  }
+
+  #onMessage(msg: ToWebview): void {
+    if (!msg || typeof msg !== "object" || typeof msg.type !== "string") return;
+    if (msg.type === "files") return this.#composer.files(msg.requestId, msg.items);
+    if (msg.type === "insertText") return this.#composer.insert(msg.text, msg.mentions);
+    this.#change(() => apply(this.#state, msg));
+  }
+
+  #answer(requestId: string, optionId: string): void {
+    this.#change(() => settlePermission(this.#state, requestId, optionId));
+  }
+
+  /** #change runs a model change and schedules one render for the frame. */
+  #change(fn: () => void): void {
+    fn();
+    if (!this.#frame) this.#frame = requestAnimationFrame(() => this.#renderNow());
+    this.#scheduleSave();
+  }
+
+  #renderNow(): void {
+    this.#frame = 0;
+    const stick = this.#nearBottom();
+    this.#chrome.render(this.#state);
+    this.#composer.render();
+    // While a session replays, the old transcript stays on screen and the new
+    // one appears whole at replayDone: no flash of an empty view on hide / show.
+    this.#messages.setAttribute("aria-busy", String(this.#state.replaying));
+    if (this.#state.replaying) return;
+    if (this.#transcript.render(this.#state) && stick) this.#messages.scrollTop = this.#messages.scrollHeight;
+  }
+
+  /** #nearBottom: follow the stream only when the user has not scrolled up. */
+  #nearBottom(): boolean {
+    const m = this.#messages;
+    return m.scrollHeight - m.scrollTop - m.clientHeight < 48;
+  }
+
+  #scheduleSave(): void {
+    clearTimeout(this.#saveTimer);
+    this.#saveTimer = setTimeout(() => this.#save(), SAVE_DELAY_MS);
+  }
+
+  #save(): void {
+    clearTimeout(this.#saveTimer);
+    const saved: Saved = { model: this.#state, draft: this.#composer.draft() };
+    this.#vscode.setState(saved);
+  }
+}
+
+const root = document.getElementById("root");
+if (root) new App(root);

@@ -1,0 +1,152 @@
+// The reducer from extension messages to the view model (model.ts).
+// Pure: no DOM, so it runs under node in the unit tests.
+
+import type * as acp from "@agentclientprotocol/sdk";
+import { emptyState, type PermissionItem, type ViewState } from "./model";
+import type { FileMention, ToWebview } from "./protocol";
+import { applyUpdate, endStreaming, push, touch } from "./updates";
+
+/** apply changes state for one message from the extension. */
+export function apply(state: ViewState, msg: ToWebview): void {
+  switch (msg.type) {
+    case "status": return applyStatus(state, msg);
+    case "session": return applySession(state, msg);
+    case "replayDone":
+      if (msg.sessionId === state.sessionId) state.replaying = false;
+      endStreaming(state);
+      return chrome(state);
+    case "update":
+      if (msg.sessionId === state.sessionId || state.sessionId === null) applyUpdate(state, msg.update);
+      return;
+    case "turn": return applyTurn(state, msg);
+    case "permission": return applyPermission(state, msg);
+    case "permissionDone": return settlePermission(state, msg.requestId, msg.optionId ?? null);
+    case "sessions":
+      state.sessions = msg.sessions;
+      state.sessionsError = msg.error ?? null;
+      return chrome(state);
+    case "error":
+      state.banner = { kind: "error", text: msg.message };
+      return chrome(state);
+    case "files":
+    case "insertText":
+      return; // composer business, not part of the model
+  }
+}
+
+function chrome(state: ViewState): void {
+  state.chrome++;
+}
+
+function applyStatus(state: ViewState, msg: Extract<ToWebview, { type: "status" }>): void {
+  state.status = msg;
+  const text = msg.message ?? "";
+  if (msg.state === "error" || msg.state === "stopped") {
+    state.banner = { kind: "error", text: text || `The agent ${msg.state === "error" ? "failed" : "stopped"}.`, restart: true };
+  } else if (msg.state === "starting" || msg.state === "restarting") {
+    state.banner = { kind: "status", text: text || (msg.state === "starting" ? "Starting companion…" : "Restarting companion…") };
+  } else if (state.banner?.kind === "status" || state.banner?.restart) {
+    state.banner = null;
+  }
+  chrome(state);
+}
+
+/** applySession starts a fresh transcript: the view is rebuilt from what follows. */
+function applySession(state: ViewState, msg: Extract<ToWebview, { type: "session" }>): void {
+  const fresh = emptyState();
+  fresh.status = state.status;
+  fresh.banner = state.banner?.kind === "error" && !state.banner.restart ? null : state.banner;
+  fresh.sessions = state.sessions;
+  fresh.commands = msg.sessionId === state.sessionId ? state.commands : [];
+  fresh.seq = state.seq; // ids stay unique across resets, so the renderer never mixes them up
+  fresh.chrome = state.chrome + 1;
+  Object.assign(state, fresh, {
+    sessionId: msg.sessionId,
+    cwd: msg.cwd,
+    title: msg.title ?? null,
+    modes: msg.modes ?? null,
+    configOptions: msg.configOptions ?? [],
+    replaying: msg.replaying,
+  });
+}
+
+function applyTurn(state: ViewState, msg: Extract<ToWebview, { type: "turn" }>): void {
+  if (msg.sessionId !== state.sessionId) return;
+  state.turn = msg.state;
+  chrome(state);
+  if (msg.state === "running") return;
+  endStreaming(state);
+  if (msg.stopReason === "cancelled") cancelUnfinished(state);
+  const line = turnEndText(msg.stopReason, msg.error);
+  if (line) push(state, { kind: "system", sysKind: msg.error ? "error" : "turn-end", text: line });
+}
+
+/** turnEndText says why a turn ended, when that is worth a line. */
+function turnEndText(stop?: acp.StopReason, error?: string): string | null {
+  if (error) return `The turn failed: ${error}`;
+  switch (stop) {
+    case "cancelled": return "Cancelled.";
+    case "max_tokens": return "Stopped: the answer hit the output token limit.";
+    case "max_turn_requests": return "Stopped: too many model requests in one turn.";
+    case "refusal": return "The agent refused to continue; this prompt is not kept in the conversation.";
+    default: return null;
+  }
+}
+
+/** cancelUnfinished marks tool calls that never finished as cancelled (ACP has no such status). */
+function cancelUnfinished(state: ViewState): void {
+  for (const it of state.items) {
+    if (it.kind === "tool" && (it.call.status === "pending" || it.call.status === "in_progress")) {
+      it.call.status = "cancelled";
+      touch(it);
+    }
+    if (it.kind === "permission" && !it.answered) {
+      it.answered = { optionId: null };
+      touch(it);
+    }
+  }
+}
+
+function applyPermission(state: ViewState, msg: Extract<ToWebview, { type: "permission" }>): void {
+  if (findPermission(state, msg.requestId)) return; // re-sent on ready: already shown
+  push(state, {
+    kind: "permission",
+    requestId: msg.requestId,
+    title: msg.toolCall.title ?? "The agent asks for permission",
+    toolKind: msg.toolCall.kind ?? "other",
+    options: msg.options,
+    inDiffEditor: msg.inDiffEditor,
+  });
+}
+
+function findPermission(state: ViewState, requestId: string): PermissionItem | undefined {
+  return state.items.find((it): it is PermissionItem => it.kind === "permission" && it.requestId === requestId);
+}
+
+/** settlePermission marks a card answered; its buttons go away. */
+export function settlePermission(state: ViewState, requestId: string, optionId: string | null): void {
+  const it = findPermission(state, requestId);
+  if (!it) return;
+  it.answered = { optionId };
+  touch(it);
+}
+
+/** addLocalPrompt shows a prompt the user just sent, before the agent answers. */
+export function addLocalPrompt(state: ViewState, text: string, mentions: FileMention[]): void {
+  endStreaming(state);
+  push(state, { kind: "user", text, mentions, local: true });
+}
+
+/** setConfigValue records a picker choice at once (the agent confirms with config_option_update). */
+export function setConfigValue(state: ViewState, configId: string, value: string): void {
+  const opt = state.configOptions.find((o) => o.id === configId);
+  if (opt && opt.type === "select") opt.currentValue = value;
+  if (opt?.category === "mode" && state.modes) state.modes.currentModeId = value;
+  chrome(state);
+}
+
+/** dismissBanner hides the banner (the user closed it). */
+export function dismissBanner(state: ViewState): void {
+  state.banner = null;
+  chrome(state);
+}

@@ -1,0 +1,102 @@
+// Rendering of transcript items other than tool calls (see toolcard.ts).
+// Each renderer fills an element created once per item, so a streaming
+// message only re-renders its own markdown.
+
+import { h, icon, setChildren } from "../dom";
+import { renderMarkdown } from "../markdown";
+import type { PermissionItem, SystemItem, TextItem, UserItem } from "../model";
+import type { FileMention, FromWebview } from "../protocol";
+import { sanitizeToFragment } from "../sanitize";
+
+/** RenderContext is what item renderers need from the app. */
+export interface RenderContext {
+  post(msg: FromWebview): void;
+  /** answer records a permission answer in the model (and re-renders). */
+  answer(requestId: string, optionId: string): void;
+  cwd: string;
+}
+
+/** fillMarkdown renders markdown text, sanitized, into el. */
+export function fillMarkdown(el: Element, text: string): void {
+  el.replaceChildren(sanitizeToFragment(renderMarkdown(text)));
+}
+
+/** mentionChip is the small label of a mentioned file. */
+export function mentionChip(m: FileMention): HTMLElement {
+  return h("span", { class: "mention-chip", "data-uri": m.uri, title: m.description ?? m.uri }, `@${m.label}`);
+}
+
+/** renderUser fills a user message. */
+export function renderUser(el: HTMLElement, it: UserItem): void {
+  el.className = "msg msg-user";
+  const mentions = it.mentions.length ? h("div", { class: "user-mentions" }, ...it.mentions.map(mentionChip)) : null;
+  setChildren(el, h("div", { class: "msg-role" }, "You"), h("div", { class: "user-text" }, it.text), mentions);
+}
+
+/** renderText fills an agent message or a thought; only the markdown body changes later. */
+export function renderText(el: HTMLElement, it: TextItem): void {
+  let body = el.querySelector<HTMLElement>(":scope .markdown");
+  if (!body) {
+    body = h("div", { class: "markdown" });
+    if (it.kind === "thought") {
+      el.className = "thought-wrap";
+      setChildren(el, h("details", { class: "thought" }, h("summary", {}, h("span", { class: "thought-label" }, "Thinking…")), body));
+    } else {
+      el.className = "msg msg-agent";
+      setChildren(el, body);
+    }
+  }
+  el.dataset.streaming = String(it.streaming);
+  el.setAttribute("aria-busy", String(it.streaming)); // screen readers wait for the finished text
+  const label = el.querySelector(".thought-label");
+  if (label) label.textContent = it.streaming ? "Thinking…" : "Thought";
+  fillMarkdown(body, it.text);
+}
+
+/** renderPermission fills a permission card: one button per option until answered. */
+export function renderPermission(el: HTMLElement, it: PermissionItem, ctx: RenderContext): void {
+  el.className = "permission";
+  el.dataset.requestId = it.requestId;
+  el.dataset.state = it.answered ? "answered" : "pending";
+  el.dataset.inDiffEditor = String(it.inDiffEditor);
+  el.setAttribute("role", "group");
+  el.setAttribute("aria-label", `Permission request: ${it.title}`);
+  const note = it.inDiffEditor && !it.answered
+    ? h("p", { class: "permission-note" }, "The edit is open in the diff editor: review and change it there, then Accept or Reject. You can also answer here.")
+    : null;
+  setChildren(el, h("div", { class: "permission-head" }, icon("shield", "permission-icon"), h("span", { class: "permission-title" }, it.title)), note, permissionFooter(it, ctx));
+}
+
+function permissionFooter(it: PermissionItem, ctx: RenderContext): HTMLElement {
+  if (it.answered) {
+    const chosen = it.options.find((o) => o.optionId === it.answered?.optionId);
+    return h("p", { class: "permission-answer" }, chosen ? `Answered: ${chosen.name}` : "Dismissed");
+  }
+  // The first "allow" option is the primary button; the rest are secondary.
+  const primary = it.options.find((o) => o.kind.startsWith("allow"));
+  const buttons = it.options.map((o) => {
+    const cls = `permission-option ${o === primary ? "primary" : "secondary"}`;
+    const b = h("button", { type: "button", class: cls, "data-option-id": o.optionId, "data-option-kind": o.kind }, o.name);
+    b.addEventListener("click", () => {
+      ctx.post({ type: "permissionResponse", requestId: it.requestId, optionId: o.optionId });
+      ctx.answer(it.requestId, o.optionId);
+    });
+    return b;
+  });
+  return h("div", { class: "permission-options" }, ...buttons);
+}
+
+/** renderSystem fills a small system line (notice, compaction, turn end, error). */
+export function renderSystem(el: HTMLElement, it: SystemItem): void {
+  el.className = "system-line";
+  el.dataset.kind = it.sysKind;
+  if (it.severity) el.dataset.severity = it.severity;
+  el.setAttribute("role", it.sysKind === "error" || it.severity === "error" ? "alert" : "note");
+  if (!it.detail) {
+    setChildren(el, it.text);
+    return;
+  }
+  const body = h("div", { class: "markdown" });
+  fillMarkdown(body, it.detail);
+  setChildren(el, h("details", {}, h("summary", {}, it.text), body));
+}

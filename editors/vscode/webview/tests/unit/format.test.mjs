@@ -1,0 +1,49 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { lineDiff, money, relativePath, tokens, usageFraction, usageText, when } from "./load.mjs";
+
+test("tokens and money print compactly", () => {
+  assert.deepEqual([0, 950, 1000, 1300, 12_345, 200_000, 1_048_576].map(tokens), ["0", "950", "1k", "1.3k", "12.3k", "200k", "1.05M"]);
+  assert.equal(money(0.0123, "USD"), "$0.0123");
+  assert.equal(money(1.5, "usd"), "$1.50");
+  assert.equal(money(3.5, "credits"), "3.5 credits");
+});
+
+test("usage text and fraction", () => {
+  assert.equal(usageText({ used: 1300, size: 200_000 }), "1.3k / 200k tokens");
+  assert.equal(usageText({ used: 10, size: 100, cost: { amount: 2, currency: "USD" } }), "10 / 100 tokens · $2.00");
+  assert.equal(usageFraction({ used: 50, size: 100 }), 0.5);
+  assert.equal(usageFraction({ used: 500, size: 100 }), 1);
+  assert.equal(usageFraction({ used: 5, size: 0 }), 0);
+});
+
+const ops = (lines) => lines.map((l) => `${{ add: "+", del: "-", ctx: " ", gap: "~" }[l.op]}${l.text}`);
+
+test("lineDiff shows changes with two lines of context and folds the rest", () => {
+  const old = ["a", "b", "c", "d", "e", "f", "g", "h"].join("\n") + "\n";
+  const now = ["a", "b", "c", "d", "E", "f", "g", "h"].join("\n") + "\n";
+  assert.deepEqual(ops(lineDiff(old, now)), ["~2 unchanged lines", " c", " d", "-e", "+E", " f", " g", "~1 unchanged line"]);
+});
+
+test("lineDiff handles new files, deletions and insertions", () => {
+  assert.deepEqual(ops(lineDiff(null, "x\ny\n")), ["+x", "+y"]);
+  assert.deepEqual(ops(lineDiff("x\ny\n", "")), ["-x", "-y"]);
+  assert.deepEqual(ops(lineDiff("a\nc\n", "a\nb\nc\n")), [" a", "+b", " c"]);
+  assert.deepEqual(ops(lineDiff("same\n", "same\n")), []);
+});
+
+test("lineDiff falls back to remove-all/add-all on huge changes", () => {
+  const a = Array.from({ length: 2500 }, (_, i) => `a${i}`).join("\n");
+  const b = Array.from({ length: 2500 }, (_, i) => `b${i}`).join("\n");
+  const d = lineDiff(a, b);
+  assert.equal(d.filter((l) => l.op === "del").length, 2500);
+  assert.equal(d.filter((l) => l.op === "add").length, 2500);
+});
+
+test("relativePath and when", () => {
+  assert.equal(relativePath("/w/src/a.go", "/w"), "src/a.go");
+  assert.equal(relativePath("/other/a.go", "/w"), "/other/a.go");
+  assert.equal(when(null), "");
+  assert.equal(when("not a date"), "");
+  assert.notEqual(when("2026-11-22T07:39:17Z"), "");
+});

@@ -1,0 +1,176 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { addLocalPrompt, apply, emptyState, fixture, isViewState, setConfigValue } from "./load.mjs";
+
+const SID = "s1";
+const session = (extra = {}) => ({ type: "session", sessionId: SID, cwd: "/w", replaying: false, ...extra });
+const upd = (update) => ({ type: "update", sessionId: SID, update });
+const text = (t) => ({ type: "text", text: t });
+
+function run(msgs, state = emptyState()) {
+  for (const m of msgs) apply(state, m);
+  return state;
+}
+
+test("the recorded live turn folds into the expected transcript", async () => {
+  const fx = await fixture();
+  const s = run(fx.live);
+  assert.deepEqual(
+    s.items.map((i) => i.kind),
+    ["thought", "agent", "tool", "tool", "tool", "permission", "tool", "permission", "tool", "agent"],
+  );
+  const tools = s.items.filter((i) => i.kind === "tool");
+  assert.deepEqual(tools.map((t) => t.call.status), ["completed", "completed", "completed", "completed", "completed"]);
+  assert.deepEqual(tools.map((t) => t.call.kind), ["think", "read", "edit", "execute", "think"]);
+  const last = s.items.at(-1);
+  assert.match(last.text, /^Done\. `main` now prints a \*\*friendlier\*\* greeting:\n\n```go\nfunc main\(\) \{\n\tfmt\.Println\("hello, world"\)\n\}\n```\n/);
+  assert.equal(last.streaming, false, "the turn end closes the stream");
+  assert.equal(s.turn, "idle");
+  assert.equal(s.plan.length, 3);
+  assert.equal(s.usage.used, 1300);
+  assert.equal(s.title, fx.prompt);
+  assert.ok(s.commands.length > 0);
+  assert.ok(s.items.filter((i) => i.kind === "permission").every((p) => p.answered?.optionId === "proceed_once"));
+  assert.ok(isViewState(JSON.parse(JSON.stringify(s))), "the model survives setState's JSON round trip");
+});
+
+test("replaying the same session twice gives the same transcript (session resets)", async () => {
+  const fx = await fixture();
+  const s = run(fx.replay);
+  const once = JSON.stringify(s.items.map(({ id, rev, ...rest }) => rest));
+  run(fx.replay, s);
+  assert.equal(JSON.stringify(s.items.map(({ id, rev, ...rest }) => rest)), once);
+  assert.equal(s.items[0].kind, "user");
+  assert.equal(s.items[0].text, fx.prompt);
+  assert.equal(s.replaying, false, "replayDone ends the replay");
+  assert.ok(s.commands.length > 0, "commands that arrive after replayDone are kept");
+});
+
+test("chunks join by kind and messageId", () => {
+  const s = run([
+    session(),
+    upd({ sessionUpdate: "agent_message_chunk", content: text("Hel") }),
+    upd({ sessionUpdate: "agent_message_chunk", content: text("lo") }),
+    upd({ sessionUpdate: "agent_thought_chunk", content: text("hmm") }),
+    upd({ sessionUpdate: "agent_message_chunk", content: text("A"), messageId: "m1" }),
+    upd({ sessionUpdate: "agent_message_chunk", content: text("B"), messageId: "m1" }),
+    upd({ sessionUpdate: "agent_message_chunk", content: text("C"), messageId: "m2" }),
+    upd({ sessionUpdate: "agent_message_chunk", content: { type: "resource_link", uri: "file:///w/a.go", name: "a.go" } }),
+  ]);
+  assert.deepEqual(s.items.map((i) => [i.kind, i.text, i.streaming]), [
+    ["agent", "Hello", false],
+    ["thought", "hmm", false],
+    ["agent", "AB", false],
+    ["agent", "C[a.go](file:///w/a.go)", true],
+  ]);
+});
+
+test("a local prompt absorbs its echo but not a different user message", () => {
+  const s = run([session(), { type: "turn", sessionId: SID, state: "running" }]);
+  addLocalPrompt(s, "fix it", [{ uri: "file:///w/a.go", label: "a.go" }]);
+  run([
+    upd({ sessionUpdate: "user_message_chunk", content: text("fix it") }),
+    upd({ sessionUpdate: "user_message_chunk", content: { type: "resource_link", uri: "file:///w/a.go", name: "a.go" } }),
+  ], s);
+  assert.equal(s.items.length, 1);
+  run([upd({ sessionUpdate: "user_message_chunk", content: text("something else") })], s);
+  assert.equal(s.items.length, 2);
+  assert.equal(s.items[1].text, "something else");
+});
+
+test("replayed user messages collect resource blocks as mentions", () => {
+  const s = run([
+    session({ replaying: true }),
+    upd({ sessionUpdate: "user_message_chunk", content: text("look at ") }),
+    upd({ sessionUpdate: "user_message_chunk", content: { type: "resource", resource: { uri: "file:///w/dir/b.ts", text: "x" } } }),
+  ]);
+  assert.equal(s.items.length, 1);
+  assert.equal(s.items[0].text, "look at ");
+  assert.deepEqual(s.items[0].mentions, [{ uri: "file:///w/dir/b.ts", label: "b.ts" }]);
+});
+
+test("tool updates patch only the fields they carry; content and locations replace", () => {
+  const s = run([
+    session(),
+    upd({ sessionUpdate: "tool_call", toolCallId: "t", title: "Read a", kind: "read", locations: [{ path: "/w/a", line: 3 }] }),
+    upd({ sessionUpdate: "tool_call_update", toolCallId: "t", status: "in_progress", content: [{ type: "content", content: text("x") }] }),
+    upd({ sessionUpdate: "tool_call_update", toolCallId: "t", status: "completed", content: [{ type: "terminal", terminalId: "term" }] }),
+    upd({ sessionUpdate: "tool_call_update", toolCallId: "unknown", status: "failed" }),
+  ]);
+  const [a, b] = s.items;
+  assert.equal(a.call.title, "Read a");
+  assert.equal(a.call.status, "completed");
+  assert.deepEqual(a.call.locations, [{ path: "/w/a", line: 3 }]);
+  assert.deepEqual(a.call.content, [{ type: "terminal", terminalId: "term" }]);
+  assert.equal(b.call.title, "Tool call", "an update for an unseen call still gets a card");
+  assert.equal(b.call.status, "failed");
+});
+
+test("a cancelled turn marks unfinished tool calls and open permissions", () => {
+  const s = run([
+    session(),
+    { type: "turn", sessionId: SID, state: "running" },
+    upd({ sessionUpdate: "tool_call", toolCallId: "t", title: "rm", kind: "execute" }),
+    { type: "permission", requestId: "p", sessionId: SID, toolCall: { toolCallId: "t", title: "rm" }, options: [{ optionId: "y", name: "Yes", kind: "allow_once" }], inDiffEditor: false },
+    { type: "permission", requestId: "p", sessionId: SID, toolCall: { toolCallId: "t", title: "rm" }, options: [], inDiffEditor: false },
+    { type: "turn", sessionId: SID, state: "idle", stopReason: "cancelled" },
+  ]);
+  assert.deepEqual(s.items.map((i) => i.kind), ["tool", "permission", "system"], "a re-sent permission is not shown twice");
+  assert.equal(s.items[0].call.status, "cancelled");
+  assert.deepEqual(s.items[1].answered, { optionId: null });
+  assert.equal(s.items[2].text, "Cancelled.");
+});
+
+test("a failed turn shows its error; end_turn shows nothing", () => {
+  const s = run([session(), { type: "turn", sessionId: SID, state: "idle", stopReason: "end_turn" }]);
+  assert.equal(s.items.length, 0);
+  run([{ type: "turn", sessionId: SID, state: "idle", error: "model unreachable" }], s);
+  assert.equal(s.items[0].sysKind, "error");
+  assert.match(s.items[0].text, /model unreachable/);
+});
+
+test("updates for another session are ignored", () => {
+  const s = run([session(), { type: "update", sessionId: "other", update: { sessionUpdate: "agent_message_chunk", content: text("x") } }]);
+  assert.equal(s.items.length, 0);
+});
+
+test("modes and config options follow updates and local picks", () => {
+  const modeOpt = { type: "select", id: "mode", name: "Mode", category: "mode", currentValue: "default", options: [{ value: "default", name: "D" }, { value: "plan", name: "P" }] };
+  const s = run([session({ configOptions: [modeOpt], modes: { currentModeId: "default", availableModes: [] } })]);
+  run([upd({ sessionUpdate: "current_mode_update", currentModeId: "plan" })], s);
+  assert.equal(s.configOptions[0].currentValue, "plan");
+  assert.equal(s.modes.currentModeId, "plan");
+  setConfigValue(s, "mode", "default");
+  assert.equal(s.modes.currentModeId, "default");
+  run([upd({ sessionUpdate: "config_option_update", configOptions: [{ ...modeOpt, currentValue: "plan" }] })], s);
+  assert.equal(s.configOptions[0].currentValue, "plan");
+});
+
+test("status messages drive the banner", () => {
+  const s = run([{ type: "status", state: "starting" }]);
+  assert.equal(s.banner.kind, "status");
+  run([{ type: "status", state: "error", message: "boom" }], s);
+  assert.deepEqual(s.banner, { kind: "error", text: "boom", restart: true });
+  run([{ type: "status", state: "ready" }], s);
+  assert.equal(s.banner, null);
+});
+
+test("compaction lines are upserted by id and collect their summary", () => {
+  const s = run([
+    session(),
+    upd({ sessionUpdate: "compaction_update", compactionId: "c", status: "in_progress" }),
+    upd({ sessionUpdate: "compaction_summary_chunk", compactionId: "c", content: text("sum") }),
+    upd({ sessionUpdate: "compaction_summary_chunk", compactionId: "c", content: text("mary") }),
+    upd({ sessionUpdate: "compaction_update", compactionId: "c", status: "failed", error: "too big" }),
+  ]);
+  assert.equal(s.items.length, 1);
+  assert.equal(s.items[0].text, "Compaction failed: too big");
+  assert.equal(s.items[0].detail, "summary");
+});
+
+test("session_info_update patches the title: omitted keeps it, null clears it", () => {
+  const s = run([session({ title: "t0" }), upd({ sessionUpdate: "session_info_update", updatedAt: "2026-01-01T00:00:00Z" })]);
+  assert.equal(s.title, "t0");
+  run([upd({ sessionUpdate: "session_info_update", title: null })], s);
+  assert.equal(s.title, null);
+});
