@@ -20,7 +20,7 @@ help:
 	@echo "lint         go vet and staticcheck"
 	@echo "generate     regenerate the ACP types from acp/schema"
 	@echo "check        go mod tidy + generate, then fail if the tree changed"
-	@echo "bench        benchmarks (see bench/README.md)"
+	@echo "bench        benchmarks: protocol, agent, start-up and headless runs (see bench/doc.go)"
 
 build:
 	$(GO) build -o $(BIN) ./cmd/companion
@@ -67,8 +67,7 @@ check:
 	git diff --exit-code
 
 bench:
-	$(GO) test -run='^$$' -bench=. -benchmem ./rpc ./acp ./agent/...
-	bash bench/startup.sh
+	$(GO) test -run='^$$' -bench=. -benchmem ./rpc ./acp ./agent/... ./bench
 
 clean:
 	rm -rf bin

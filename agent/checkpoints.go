@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"companion/agent/checkpoint"
@@ -35,7 +36,13 @@ func (s *Session) checkpoint(ctx context.Context, p *prepared, conf *tools.Confi
 	}
 }
 
-// undo restores the newest checkpoint.
+// undoMark remembers what the last /undo did: the checkpoint it
+// restored and the one it saved first. While that saved one is still the
+// newest, the next /undo steps further back instead of undoing the undo.
+type undoMark struct{ target, saved string }
+
+// undo restores the newest checkpoint, or, right after an /undo, the
+// change before the one it undid.
 func (s *Session) undo(ctx context.Context) string {
 	if s.opts.Checkpoints == nil {
 		return "Checkpoints are off, so there is nothing to undo."
@@ -44,7 +51,41 @@ func (s *Session) undo(ctx context.Context) string {
 	if err != nil || len(list) == 0 {
 		return "There is no change to undo."
 	}
-	return s.restore(ctx, list[0].ID)
+	s.mu.Lock()
+	mark := s.undone
+	s.mu.Unlock()
+	i := undoTarget(list, mark)
+	if i < 0 {
+		return "There is no older change to undo. `/restore` lists every checkpoint."
+	}
+	r, msg := s.restore(ctx, list[i].ID)
+	if r.Undo.ID != "" {
+		s.mu.Lock()
+		s.undone = undoMark{target: r.Target.ID, saved: r.Undo.ID}
+		s.mu.Unlock()
+		msg += fmt.Sprintf(" `/undo` again steps further back; `/restore %s` puts back what was there.", r.Undo.ID)
+	}
+	return msg
+}
+
+// undoTarget is the index in list (newest first) of the checkpoint /undo
+// restores, or -1 when there is none left: the newest, unless the newest
+// is what the previous /undo saved; then the next older change than the
+// one it restored (checkpoints taken before a restore are skipped).
+func undoTarget(list []checkpoint.Checkpoint, mark undoMark) int {
+	if mark.saved == "" || list[0].ID != mark.saved {
+		return 0
+	}
+	at := slices.IndexFunc(list, func(c checkpoint.Checkpoint) bool { return c.ID == mark.target })
+	if at < 0 {
+		return -1
+	}
+	for j := at + 1; j < len(list); j++ {
+		if !strings.HasPrefix(list[j].Label, checkpoint.RestoreLabelPrefix) {
+			return j
+		}
+	}
+	return -1
 }
 
 // restoreCommand lists checkpoints, or restores the one named.
@@ -53,7 +94,14 @@ func (s *Session) restoreCommand(ctx context.Context, id string) string {
 		return "Checkpoints are off."
 	}
 	if id != "" {
-		return s.restore(ctx, id)
+		s.mu.Lock()
+		s.undone = undoMark{}
+		s.mu.Unlock()
+		r, msg := s.restore(ctx, id)
+		if r.Undo.ID != "" {
+			msg += " `/undo` puts back what was there."
+		}
+		return msg
 	}
 	list, err := s.opts.Checkpoints.List(ctx)
 	if err != nil {
@@ -70,13 +118,15 @@ func (s *Session) restoreCommand(ctx context.Context, id string) string {
 	return b.String()
 }
 
-func (s *Session) restore(ctx context.Context, id string) string {
+// restore puts the files back to checkpoint id and tells the model. It
+// returns what was done (empty when it failed) and the user's message.
+func (s *Session) restore(ctx context.Context, id string) (checkpoint.Restoration, string) {
 	r, err := s.opts.Checkpoints.Restore(ctx, id)
 	if err != nil {
-		return fmt.Sprintf("Cannot restore %s: %v", id, err)
+		return checkpoint.Restoration{}, fmt.Sprintf("Cannot restore %s: %v", id, err)
 	}
 	c := r.Target
 	s.appendHistory(contentText(fmt.Sprintf("(The user restored the files to checkpoint %s, taken %s. Re-read files before editing them.)", c.ID, c.Label)))
-	return fmt.Sprintf("Restored checkpoint `%s` (%s): %d files written, %d removed. `/undo` puts back what was there.",
+	return r, fmt.Sprintf("Restored checkpoint `%s` (%s): %d files written, %d removed.",
 		c.ID, c.Label, len(r.Written), len(r.Removed))
 }

@@ -28,7 +28,7 @@ func (s *Session) builtinCommands() []Command {
 		{Name: "stats", Description: "Show tokens used per model and tool calls"},
 		{Name: "mcp", Description: "Show the MCP servers, their state and tools"},
 		{Name: "memory", Description: "Show, add to or reload the instruction files", Hint: "show | add <fact> | refresh"},
-		{Name: "undo", Description: "Undo the last file change"},
+		{Name: "undo", Description: "Undo the last file change (again: the change before it)"},
 		{Name: "restore", Description: "List checkpoints, or restore one", Hint: "checkpoint id"},
 	}
 }

@@ -105,8 +105,10 @@ type Session struct {
 	// trialFrom is the model to go back to while modelName is on trial
 	// (see TrySetModel); "" when it is not.
 	trialFrom string
-	plan      []tools.PlanEntry
-	requests  int
+	// undone is what the last /undo did; zero after anything else.
+	undone   undoMark
+	plan     []tools.PlanEntry
+	requests int
 	// lastUsed and lastWindow are the context use the model last reported.
 	lastUsed, lastWindow int
 	compactions          int

@@ -18,10 +18,7 @@ import (
 // (built without the race detector), and its resident memory after
 // session/new. It reports the median start-up and the median RSS.
 func BenchmarkStartup(b *testing.B) {
-	bin := filepath.Join(b.TempDir(), "companion")
-	if out, err := exec.Command("go", "build", "-o", bin, "companion/cmd/companion").CombinedOutput(); err != nil {
-		b.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildBinary(b)
 	ws := b.TempDir()
 	var starts []time.Duration
 	var rss []float64
@@ -36,6 +33,39 @@ func BenchmarkStartup(b *testing.B) {
 	slices.Sort(rss)
 	b.ReportMetric(float64(starts[len(starts)/2].Microseconds())/1e3, "ms-median-initialize")
 	b.ReportMetric(rss[len(rss)/2]/1024, "MB-median-rss")
+}
+
+// BenchmarkRunDemo measures a whole headless run of the real binary:
+// `companion run --demo -p …` from spawn to exit, answer on stdout. It
+// reports the median.
+func BenchmarkRunDemo(b *testing.B) {
+	bin := buildBinary(b)
+	ws := b.TempDir()
+	var runs []time.Duration
+	b.ResetTimer()
+	for range b.N {
+		cmd := exec.Command(bin, "run", "--demo", "-p", "hello")
+		cmd.Dir, cmd.Env = ws, []string{"HOME=" + ws, "PATH=" + os.Getenv("PATH")}
+		start := time.Now()
+		out, err := cmd.Output()
+		runs = append(runs, time.Since(start))
+		if err != nil || !strings.Contains(string(out), "companion") {
+			b.Fatalf("run: %v, stdout %q", err, out)
+		}
+	}
+	b.StopTimer()
+	slices.Sort(runs)
+	b.ReportMetric(float64(runs[len(runs)/2].Microseconds())/1e3, "ms-median-run")
+}
+
+// buildBinary builds companion without the race detector into a temporary
+// folder.
+func buildBinary(b *testing.B) string {
+	bin := filepath.Join(b.TempDir(), "companion")
+	if out, err := exec.Command("go", "build", "-o", bin, "companion/cmd/companion").CombinedOutput(); err != nil {
+		b.Fatalf("build: %v\n%s", err, out)
+	}
+	return bin
 }
 
 func startOnce(b *testing.B, bin, ws string) (time.Duration, float64) {

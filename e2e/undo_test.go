@@ -68,3 +68,37 @@ func TestUndoAndRestore(t *testing.T) {
 	}
 	ed.Close()
 }
+
+// TestUndoStepsBack: /undo twice undoes the last two changes, then says
+// there is nothing older; it never redoes what it undid.
+func TestUndoStepsBack(t *testing.T) {
+	ws := workspace(t, map[string]string{"f.txt": "v0\n"})
+	ed := startFake(t, `{"turns":[
+		{"chunks":[{"functionCall":{"name":"write_file","args":{"file_path":"f.txt","content":"v1\n"}}}]},
+		{"chunks":[{"functionCall":{"name":"write_file","args":{"file_path":"f.txt","content":"v2\n"}}}]},
+		{"chunks":[{"text":"done"}]}]}`, acptest.NewFake(), `{"permissions":{"allow":["edit"]}}`)
+	ed.Initialize(map[string]any{})
+	id := ed.NewSession(ws)
+	say := func(prompt string) string {
+		t.Helper()
+		before := len(ed.Updates(id))
+		ed.Wait(ed.Prompt(id, prompt))
+		var text string
+		for _, u := range ed.Updates(id)[before:] {
+			text += u.Text()
+		}
+		return text
+	}
+	file := func() string { data, _ := os.ReadFile(filepath.Join(ws, "f.txt")); return string(data) }
+	say("edit twice")
+	for _, want := range []string{"v1\n", "v0\n"} {
+		say("/undo")
+		if got := file(); got != want {
+			t.Fatalf("after /undo: f=%q, want %q", got, want)
+		}
+	}
+	if out := say("/undo"); !strings.Contains(out, "no older change") || file() != "v0\n" {
+		t.Errorf("a third /undo said %q, f=%q", out, file())
+	}
+	ed.Close()
+}

@@ -55,6 +55,10 @@ type Checkpoint struct {
 	excluded []string
 }
 
+// RestoreLabelPrefix begins the label of the checkpoint a restore saves
+// first; the restored checkpoint's id follows it.
+const RestoreLabelPrefix = "before restore of "
+
 // Restoration reports what Restore did.
 type Restoration struct {
 	// Target is the checkpoint that was restored.

@@ -28,7 +28,7 @@ func (b *fileBackend) restore(ctx context.Context, target Checkpoint, since []Ch
 		paths = append(paths, p)
 	}
 	slices.Sort(paths)
-	undo, err := b.save(ctx, "before restore of "+target.ID, paths)
+	undo, err := b.save(ctx, RestoreLabelPrefix+target.ID, paths)
 	if err != nil {
 		return Restoration{}, err
 	}

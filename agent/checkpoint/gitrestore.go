@@ -195,7 +195,7 @@ func (b *gitBackend) saveUndo(ctx context.Context, target Checkpoint, plan []cha
 	if err != nil {
 		return Checkpoint{}, err
 	}
-	return b.commit(ctx, tree, "before restore of "+target.ID,
+	return b.commit(ctx, tree, RestoreLabelPrefix+target.ID,
 		gitMeta{Paths: without(paths, skipped), Skipped: skipped, Excluded: without(excluded, paths)})
 }
 
