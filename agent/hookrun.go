@@ -16,7 +16,8 @@ func (s *Session) hook(ctx context.Context, event, tool string, data map[string]
 	if r == nil || !r.Has(event) {
 		return hooks.Outcome{}
 	}
-	out, err := r.Run(ctx, event, hooks.Input{SessionID: s.opts.ID, Cwd: s.Root(), ToolName: tool, Data: data})
+	out, err := r.Run(ctx, event, hooks.Input{SessionID: s.opts.ID, TranscriptPath: s.transcriptPath(),
+		Cwd: s.Root(), ToolName: tool, Data: data})
 	if err != nil {
 		s.opts.Log.Warn("hooks did not run", "event", event, "err", err)
 		return hooks.Outcome{}
@@ -28,6 +29,15 @@ func (s *Session) hook(ctx context.Context, event, tool string, data map[string]
 		s.emit(ctx, Notice{Level: "info", Text: event + " hook: " + out.SystemMessage})
 	}
 	return out
+}
+
+// transcriptPath is the file the session's log is written to, for hooks;
+// "" when the session is not stored.
+func (s *Session) transcriptPath() string {
+	if p, ok := s.opts.Journal.(interface{ Path() string }); ok {
+		return p.Path()
+	}
+	return ""
 }
 
 // blocked reports whether a hook outcome stops what it was asked about.

@@ -63,3 +63,26 @@ func TestHooks(t *testing.T) {
 		})
 	}
 }
+
+// TestHookTranscript: a hook gets transcript_path, the session's log, and
+// the log already holds the prompt the tool call answers.
+func TestHookTranscript(t *testing.T) {
+	ws, dir := workspace(t, nil), t.TempDir()
+	hookFile, copied := filepath.Join(dir, "hook.sh"), filepath.Join(dir, "transcript.copy")
+	script := "#!/bin/sh\np=$(sed -n 's/.*\"transcript_path\":\"\\([^\"]*\\)\".*/\\1/p')\ncp \"$p\" " + copied + "\necho '{}'\n"
+	os.WriteFile(hookFile, []byte(script), 0o755)
+	settings, _ := json.Marshal(map[string]any{"hooks": map[string]any{"BeforeTool": []any{
+		map[string]any{"matcher": "list_directory", "command": hookFile}}}})
+	ed := startFake(t, `{"turns":[{"chunks":[{"functionCall":{"name":"list_directory","args":{"dir_path":"."}}}]},
+		{"chunks":[{"text":"ok"}]}]}`, acptest.NewFake(), string(settings))
+	ed.Initialize(map[string]any{})
+	id := ed.NewSession(ws)
+	if got := ed.StopReason(ed.Wait(ed.Prompt(id, "PROMPT-IN-THE-TRANSCRIPT"))); got != "end_turn" {
+		t.Fatalf("stopReason = %q\n%s", got, ed.Stderr())
+	}
+	data, err := os.ReadFile(copied)
+	if err != nil || !strings.Contains(string(data), "PROMPT-IN-THE-TRANSCRIPT") || !strings.Contains(string(data), id) {
+		t.Errorf("the hook's transcript (%v):\n%s", err, data)
+	}
+	ed.Close()
+}

@@ -144,6 +144,9 @@ func (s *Store) reopen(path string) (*os.File, error) {
 // ID returns the id of the session being written.
 func (w *Writer) ID() string { return w.id }
 
+// Path is the session log's file: hooks get it as transcript_path.
+func (w *Writer) Path() string { return logPath(w.dir, w.id) }
+
 // Append writes recs as one write call, all or nothing: a record without a
 // type or with invalid data (ErrBadRecord) fails the whole call. A zero
 // Time is set to the current time.
