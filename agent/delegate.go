@@ -107,22 +107,53 @@ func (c *delegateCall) child(ctx context.Context, sink Sink) (*Session, error) {
 	p := c.d.parent
 	reg := tools.NewRegistry()
 	for _, t := range p.opts.Tools.All() {
-		allowed := len(c.def.Tools) == 0 || slices.Contains(c.def.Tools, t.Name())
-		if allowed && (t.Name() != "delegate_to_agent" || p.opts.Depth+1 < MaxAgentDepth) {
+		if c.def.allows(t.Name()) && (t.Name() != "delegate_to_agent" || p.opts.Depth+1 < MaxAgentDepth) {
 			reg.Add(t)
 		}
+	}
+	var servers MCPServers
+	if p.opts.MCP != nil {
+		servers = subagentMCP{MCPServers: p.opts.MCP, def: c.def}
 	}
 	modelName := c.def.Model
 	if modelName == "" {
 		modelName = p.ModelName()
 	}
 	opts := Options{ID: p.opts.ID + "/" + c.def.Name, Roots: p.opts.Roots, Model: p.opts.Model, ModelName: modelName,
-		Models: p.Models(), Tools: reg, Files: p.opts.Files, Terminals: p.opts.Terminals, Sink: sink,
+		Models: p.Models(), Tools: reg, MCP: servers, Files: p.opts.Files, Terminals: p.opts.Terminals, Sink: sink,
 		Log: p.opts.Log.With("subagent", c.def.Name), MaxRequests: c.def.MaxTurns, Policy: p.policy,
 		Asker: &childAsker{parent: p.opts.Asker, agent: c.def.Name}, StateDir: p.opts.StateDir,
 		SystemPrompt: c.def.Prompt, Depth: p.opts.Depth + 1, Now: p.opts.Now, Memory: p.opts.Memory}
 	return NewSession(opts)
 }
+
+// allows reports whether the subagent may use the tool name: every tool
+// when its definition lists none.
+func (a AgentDef) allows(name string) bool {
+	return len(a.Tools) == 0 || slices.Contains(a.Tools, name)
+}
+
+// subagentMCP is the parent session's MCP servers as a subagent sees
+// them: only the tools its definition allows. Closing the subagent leaves
+// the servers to the parent.
+type subagentMCP struct {
+	MCPServers
+	def AgentDef
+}
+
+// Tools lists the servers' tools the subagent may use.
+func (m subagentMCP) Tools() []tools.Tool {
+	var out []tools.Tool
+	for _, t := range m.MCPServers.Tools() {
+		if m.def.allows(t.Name()) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Close does nothing: the parent owns the servers.
+func (subagentMCP) Close() error { return nil }
 
 // parentCancelled reports whether the parent turn itself was cancelled
 // (rather than the subagent's own timeout).

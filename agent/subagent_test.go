@@ -4,10 +4,14 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"companion/agent/model"
+	"companion/tools"
+	"companion/tools/mcp"
 )
 
 func TestLoadAgents(t *testing.T) {
@@ -90,6 +94,69 @@ func TestDelegation(t *testing.T) {
 			}
 			if !strings.Contains(streamed, "child answer") {
 				t.Errorf("final content of the delegation = %q", streamed)
+			}
+		})
+	}
+}
+
+// fakeMCP is a session's MCP servers with fixed tools.
+type fakeMCP struct {
+	tools  []tools.Tool
+	closed bool
+}
+
+func (f *fakeMCP) Tools() []tools.Tool                           { return f.tools }
+func (f *fakeMCP) WaitReady(context.Context, time.Duration) bool { return true }
+func (f *fakeMCP) Describe() string                              { return "" }
+func (f *fakeMCP) Prompts() []mcp.Prompt                         { return nil }
+func (f *fakeMCP) Close() error                                  { f.closed = true; return nil }
+func (f *fakeMCP) GetPrompt(context.Context, string, string, map[string]string) (string, error) {
+	return "", nil
+}
+
+// renamed is echoTool under another name, standing in for an MCP tool.
+type renamed struct {
+	echoTool
+	name string
+}
+
+func (r renamed) Name() string { return r.name }
+
+// TestDelegationMCPTools: a subagent gets the parent's MCP tools its
+// definition allows, and finishing it leaves the servers running.
+func TestDelegationMCPTools(t *testing.T) {
+	tests := []struct {
+		name  string
+		tools []string
+		want  []string
+	}{
+		{"listed", []string{"echo", "mcp_docs_search"}, []string{"echo", "mcp_docs_search"}},
+		{"not listed", []string{"echo"}, []string{"echo"}},
+		{"no list: all", nil, []string{"delegate_to_agent", "echo", "mcp_docs_fetch", "mcp_docs_search"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			servers := &fakeMCP{tools: []tools.Tool{renamed{name: "mcp_docs_search"}, renamed{name: "mcp_docs_fetch"}}}
+			m := &fakeModel{turns: []fakeTurn{
+				{chunks: []*model.Chunk{call("delegate_to_agent", map[string]any{"agent": "helper", "task": "look it up"})}},
+				{chunks: []*model.Chunk{text("child answer")}},
+				{chunks: []*model.Chunk{text("parent done")}},
+			}}
+			helper := AgentDef{Name: "helper", Description: "Looks things up", Tools: tt.tools, Prompt: "You are the helper."}
+			s, _ := newTestSession(t, m, func(o *Options) { o.Agents, o.MCP = []AgentDef{helper}, servers })
+			if r, err := s.Prompt(context.Background(), userText("delegate")); r != EndTurn || err != nil {
+				t.Fatalf("stop = %q, %v", r, err)
+			}
+			var got []string
+			for _, d := range m.requests()[1].Tools {
+				got = append(got, d.Name)
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("the subagent's tools = %q, want %q", got, tt.want)
+			}
+			if servers.closed {
+				t.Error("the subagent closed the parent's MCP servers")
 			}
 		})
 	}
