@@ -1,6 +1,6 @@
 // Package bench holds companion's benchmarks that span packages: process
 // start-up to the initialize answer, memory after session/new, a whole
-// headless `companion run`, and the agent's own overhead per streamed chunk. Run them with `make bench`; they
-// report medians and percentiles as benchmark metrics and never fail on
-// time.
+// headless `companion run`, and the agent's own overhead per streamed
+// chunk. Run them with `make bench`; they report medians and percentiles
+// as benchmark metrics and never fail on time.
 package bench
