@@ -11,19 +11,23 @@ import (
 )
 
 // MCPServer is one MCP server in settings, in Gemini CLI's shape: a
-// command (stdio), a url (SSE) or an httpUrl (streamable HTTP).
+// command (stdio), a url (SSE) or an httpUrl (streamable HTTP); type
+// ("stdio", "sse", "http") overrides what the fields imply. The one type
+// for reading (tools/mcp.ParseServers) and writing (`companion mcp add`).
 type MCPServer struct {
-	Command      string            `json:"command,omitempty"`
-	Args         []string          `json:"args,omitempty"`
-	Env          map[string]string `json:"env,omitempty"`
-	Cwd          string            `json:"cwd,omitempty"`
-	URL          string            `json:"url,omitempty"`
-	HTTPURL      string            `json:"httpUrl,omitempty"`
-	Headers      map[string]string `json:"headers,omitempty"`
-	Timeout      int               `json:"timeout,omitempty"` // ms
-	Trust        bool              `json:"trust,omitempty"`
-	IncludeTools []string          `json:"includeTools,omitempty"`
-	ExcludeTools []string          `json:"excludeTools,omitempty"`
+	Command string            `json:"command,omitempty"`
+	Args    []string          `json:"args,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+	Cwd     string            `json:"cwd,omitempty"`
+	URL     string            `json:"url,omitempty"`
+	HTTPURL string            `json:"httpUrl,omitempty"`
+	Type    string            `json:"type,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
+	// Timeout bounds one call, in milliseconds.
+	Timeout      float64  `json:"timeout,omitempty"`
+	Trust        bool     `json:"trust,omitempty"`
+	IncludeTools []string `json:"includeTools,omitempty"`
+	ExcludeTools []string `json:"excludeTools,omitempty"`
 }
 
 // editSettings applies change to the JSON object in path, keeping every

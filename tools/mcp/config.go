@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sort"
 	"time"
+
+	"companion/config"
 )
 
 // Transport says how companion talks to a server.
@@ -117,22 +119,6 @@ func (c *ServerConfig) validate() error {
 	return nil
 }
 
-// settingsServer is one entry of Gemini CLI's mcpServers settings.
-type settingsServer struct {
-	Command      string            `json:"command"`
-	Args         []string          `json:"args"`
-	Env          map[string]string `json:"env"`
-	Cwd          string            `json:"cwd"`
-	URL          string            `json:"url"`
-	HTTPURL      string            `json:"httpUrl"`
-	Type         string            `json:"type"`
-	Headers      map[string]string `json:"headers"`
-	Timeout      float64           `json:"timeout"`
-	Trust        bool              `json:"trust"`
-	IncludeTools []string          `json:"includeTools"`
-	ExcludeTools []string          `json:"excludeTools"`
-}
-
 // ParseServers reads the mcpServers object of Gemini CLI's settings: server
 // name to {command, args, env, cwd, url, httpUrl, type, headers, timeout
 // (milliseconds), trust, includeTools, excludeTools}. httpUrl means
@@ -142,7 +128,7 @@ func ParseServers(raw json.RawMessage) ([]ServerConfig, error) {
 	if len(bytes.TrimSpace(raw)) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 		return nil, nil
 	}
-	var entries map[string]settingsServer
+	var entries map[string]config.MCPServer
 	if err := json.Unmarshal(raw, &entries); err != nil {
 		return nil, fmt.Errorf("%w: mcpServers: %w", ErrBadConfig, err)
 	}
@@ -153,7 +139,7 @@ func ParseServers(raw json.RawMessage) ([]ServerConfig, error) {
 	sort.Strings(names)
 	out := make([]ServerConfig, 0, len(names))
 	for _, name := range names {
-		cfg, err := entries[name].config(name)
+		cfg, err := serverConfig(name, entries[name])
 		if err != nil {
 			return nil, err
 		}
@@ -162,8 +148,8 @@ func ParseServers(raw json.RawMessage) ([]ServerConfig, error) {
 	return out, nil
 }
 
-// config converts one settings entry.
-func (s settingsServer) config(name string) (ServerConfig, error) {
+// serverConfig converts one settings entry.
+func serverConfig(name string, s config.MCPServer) (ServerConfig, error) {
 	cfg := ServerConfig{
 		Name: name, Command: s.Command, Args: s.Args, Env: s.Env, Cwd: s.Cwd,
 		Headers: s.Headers, Trust: s.Trust,
