@@ -46,10 +46,13 @@ npm run test:unit
 step "vsce package"
 rm -f companion.vsix
 npm run package
-unzip -l companion.vsix | grep -q 'extension/out/extension.js' || { echo "the .vsix lacks out/extension.js" >&2; exit 1; }
-unzip -l companion.vsix | grep -q 'extension/media/webview.js' || { echo "the .vsix lacks media/webview.js" >&2; exit 1; }
+# The listing is read whole first: `unzip -l | grep -q` under pipefail fails
+# when grep exits before unzip has written everything.
+listing=$(unzip -l companion.vsix)
+grep -q 'extension/out/extension.js' <<<"$listing" || { echo "the .vsix lacks out/extension.js" >&2; exit 1; }
+grep -q 'extension/media/webview.js' <<<"$listing" || { echo "the .vsix lacks media/webview.js" >&2; exit 1; }
 if [[ -f bin/companion ]]; then
-  unzip -l companion.vsix | grep -q 'extension/bin/companion' || { echo "the .vsix lacks the shipped bin/companion" >&2; exit 1; }
+  grep -q 'extension/bin/companion' <<<"$listing" || { echo "the .vsix lacks the shipped bin/companion" >&2; exit 1; }
 fi
 
 step "done: $here/companion.vsix"

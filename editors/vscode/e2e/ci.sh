@@ -45,7 +45,7 @@ kill_tagged() {
   local env pid
   for env in /proc/[0-9]*/environ; do
     pid="${env#/proc/}" && pid="${pid%/environ}"
-    if { tr '\0' '\n' <"$env"; } 2>/dev/null | grep -qxF -- "$1"; then
+    if { tr '\0' '\n' <"$env"; } 2>/dev/null | grep -xF -- "$1" >/dev/null; then
       kill -KILL "$pid" 2>/dev/null || true
     fi
   done

@@ -55,7 +55,7 @@ export function freePort() {
 /**
  * startCodeServer launches code-server on a free port and waits for /healthz.
  *
- * options.workspace: the folder opened; options.settings: added to the user
+ * options.workspace: the folder opened; options.settings: added to the user and remote (Machine)
  * settings.json; options.env: added to code-server's environment (the
  * extension host and so the companion child inherit it); options.extensions:
  * extension folders copied into the extensions dir; options.vsix: .vsix
@@ -66,10 +66,16 @@ export async function startCodeServer(options = {}) {
   const root = await mkdtemp(path.join(os.tmpdir(), "companion-e2e-cs-"));
   const dirs = { root, data: path.join(root, "data"), extensions: path.join(root, "extensions") };
   try {
-    await mkdir(path.join(dirs.data, "User"), { recursive: true });
     await mkdir(dirs.extensions, { recursive: true });
-    const settings = { ...BASE_SETTINGS, ...options.settings };
-    await writeFile(path.join(dirs.data, "User", "settings.json"), JSON.stringify(settings, null, 2));
+    const settings = JSON.stringify({ ...BASE_SETTINGS, ...options.settings }, null, 2);
+    // code-server is a remote window: there settings of "machine" scope
+    // (companion.path, .args, .env) come only from the remote settings
+    // (Machine/), and user values are ignored once the window knows it is
+    // remote. Both files get every setting; each scope reads its own.
+    for (const scope of ["User", "Machine"]) {
+      await mkdir(path.join(dirs.data, scope), { recursive: true });
+      await writeFile(path.join(dirs.data, scope, "settings.json"), settings);
+    }
     await installExtensions(dirs, options);
   } catch (err) {
     await rm(root, { recursive: true, force: true });

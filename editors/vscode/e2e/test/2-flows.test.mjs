@@ -151,6 +151,33 @@ test("a tool call's location opens the file at its line; the chat survives hide 
     await chat.agentMessage("Read the third line.").waitFor({ timeout: WAIT_MS });
   }));
 
+test("Add Selection to Chat quotes the selected lines in the prompt box", () =>
+  flow("selection", async () => {
+    await chat.newSession();
+    // "Go to File" turns the palette into the file picker (so not runCommand,
+    // which waits for the palette to close).
+    await (await wb.openPaletteAt("Go to File")).click();
+    await wb.page.locator(".quick-input-widget input.input").fill("lines.txt");
+    await wb.page.locator(".quick-input-list .monaco-list-row", { hasText: "lines.txt" }).first().click();
+    await wb.page.locator(".quick-input-widget").waitFor({ state: "hidden", timeout: WAIT_MS });
+    const line = wb.page.locator(".monaco-editor .view-line", { hasText: "line two" });
+    await line.waitFor({ timeout: WAIT_MS });
+    await line.click({ clickCount: 3 }); // the whole line
+    await wb.page.locator("#status\\.editor\\.selection", { hasText: "selected" }).waitFor({ timeout: WAIT_MS });
+    await wb.runCommand("Companion: Add Selection to Chat");
+    const prompt = chat.frame.locator("textarea#prompt");
+    await waitFor(
+      async () => {
+        const v = await prompt.inputValue();
+        return v.includes("`lines.txt` line 2:") && v.includes("line two") ? v : undefined;
+      },
+      { what: async () => `the prompt box to quote line 2 (now ${JSON.stringify(await prompt.inputValue())})` },
+    );
+    await chat.frame.locator("button#send").click();
+    await chat.agentMessage("line two").waitFor({ timeout: WAIT_MS });
+    await chat.waitIdle();
+  }));
+
 test("slash commands come from the agent and an @ mention sends the file", () =>
   flow("mention", async () => {
     await chat.newSession();

@@ -13,6 +13,10 @@ export const CHAT_VIEW_ID = "companion.chat";
 /** ChatViewProvider hosts the chat webview and relays its messages. */
 export class ChatViewProvider implements vscode.WebviewViewProvider {
   private view: vscode.WebviewView | undefined;
+  /** loaded is set once the page has posted `ready`. */
+  private loaded = false;
+  /** queued are messages for the page that wait until it has loaded. */
+  private queued: ToWebview[] = [];
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -28,15 +32,38 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       scriptUri: view.webview.asWebviewUri(vscode.Uri.joinPath(media, "webview.js")).toString(),
       styleUri: view.webview.asWebviewUri(vscode.Uri.joinPath(media, "webview.css")).toString(),
     });
-    view.webview.onDidReceiveMessage((m: FromWebview) => this.onMessage(m));
+    this.loaded = false;
+    view.webview.onDidReceiveMessage((m: FromWebview) => {
+      this.onMessage(m);
+      if (m.type === "ready") this.flush();
+    });
     view.onDidDispose(() => {
-      if (this.view === view) this.view = undefined;
+      if (this.view !== view) return;
+      this.view = undefined;
+      this.loaded = false;
     });
   }
 
   /** post sends a message when the view exists; otherwise the next `ready` replays the state. */
   post(m: ToWebview): void {
     void this.view?.webview.postMessage(m);
+  }
+
+  /**
+   * postWhenLoaded sends a message that is not part of the replayed state
+   * (text for the prompt box): now when the page is up, else once it has
+   * loaded and its state was replayed.
+   */
+  postWhenLoaded(m: ToWebview): void {
+    this.queued.push(m);
+    if (this.loaded) this.flush();
+  }
+
+  private flush(): void {
+    this.loaded = true;
+    const view = this.view;
+    if (!view) return;
+    for (const m of this.queued.splice(0)) void view.webview.postMessage(m);
   }
 
   /** visible tells whether the chat is on screen. */

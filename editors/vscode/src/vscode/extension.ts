@@ -8,6 +8,7 @@ import * as vscode from "vscode";
 import { ChatController, errorText } from "../core/controller";
 import type { LaunchSpec } from "../core/connection";
 import { composeLaunch } from "../core/launch";
+import { selectionInsert } from "../core/selection";
 import { ChatViewProvider, CHAT_VIEW_ID } from "./chatView";
 import { DiffReviews } from "./diffReviews";
 import { IdeContextSource } from "./ideContextSource";
@@ -44,7 +45,7 @@ export function activate(ctx: vscode.ExtensionContext): CompanionApi {
   controller = ctl;
   ctx.subscriptions.push(output, diffs, statusBar);
   ctx.subscriptions.push(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view));
-  registerCommands(ctx, ctl, diffs, output);
+  registerCommands(ctx, ctl, diffs, output, view);
   watchContext(ctx, ctl, context);
   ctx.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
@@ -61,7 +62,13 @@ export async function deactivate(): Promise<void> {
   await c?.dispose();
 }
 
-function registerCommands(ctx: vscode.ExtensionContext, ctl: ChatController, diffs: DiffReviews, output: vscode.OutputChannel): void {
+function registerCommands(
+  ctx: vscode.ExtensionContext,
+  ctl: ChatController,
+  diffs: DiffReviews,
+  output: vscode.OutputChannel,
+  view: ChatViewProvider,
+): void {
   const run = (f: () => Promise<unknown> | unknown) => async () => {
     try {
       await f();
@@ -81,6 +88,7 @@ function registerCommands(ctx: vscode.ExtensionContext, ctl: ChatController, dif
     "companion.restart": run(() => ctl.supervisor.restart()),
     "companion.setApiKey": run(() => setApiKey(ctx, ctl)),
     "companion.showLog": () => output.show(true),
+    "companion.addSelection": run(() => addSelection(view)),
   };
   for (const [id, f] of Object.entries(commands)) ctx.subscriptions.push(vscode.commands.registerCommand(id, f));
 }
@@ -100,6 +108,28 @@ function watchContext(ctx: vscode.ExtensionContext, ctl: ChatController, source:
     vscode.workspace.onDidChangeWorkspaceFolders(changed),
     vscode.workspace.onDidGrantWorkspaceTrust(changed),
   );
+}
+
+/** addSelection puts the active editor's selection (or its file) into the chat's prompt box. */
+async function addSelection(view: ChatViewProvider): Promise<void> {
+  const ed = vscode.window.activeTextEditor;
+  if (!ed) {
+    void vscode.window.showInformationMessage("Companion: open a file and select some text first.");
+    return;
+  }
+  const doc = ed.document;
+  const sel = ed.selection;
+  const insert = selectionInsert({
+    uri: doc.uri.toString(),
+    label: vscode.workspace.asRelativePath(doc.uri, false),
+    languageId: doc.languageId,
+    startLine: sel.start.line + 1,
+    // A selection ending at the start of a line does not take that line.
+    endLine: sel.end.character === 0 && sel.end.line > sel.start.line ? sel.end.line : sel.end.line + 1,
+    text: doc.getText(sel),
+  });
+  await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+  view.postWhenLoaded({ type: "insertText", ...insert });
 }
 
 async function setApiKey(ctx: vscode.ExtensionContext, ctl: ChatController): Promise<void> {

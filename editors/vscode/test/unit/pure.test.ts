@@ -11,6 +11,7 @@ import { rankFiles, buildPrompt, userMessageUpdates } from "../../src/core/promp
 import { sliceLines } from "../../src/core/files";
 import { keepTail } from "../../src/core/terminals";
 import { pickOption } from "../../src/core/permissions";
+import { selectionInsert } from "../../src/core/selection";
 
 const base = { path: "", args: [], env: {}, model: "", baseEnv: { PATH: "/bin", HOME: "/h" }, cwd: "/ws" };
 
@@ -151,4 +152,19 @@ test("ContextSender debounces bursts and skips unchanged contexts", async () => 
   assert.equal(sent.length, 2);
   assert.equal((sent[1] as { sessionId?: string }).sessionId, "sess-1");
   sender.dispose();
+});
+
+test("selectionInsert: a selection is a fenced block naming the file and lines; none mentions the file", () => {
+  const base = { uri: "file:///w/src/a.ts", label: "src/a.ts", languageId: "typescript", startLine: 3, endLine: 4 };
+  assert.deepEqual(selectionInsert({ ...base, text: "let a = 1;\nlet b = 2;" }), {
+    text: "`src/a.ts` lines 3-4:\n```typescript\nlet a = 1;\nlet b = 2;\n```\n",
+    mentions: [],
+  });
+  assert.equal(selectionInsert({ ...base, endLine: 3, text: "x\n" }).text, "`src/a.ts` line 3:\n```typescript\nx\n```\n");
+  // Backticks in the code get a longer fence; plaintext gets no language.
+  assert.equal(
+    selectionInsert({ ...base, languageId: "plaintext", text: "a ``` b" }).text,
+    "`src/a.ts` lines 3-4:\n````\na ``` b\n````\n",
+  );
+  assert.deepEqual(selectionInsert({ ...base, text: "  \n" }), { text: "", mentions: [{ uri: base.uri, label: base.label }] });
 });
