@@ -33,6 +33,7 @@ func (c *connState) initialize(_ context.Context, _ *rpc.Conn, p *InitializeRequ
 				Delete:                &SessionDeleteCapabilities{},
 				Resume:                &SessionResumeCapabilities{},
 			},
+			Auth: AgentAuthCapabilities{Logout: &LogoutCapabilities{}},
 			// companion's extensions: the editor context notification.
 			Meta: map[string]any{"companion": map[string]any{"ideContext": true}},
 		},
@@ -60,8 +61,22 @@ func (c *connState) authenticate(_ context.Context, _ *rpc.Conn, p *Authenticate
 		c.cfg = cfg
 		c.mu.Unlock()
 	}
+	c.mu.Lock()
+	c.loggedOut = false
+	c.mu.Unlock()
 	if err := c.ready(true); err != nil {
 		return nil, err
 	}
 	return &AuthenticateResponse{}, nil
+}
+
+// logout makes every method that needs credentials answer "authentication
+// required" until the client authenticates again. companion keeps no
+// credentials of its own to erase: the key stays where the user put it
+// (the environment or the settings file).
+func (c *connState) logout(context.Context, *rpc.Conn, *LogoutRequest) (*LogoutResponse, error) {
+	c.mu.Lock()
+	c.loggedOut = true
+	c.mu.Unlock()
+	return &LogoutResponse{}, nil
 }

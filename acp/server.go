@@ -73,6 +73,8 @@ type connState struct {
 	sessionStore *store.Store
 	// ide is the link to a spec-following IDE, when one is found.
 	ide *ideLink
+	// loggedOut is set by logout until the next authenticate.
+	loggedOut bool
 }
 
 func newConnState(s *Server) *connState {
@@ -102,6 +104,9 @@ func (c *connState) ready(auth bool) error {
 	defer c.mu.Unlock()
 	if !c.initialized {
 		return rpc.Errorf(rpc.CodeInvalidRequest, "initialize must be called before any other method")
+	}
+	if auth && c.loggedOut {
+		return rpc.Errorf(rpc.CodeAuthRequired, "authentication required: logged out; authenticate again")
 	}
 	if auth && !c.cfg.HasCredentials() {
 		return rpc.Errorf(rpc.CodeAuthRequired, "authentication required: set GEMINI_API_KEY (or GOOGLE_API_KEY, or Vertex AI settings) for companion, then authenticate")
@@ -137,6 +142,7 @@ func (c *connState) mux() *rpc.Mux {
 	m := rpc.NewMux(c.srv.log)
 	rpc.Handle(m, MethodInitialize, c.initialize)
 	handle(c, m, MethodAuthenticate, false, c.authenticate)
+	handle(c, m, MethodLogout, false, c.logout)
 	handle(c, m, MethodSessionNew, true, c.newSession)
 	handle(c, m, MethodSessionPrompt, true, c.prompt)
 	handle(c, m, MethodSessionSetMode, true, c.setMode)

@@ -259,6 +259,39 @@ func TestAuthentication(t *testing.T) {
 	ed.Close()
 }
 
+// TestLogout: after logout every method that needs credentials answers
+// -32000 (new sessions and prompts to old ones) until authenticate.
+func TestLogout(t *testing.T) {
+	ed := startScripted(t, `{"turns":[],"fallback":"echo"}`, nil)
+	init := ed.Initialize(map[string]any{})
+	if !strings.Contains(string(init.Result), `"auth":{"logout":{}}`) {
+		t.Errorf("logout capability missing: %s", init.Result)
+	}
+	ws := workspace(t, nil)
+	id := ed.NewSession(ws)
+	if m := ed.Call("logout", map[string]any{}); m.Error != nil || string(m.Result) != "{}" {
+		t.Fatalf("logout = %s, %+v", m.Result, m.Error)
+	}
+	for what, m := range map[string]acptest.Msg{
+		"session/new":    ed.Call("session/new", map[string]any{"cwd": ws, "mcpServers": []any{}}),
+		"session/prompt": ed.Call("session/prompt", map[string]any{"sessionId": id, "prompt": []any{map[string]any{"type": "text", "text": "hi"}}}),
+	} {
+		if m.Error == nil || m.Error.Code != -32000 {
+			t.Errorf("%s after logout: %+v, want -32000", what, m.Error)
+		}
+	}
+	if m := ed.Call("session/list", map[string]any{}); m.Error != nil {
+		t.Errorf("session/list needs no credentials: %+v", m.Error)
+	}
+	if m := ed.Call("authenticate", map[string]any{"methodId": "gemini-api-key"}); m.Error != nil {
+		t.Fatalf("authenticate: %+v", m.Error)
+	}
+	if got := ed.StopReason(ed.Wait(ed.Prompt(id, "back"))); got != "end_turn" {
+		t.Errorf("prompt after authenticate: %q", got)
+	}
+	ed.Close()
+}
+
 // TestMalformedInput sends bad input and checks each answer, then that the
 // agent still serves a good request.
 func TestMalformedInput(t *testing.T) {
