@@ -50,7 +50,8 @@ func headers(hs []HTTPHeader) map[string]string {
 // startMCP starts a session's MCP servers in the background; session/new
 // does not wait for them. When a server's tools or prompts change, the
 // editor gets the new command list; when a server fails (each new reason
-// once), the user is told.
+// once), the user is told. Servers may ask the user through the client's
+// forms when it has them.
 func (c *connState) startMCP(servers []mcp.ServerConfig, sink *updates, a func() *agent.Session) agent.MCPServers {
 	if len(servers) == 0 {
 		return nil
@@ -58,6 +59,7 @@ func (c *connState) startMCP(servers []mcp.ServerConfig, sink *updates, a func()
 	var m *mcp.Manager
 	reported := map[string]string{} // server → the failure already reported; touched by OnChange only
 	m = mcp.NewManager(servers, mcp.Options{Log: c.srv.log, ClientName: c.srv.opts.Name, ClientVersion: c.srv.opts.Version,
+		Elicit: elicitor(sink.conn, sink.id, c.clientCaps()),
 		OnChange: func() {
 			if s := a(); s != nil {
 				sink.Emit(context.Background(), agent.CommandsChanged{Commands: s.Commands()})

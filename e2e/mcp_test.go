@@ -1,9 +1,11 @@
 package e2e
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -69,6 +71,58 @@ func TestMCPFromSessionNew(t *testing.T) {
 		if !strings.Contains(report, want) {
 			t.Errorf("/mcp does not mention %s:\n%s", want, report)
 		}
+	}
+	ed.Close()
+}
+
+// TestMCPElicitation: server-everything's form (every kind of field) is
+// put to the editor as elicitation/create, tied to the session, and the
+// user's answer reaches the server, whose result reaches the model.
+func TestMCPElicitation(t *testing.T) {
+	entry := everything(t)
+	ws := workspace(t, nil)
+	fake := acptest.NewFake()
+	fake.Elicit = func(json.RawMessage) any {
+		return map[string]any{"action": "accept", "content": map[string]any{"name": "Ada Lovelace", "check": true, "integer": 7}}
+	}
+	ed := startFake(t, `{"turns":[
+		{"chunks":[{"functionCall":{"name":"mcp_everything_trigger_elicitation_request","args":{}}}]},
+		{"match":"Name: Ada Lovelace","chunks":[{"text":"The form came back."}]}],"fallback":"error"}`, fake, "")
+	ed.Initialize(map[string]any{"elicitation": map[string]any{"form": map[string]any{}}})
+	m := ed.Call("session/new", map[string]any{"cwd": ws, "mcpServers": []any{
+		map[string]any{"name": "everything", "command": "node", "args": []string{entry, "stdio"}, "env": []any{}}}})
+	if m.Error != nil {
+		t.Fatalf("session/new: %v", m.Error)
+	}
+	id := sessionID(m)
+	if got := ed.StopReason(ed.Wait(ed.Prompt(id, "ask me"))); got != "end_turn" {
+		t.Fatalf("stopReason = %q\n%s", got, ed.Stderr())
+	}
+	var text string
+	for _, u := range ed.Updates(id) {
+		if u.Kind == "agent_message_chunk" {
+			text += u.Text()
+		}
+	}
+	if !strings.Contains(text, "The form came back.") {
+		t.Errorf("answer = %q: the server's result did not carry the user's input", text)
+	}
+	if len(fake.Elicitations) != 1 {
+		t.Fatalf("%d elicitations", len(fake.Elicitations))
+	}
+	var req struct {
+		Mode, Message, SessionID string
+		RequestedSchema          struct {
+			Properties map[string]map[string]any
+			Required   []string
+		}
+	}
+	json.Unmarshal(fake.Elicitations[0], &req)
+	props := req.RequestedSchema.Properties
+	if req.Mode != "form" || req.SessionID != id || !strings.HasPrefix(req.Message, "MCP server everything: ") ||
+		props["name"]["type"] != "string" || props["integer"]["type"] != "integer" || props["untitledMultipleSelectEnum"]["type"] != "array" ||
+		!slices.Equal(req.RequestedSchema.Required, []string{"name"}) {
+		t.Errorf("elicitation/create = %s", fake.Elicitations[0])
 	}
 	ed.Close()
 }

@@ -20,14 +20,18 @@ type Fake struct {
 	// Answer picks the permission answer for a request; nil allows once.
 	// Return "" to cancel.
 	Answer func(req PermissionRequest) (optionID string, meta map[string]any)
+	// Elicit answers elicitation/create (the request's params); nil
+	// declines.
+	Elicit func(params json.RawMessage) any
 
 	// mu guards the fields below.
-	mu          sync.Mutex
-	buffers     map[string]string
-	terms       map[string]*fakeTerm
-	nextTerm    int
-	Permissions []PermissionRequest
-	Calls       []string // methods the agent called, in order
+	mu           sync.Mutex
+	buffers      map[string]string
+	terms        map[string]*fakeTerm
+	nextTerm     int
+	Permissions  []PermissionRequest
+	Elicitations []json.RawMessage
+	Calls        []string // methods the agent called, in order
 }
 
 // PermissionRequest is what session/request_permission carried.
@@ -91,12 +95,25 @@ func (f *Fake) Handle(method string, params json.RawMessage) (any, *RPCError) {
 		return nil, nil
 	case "session/request_permission":
 		return f.permission(params)
+	case "elicitation/create":
+		return f.elicit(params), nil
 	case "terminal/create":
 		return f.createTerminal(p.Command, p.Args, p.Cwd)
 	case "terminal/output", "terminal/wait_for_exit", "terminal/kill", "terminal/release":
 		return f.terminal(method, p.TerminalID)
 	}
 	return nil, &RPCError{Code: -32601, Message: "method not found"}
+}
+
+// elicit records an elicitation and answers it.
+func (f *Fake) elicit(params json.RawMessage) any {
+	f.mu.Lock()
+	f.Elicitations = append(f.Elicitations, params)
+	f.mu.Unlock()
+	if f.Elicit == nil {
+		return map[string]any{"action": "decline"}
+	}
+	return f.Elicit(params)
 }
 
 func (f *Fake) read(path string) (any, *RPCError) {

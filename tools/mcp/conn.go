@@ -54,7 +54,12 @@ func dial(ctx context.Context, cfg *ServerConfig, o *Options) (*conn, error) {
 		cancel()
 		return nil, err
 	}
-	c.client = client.NewClient(tr, client.WithProtocolVersion(mcpgo.LATEST_LEGACY_PROTOCOL_VERSION))
+	opts := []client.ClientOption{client.WithProtocolVersion(mcpgo.LATEST_LEGACY_PROTOCOL_VERSION)}
+	if o.Elicit != nil {
+		opts = append(opts, client.WithElicitationHandler(elicitHandler{server: cfg.Name, ask: o.Elicit}),
+			client.WithClientCapabilities(mcpgo.ClientCapabilities{Elicitation: &mcpgo.ElicitationCapability{Form: &struct{}{}}}))
+	}
+	c.client = client.NewClient(tr, opts...)
 	c.client.OnNotification(c.notified)
 	c.client.OnConnectionLost(func(err error) { c.fail(fmt.Errorf("connection lost: %w", err)) })
 	if err := c.handshake(ctx, o); err != nil {

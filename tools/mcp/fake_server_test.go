@@ -81,7 +81,7 @@ func startGrandchild() error {
 
 // newFakeServer builds the working fake server.
 func newFakeServer() *mcpserver.MCPServer {
-	s := mcpserver.NewMCPServer("fake", "1.0.0", mcpserver.WithToolCapabilities(true),
+	s := mcpserver.NewMCPServer("fake", "1.0.0", mcpserver.WithToolCapabilities(true), mcpserver.WithElicitation(),
 		mcpserver.WithPromptCapabilities(true), mcpserver.WithResourceCapabilities(false, true))
 	text := func(t string) mcpserver.ToolHandlerFunc {
 		return func(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
@@ -112,8 +112,28 @@ func newFakeServer() *mcpserver.MCPServer {
 		return mcpgo.NewToolResultText("added"), nil
 	})
 	s.AddTool(mcpgo.NewTool("hidden"), text("hidden"))
+	s.AddTool(mcpgo.NewTool("ask", mcpgo.WithDescription("Asks the user for a name.")), askUser(s))
 	addFakePromptsAndResources(s)
 	return s
+}
+
+// askUser is the ask tool: it asks the user for a name (an elicitation)
+// and says what came back.
+func askUser(s *mcpserver.MCPServer) mcpserver.ToolHandlerFunc {
+	return func(ctx context.Context, _ mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+		req := mcpgo.ElicitationRequest{Params: mcpgo.ElicitationParams{Message: "Who are you?", RequestedSchema: map[string]any{
+			"type":       "object",
+			"properties": map[string]any{"name": map[string]any{"type": "string", "description": "Your name"}},
+			"required":   []string{"name"},
+		}}}
+		res, err := s.RequestElicitation(ctx, req)
+		if err != nil {
+			return mcpgo.NewToolResultError("cannot ask: " + err.Error()), nil
+		}
+		content, _ := res.Content.(map[string]any)
+		name, _ := content["name"].(string)
+		return mcpgo.NewToolResultText(fmt.Sprintf("action=%s name=%s", res.Action, name)), nil
+	}
 }
 
 // addFakePromptsAndResources gives the fake server a prompt and resources.

@@ -26,6 +26,9 @@ type Options struct {
 	// whenever the tools, prompts or a server's status change, so that the
 	// agent reads Tools and Prompts again. It must not call Close.
 	OnChange func()
+	// Elicit, when set, lets servers ask the user for input (form mode);
+	// nil: companion tells servers it cannot ask.
+	Elicit Elicitor
 	// ConnectTimeout bounds the handshake and each listing of tools and
 	// prompts (default 30 s).
 	ConnectTimeout time.Duration

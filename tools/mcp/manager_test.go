@@ -31,7 +31,7 @@ func TestFakeServerToolsPromptsResources(t *testing.T) {
 	if changes.Load() == 0 {
 		t.Error("OnChange was not called when the server became ready")
 	}
-	want := []string{"mcp_fake_add_tool", "mcp_fake_crash", "mcp_fake_echo", "mcp_fake_fail", "mcp_fake_hang",
+	want := []string{"mcp_fake_add_tool", "mcp_fake_ask", "mcp_fake_crash", "mcp_fake_echo", "mcp_fake_fail", "mcp_fake_hang",
 		"mcp_fake_image", readResourceName}
 	if got := toolNames(m); !slices.Equal(got, want) {
 		t.Fatalf("tools = %v, want %v", got, want)
@@ -354,5 +354,52 @@ func TestCloseBeforeStartAndTwice(t *testing.T) {
 	}
 	if d := NewManager(nil, Options{}).Describe(); d != "No MCP servers are configured.\n" {
 		t.Errorf("Describe = %q", d)
+	}
+}
+
+// TestElicitation: a server's question reaches the Elicitor with its
+// message and schema, and the answer (or the failure to ask) reaches the
+// server; without an Elicitor the server is told companion cannot ask.
+func TestElicitation(t *testing.T) {
+	tests := []struct {
+		name   string
+		answer ElicitAnswer
+		err    error
+		none   bool // no Elicitor
+		want   string
+		isErr  bool
+	}{
+		{name: "accept", answer: ElicitAnswer{Action: ElicitAccept, Content: map[string]any{"name": "Ada"}}, want: "action=accept name=Ada"},
+		{name: "decline", answer: ElicitAnswer{Action: ElicitDecline, Content: map[string]any{"name": "dropped"}}, want: "action=decline name="},
+		{name: "cancel", answer: ElicitAnswer{Action: ElicitCancel}, want: "action=cancel name="},
+		{name: "the client failed", err: errors.New("no form today"), want: "no form today", isErr: true},
+		{name: "no elicitor", none: true, want: "cannot ask", isErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var asked []Elicitation
+			opts := testOptions(t, nil)
+			if !tt.none {
+				opts.Elicit = func(_ context.Context, q Elicitation) (ElicitAnswer, error) {
+					asked = append(asked, q)
+					return tt.answer, tt.err
+				}
+			}
+			m := startManager(t, []ServerConfig{fakeServer("fake", "ok")}, opts)
+			if !m.WaitReady(context.Background(), 20*time.Second) {
+				t.Fatal("the server did not start")
+			}
+			res := run(t, m, "mcp_fake_ask", map[string]any{})
+			if !strings.Contains(res.Text, tt.want) || res.IsError != tt.isErr {
+				t.Errorf("result = %+v, want %q (error %v)", res, tt.want, tt.isErr)
+			}
+			if tt.none {
+				return
+			}
+			if len(asked) != 1 || asked[0].Server != "fake" || asked[0].Message != "Who are you?" ||
+				!strings.Contains(string(asked[0].Schema), `"required":["name"]`) {
+				t.Errorf("asked %+v", asked)
+			}
+		})
 	}
 }

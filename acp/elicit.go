@@ -1,0 +1,51 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"companion/rpc"
+	"companion/tools/mcp"
+)
+
+// elicitor lets a session's MCP servers ask the user for input through
+// the client's elicitation/create form. It is nil when the client renders
+// no forms: servers are then told companion cannot ask.
+func elicitor(conn *rpc.Conn, id SessionID, caps ClientCapabilities) mcp.Elicitor {
+	if caps.Elicitation == nil || caps.Elicitation.Form == nil {
+		return nil
+	}
+	return func(ctx context.Context, q mcp.Elicitation) (mcp.ElicitAnswer, error) {
+		var schema ElicitationSchema
+		if err := json.Unmarshal(q.Schema, &schema); err != nil {
+			return mcp.ElicitAnswer{}, fmt.Errorf("the form cannot be shown to the user: %w", err)
+		}
+		req := &CreateElicitationRequest{Message: "MCP server " + q.Server + ": " + q.Message,
+			Form: &ElicitationFormMode{RequestedSchema: schema, Session: &ElicitationSessionScope{SessionID: id}}}
+		var resp CreateElicitationResponse
+		if err := conn.Call(ctx, MethodElicitationCreate, req, &resp); err != nil {
+			return mcp.ElicitAnswer{}, wrap(MethodElicitationCreate, err)
+		}
+		return elicitAnswer(resp), nil
+	}
+}
+
+// elicitAnswer turns the client's answer into the MCP one. An answer of a
+// kind ACP does not name counts as cancelled.
+func elicitAnswer(resp CreateElicitationResponse) mcp.ElicitAnswer {
+	switch {
+	case resp.Accept != nil:
+		content := make(map[string]any, len(resp.Accept.Content))
+		for k, v := range resp.Accept.Content {
+			var x any
+			if json.Unmarshal(v.Raw(), &x) == nil {
+				content[k] = x
+			}
+		}
+		return mcp.ElicitAnswer{Action: mcp.ElicitAccept, Content: content}
+	case resp.Decline != nil:
+		return mcp.ElicitAnswer{Action: mcp.ElicitDecline}
+	}
+	return mcp.ElicitAnswer{Action: mcp.ElicitCancel}
+}

@@ -1,0 +1,64 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+)
+
+// Elicitation is a question an MCP server puts to the user while it works
+// (MCP's elicitation/create, form mode): a message and, in Schema, the
+// JSON Schema of the form to fill in.
+type Elicitation struct {
+	Server  string
+	Message string
+	Schema  json.RawMessage
+}
+
+// Elicitation answers, as MCP names them.
+const (
+	ElicitAccept  = "accept"
+	ElicitDecline = "decline"
+	ElicitCancel  = "cancel"
+)
+
+// ElicitAnswer is the user's reply: ElicitAccept with the form's Content,
+// ElicitDecline or ElicitCancel.
+type ElicitAnswer struct {
+	Action  string
+	Content map[string]any
+}
+
+// Elicitor puts a server's question to the user and waits for the answer.
+// An error tells the server the question could not be asked.
+type Elicitor func(ctx context.Context, q Elicitation) (ElicitAnswer, error)
+
+// elicitHandler adapts an Elicitor to one server's mcp-go client.
+type elicitHandler struct {
+	server string
+	ask    Elicitor
+}
+
+// Elicit asks the user a form-mode question from the server. URL mode is
+// never advertised, so a server asking for it gets an error.
+func (h elicitHandler) Elicit(ctx context.Context, req mcpgo.ElicitationRequest) (*mcpgo.ElicitationResult, error) {
+	if m := req.Params.Mode; m != "" && m != mcpgo.ElicitationModeForm {
+		return nil, fmt.Errorf("elicitation mode %q is not supported; only form", m)
+	}
+	schema, err := json.Marshal(req.Params.RequestedSchema)
+	if err != nil {
+		return nil, fmt.Errorf("elicitation schema: %w", err)
+	}
+	a, err := h.ask(ctx, Elicitation{Server: h.server, Message: req.Params.Message, Schema: schema})
+	if err != nil {
+		return nil, err
+	}
+	res := &mcpgo.ElicitationResult{}
+	res.Action = mcpgo.ElicitationResponseAction(a.Action)
+	if a.Action == ElicitAccept {
+		res.Content = a.Content
+	}
+	return res, nil
+}
