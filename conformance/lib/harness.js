@@ -192,7 +192,11 @@ class Companion {
       })
       .onRequest(acp.methods.client.session.requestPermission, (ctx) =>
         this.opts.requestPermission ? this.opts.requestPermission(ctx) : { outcome: { outcome: "cancelled" } },
-      );
+      )
+      .onRequest(acp.methods.client.elicitation.create, (ctx) => {
+        if (!this.opts.elicit) throw acp.RequestError.methodNotFound(ctx.method);
+        return this.opts.elicit(ctx);
+      });
     const terms = this.opts.terminals;
     const tm = acp.methods.client.terminal;
     for (const [method, name] of [[tm.create, "create"], [tm.output, "output"], [tm.waitForExit, "waitForExit"], [tm.kill, "kill"], [tm.release, "release"]]) {

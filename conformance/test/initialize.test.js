@@ -69,3 +69,18 @@ test("without an API key sessions and authenticate fail with -32000", { timeout:
   assert.equal(auth.code, -32000, auth.message);
   await h.close();
 });
+
+test("logout is advertised; afterwards sessions need authenticate again", { timeout: TEST_TIMEOUT_MS }, async (t) => {
+  const h = await start(t);
+  const init = await h.initialize();
+  assert.ok(init.agentCapabilities.auth?.logout, "agentCapabilities.auth.logout advertised");
+  const s = await h.newSession();
+  await h.request(acp.methods.agent.logout, {});
+  const refused = await rpcError(h.newSession(), "session/new after logout");
+  assert.equal(refused.code, -32000, refused.message);
+  const prompt = await rpcError(h.prompt(s.sessionId, "hello"), "prompt after logout");
+  assert.equal(prompt.code, -32000, prompt.message);
+  await h.request(acp.methods.agent.authenticate, { methodId: "gemini-api-key" });
+  await h.newSession();
+  await h.close();
+});
