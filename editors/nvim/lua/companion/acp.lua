@@ -13,11 +13,12 @@ M.PROTOCOL_VERSION = 1
 M.VERSION = '0.1.0'
 
 -- capabilities returns clientCapabilities: every one is implemented in
--- fs.lua, terminal.lua and the config option picker.
+-- fs.lua, terminal.lua, elicit.lua and the config option picker.
 function M.capabilities()
   return {
     fs = { readTextFile = true, writeTextFile = true },
     terminal = true,
+    elicitation = { form = vim.empty_dict() },
     session = {
       configOptions = { boolean = vim.empty_dict() },
       notices = vim.empty_dict(),

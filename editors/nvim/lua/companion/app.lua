@@ -6,6 +6,7 @@ local compat = require('companion.compat')
 local complete = require('companion.complete')
 local config = require('companion.config')
 local context = require('companion.context')
+local elicit = require('companion.elicit')
 local follow = require('companion.follow')
 local fs = require('companion.fs')
 local mentions = require('companion.mentions')
@@ -115,14 +116,15 @@ function App:refresh_terminal(id)
   end, 100)
 end
 
--- register installs the client side of ACP on client: fs, permissions
--- and terminals.
+-- register installs the client side of ACP on client: fs, permissions,
+-- forms and terminals.
 function App:register(client)
   client:handle('fs/read_text_file', fs.read)
   client:handle('fs/write_text_file', fs.write)
   client:handle('session/request_permission', function(p, req)
     return permission.handle(p, req)
   end)
+  client:handle('elicitation/create', elicit.handle)
   self.terminals = terminal.new({
     on_output = function(id) self:refresh_terminal(id) end,
     on_create = function(id)
