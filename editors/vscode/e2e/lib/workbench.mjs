@@ -51,6 +51,9 @@ export class Workbench {
     const tab = this.page.locator(".tabs-container .tab.active").first();
     if (await tab.isVisible()) await tab.click();
     else await this.page.locator(".part.editor").first().click({ position: { x: 20, y: 20 } });
+    // A pointer left resting on the tab opens its hover a moment later,
+    // which takes focus and closes a palette opened meanwhile.
+    await this.page.mouse.move(1, 1);
   }
 
   /**
@@ -79,11 +82,21 @@ export class Workbench {
   // openPaletteAt opens the command palette filtered on label and returns
   // the locator of the matching entry.
   async openPaletteAt(label) {
-    await this.focusWorkbench();
-    await this.page.keyboard.press("F1");
     const input = this.page.locator(".quick-input-widget input.input");
-    await input.waitFor({ timeout: WAIT_MS });
-    await input.fill(`>${label}`);
+    // The palette closes when something takes focus as it opens (a hover,
+    // a notification): open it again then.
+    for (let attempt = 1; ; attempt++) {
+      await this.focusWorkbench();
+      await this.page.keyboard.press("F1");
+      try {
+        await input.waitFor({ timeout: WAIT_MS });
+        await input.fill(`>${label}`, { timeout: 5_000 });
+        break;
+      } catch (err) {
+        if (attempt === 3) throw err;
+        await this.page.keyboard.press("Escape");
+      }
+    }
     return this.page.locator(".quick-input-list .monaco-list-row", { hasText: label }).first();
   }
 

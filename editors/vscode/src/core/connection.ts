@@ -26,6 +26,7 @@ export interface ClientHandlers {
   waitForTerminalExit(params: acp.WaitForTerminalExitRequest): Promise<acp.WaitForTerminalExitResponse>;
   killTerminal(params: acp.KillTerminalRequest): acp.KillTerminalResponse;
   releaseTerminal(params: acp.ReleaseTerminalRequest): acp.ReleaseTerminalResponse;
+  createElicitation(params: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse>;
 }
 
 /** How the process ended. */
@@ -34,10 +35,11 @@ export interface ExitInfo {
   signal: NodeJS.Signals | null;
 }
 
-/** The capabilities we advertise: fs through the editor, terminals, companion's IDE context. */
+/** The capabilities we advertise: fs through the editor, terminals, forms (quick picks and input boxes). */
 export const CLIENT_CAPABILITIES: acp.ClientCapabilities = {
   fs: { readTextFile: true, writeTextFile: true },
   terminal: true,
+  elicitation: { form: {} },
 };
 
 const STDERR_TAIL_BYTES = 4096;
@@ -157,7 +159,8 @@ function connectClient(child: ChildProcess, h: ClientHandlers): acp.ClientConnec
     .onRequest(m.terminal.output, ({ params }) => h.terminalOutput(params))
     .onRequest(m.terminal.waitForExit, ({ params }) => h.waitForTerminalExit(params))
     .onRequest(m.terminal.kill, ({ params }) => h.killTerminal(params))
-    .onRequest(m.terminal.release, ({ params }) => h.releaseTerminal(params));
+    .onRequest(m.terminal.release, ({ params }) => h.releaseTerminal(params))
+    .onRequest(m.elicitation.create, ({ params, signal }) => h.createElicitation(params, signal));
   const input = Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>;
   const output = Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>;
   return app.connect(acp.ndJsonStream(output, input));

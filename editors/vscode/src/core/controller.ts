@@ -14,6 +14,7 @@ import { Permissions } from "./permissions";
 import { Terminals } from "./terminals";
 import { Transcript } from "./transcript";
 import { readTextFile, writeTextFile } from "./files";
+import { askForm } from "./forms";
 import { buildPrompt, userMessageUpdates } from "./prompt";
 
 /** How the controller starts the agent and new sessions. */
@@ -289,6 +290,7 @@ export class ChatController {
       waitForTerminalExit: (p) => t.waitForExit(p),
       killTerminal: (p) => t.kill(p),
       releaseTerminal: (p) => t.release(p),
+      createElicitation: (p, signal) => askForm(this.editor, p, signal),
     };
   }
 

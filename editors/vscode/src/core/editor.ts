@@ -73,4 +73,15 @@ export interface Editor {
   ideContext(): IdeContext;
   /** A line for the output channel. */
   log(line: string): void;
+  /**
+   * Lets the user pick one item (or, with many, any number) of labels;
+   * resolves with the picked indexes, or undefined when dismissed.
+   */
+  pick(prompt: string, labels: string[], many: boolean, signal: AbortSignal): Promise<number[] | undefined>;
+  /**
+   * Asks for a line of text, prefilled with value; validate returns an
+   * error message for text that cannot be accepted. Undefined when
+   * dismissed.
+   */
+  input(prompt: string, value: string, validate: (text: string) => string | undefined, signal: AbortSignal): Promise<string | undefined>;
 }

@@ -29,6 +29,32 @@ export class VscodeEditor implements Editor {
 
   constructor(private readonly parts: VscodeEditorParts) {}
 
+  /** pick shows a quick pick that stays open when focus moves (a form must not vanish). */
+  async pick(prompt: string, labels: string[], many: boolean, signal: AbortSignal): Promise<number[] | undefined> {
+    const items = labels.map((label, index) => ({ label, index }));
+    const token = cancellation(signal);
+    const opts = { title: "Companion", placeHolder: prompt, ignoreFocusOut: true };
+    if (many) {
+      const picked = await vscode.window.showQuickPick(items, { ...opts, canPickMany: true }, token.token);
+      token.dispose();
+      return picked?.map((i) => i.index);
+    }
+    const picked = await vscode.window.showQuickPick(items, opts, token.token);
+    token.dispose();
+    return picked ? [picked.index] : undefined;
+  }
+
+  /** input shows an input box validated as the user types. */
+  async input(prompt: string, value: string, validate: (text: string) => string | undefined, signal: AbortSignal): Promise<string | undefined> {
+    const token = cancellation(signal);
+    const text = await vscode.window.showInputBox(
+      { title: "Companion", prompt, value, ignoreFocusOut: true, validateInput: (t) => validate(t) ?? null },
+      token.token,
+    );
+    token.dispose();
+    return text;
+  }
+
   openDocumentText(path: string): string | undefined {
     return vscode.workspace.textDocuments.find((d) => d.uri.scheme === "file" && d.uri.fsPath === path)?.getText();
   }
@@ -101,4 +127,12 @@ async function exists(uri: vscode.Uri): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** cancellation turns an AbortSignal (the agent cancelled its request) into a token that closes the prompt. */
+function cancellation(signal: AbortSignal): vscode.CancellationTokenSource {
+  const source = new vscode.CancellationTokenSource();
+  if (signal.aborted) source.cancel();
+  else signal.addEventListener("abort", () => source.cancel(), { once: true });
+  return source;
 }

@@ -62,10 +62,26 @@ export class FakeEditor implements Editor {
   readonly opened: { path: string; line?: number | null }[] = [];
   context: IdeContext = {};
   files: FileMention[] = [];
+  /** Prompts of pick and input, in order. */
+  readonly asked: { prompt: string; labels?: string[]; many?: boolean; value?: string }[] = [];
+  /** Answers pick (indexes, or undefined to dismiss); default: dismiss. */
+  onPick: (prompt: string, labels: string[], many: boolean) => number[] | undefined = () => undefined;
+  /** Answers input (text, or undefined to dismiss); default: the prefilled value. */
+  onInput: (prompt: string, value: string) => string | undefined = (_, value) => value;
   /** Decides each diff review; default: accept unchanged. */
   onDiff: (p: EditProposal) => Promise<DiffAnswer> | DiffAnswer = () => ({ decision: "accept" });
   private waiters: (() => void)[] = [];
 
+  async pick(prompt: string, labels: string[], many: boolean): Promise<number[] | undefined> {
+    this.asked.push({ prompt, labels, many });
+    return this.onPick(prompt, labels, many);
+  }
+  async input(prompt: string, value: string, validate: (text: string) => string | undefined): Promise<string | undefined> {
+    this.asked.push({ prompt, value });
+    const text = this.onInput(prompt, value);
+    if (text !== undefined && validate(text) !== undefined) throw new Error(`the form would refuse ${JSON.stringify(text)}: ${validate(text)}`);
+    return text;
+  }
   openDocumentText(p: string): string | undefined {
     return this.buffers.get(p);
   }
