@@ -63,6 +63,10 @@ function Review:layout()
   M.set_bar(self.old_win, 'Current: ' .. self.path)
   local keys = config.options.diff or {}
   M.set_bar(self.new_win, ('Proposed (editable): %s or :w accept, %s reject'):format(keys.accept or '-', keys.reject or '-'))
+  -- A review often opens while the user is still typing (a prompt sent
+  -- with the insert-mode submit key): leave Insert mode so the review's
+  -- keys act on it instead of being typed into the proposal.
+  vim.cmd('stopinsert')
 end
 
 -- open shows a review. spec: path, old_text (nil for a new file),

@@ -51,6 +51,41 @@ describe('tools', function()
     assert.are.same({ 'first line', 'hello world', 'last line' }, vim.api.nvim_buf_get_lines(target, 0, -1, false))
   end)
 
+  it('opens the review in Normal mode when the prompt was sent from Insert mode', function()
+    local env = h.start('edit')
+    local path = env.project .. '/notes.txt'
+    h.write_file(path, 'first line\nhello world\nlast line\n')
+    h.stub_select(h.by_kind('allow_once'))
+    vim.cmd('Companion')
+    vim.api.nvim_set_current_win(h.app().chat.input_win)
+    local diff = require('companion.diff')
+    -- A review left in Insert mode takes the user's next keys as text: the
+    -- timer types the accept key there as a user would, then leaves Insert
+    -- mode so the test can go on and show what reached the file.
+    local typed = false
+    local timer = vim.loop.new_timer()
+    timer:start(20, 20, vim.schedule_wrap(function()
+      if typed or not diff.current() or vim.api.nvim_get_mode().mode ~= 'i' then
+        return
+      end
+      typed = true
+      vim.api.nvim_input('ga')
+      vim.defer_fn(function() vim.api.nvim_input('<Esc>') end, 100)
+    end))
+    -- Type the prompt and send it with the Insert-mode submit key; this
+    -- returns once Insert mode ends.
+    vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('AFix the note<C-s>', true, false, true), 'x!', false)
+    h.wait(function() return diff.current() ~= nil end, 'the diff tab')
+    assert.are.equal('n', vim.api.nvim_get_mode().mode)
+    vim.api.nvim_feedkeys('ga', 'x', false)
+    h.wait_turn()
+    timer:stop()
+    timer:close()
+    assert.is_false(typed, 'the review opened in Insert mode')
+    assert.are.equal('first line\nhello there\nlast line\n', h.read_file(path))
+    assert.is_nil(diff.current())
+  end)
+
   it('rejecting the diff leaves the file alone', function()
     local env = h.start('edit')
     local path = env.project .. '/notes.txt'
