@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"companion/rpc"
@@ -24,7 +22,7 @@ type files struct {
 // ReadTextFile implements tools.Files.
 func (f *files) ReadTextFile(ctx context.Context, path string) (string, error) {
 	if !f.client.CanReadFiles() {
-		return readLocal(path)
+		return readLocal(ctx, path)
 	}
 	text, err := f.client.ReadTextFile(ctx, path, 0, 0)
 	if err == nil || ctx.Err() != nil {
@@ -35,11 +33,12 @@ func (f *files) ReadTextFile(ctx context.Context, path string) (string, error) {
 		return "", fmt.Errorf("%s: %w", path, fs.ErrNotExist)
 	}
 	// The editor failed for another reason: the disk decides.
-	return readLocal(path)
+	return readLocal(ctx, path)
 }
 
-func readLocal(path string) (string, error) {
-	return tools.LocalFiles{}.ReadTextFile(context.Background(), path)
+// readLocal reads the disk, confined by the roots ctx carries.
+func readLocal(ctx context.Context, path string) (string, error) {
+	return tools.LocalFiles{}.ReadTextFile(ctx, path)
 }
 
 // WriteTextFile implements tools.Files: through the editor when it offers
@@ -51,7 +50,7 @@ func (f *files) WriteTextFile(ctx context.Context, path, content string) error {
 	}
 	// Editors create a missing file but not always its folder; the editor
 	// runs on this machine (it started us over stdio), so make it here.
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := tools.MakeParents(ctx, path); err != nil {
 		return fmt.Errorf("create folder for %s: %w", path, err)
 	}
 	return f.client.WriteTextFile(ctx, path, content)

@@ -17,7 +17,7 @@ func (s *Session) Commands() []Command {
 }
 
 func (s *Session) builtinCommands() []Command {
-	return []Command{
+	cmds := []Command{
 		{Name: "help", Description: "Show the commands and tools companion offers"},
 		{Name: "tools", Description: "List the tools the model may call"},
 		{Name: "clear", Description: "Forget this conversation and start afresh"},
@@ -31,6 +31,10 @@ func (s *Session) builtinCommands() []Command {
 		{Name: "undo", Description: "Undo the last file change (again: the change before it)"},
 		{Name: "restore", Description: "List checkpoints, or restore one", Hint: "checkpoint id"},
 	}
+	if s.opts.AcceptSettings != nil {
+		cmds = append(cmds, Command{Name: "accept-settings", Description: "Accept this project's new or changed settings for new sessions"})
+	}
+	return cmds
 }
 
 // runCommand answers a slash command without calling the model. Unknown
@@ -66,6 +70,8 @@ func (s *Session) runCommand(ctx context.Context, text string) (StopReason, erro
 		out = s.undo(ctx)
 	case "restore":
 		out = s.restoreCommand(ctx, arg)
+	case "accept-settings":
+		out = s.acceptSettings()
 	default:
 		out = fmt.Sprintf("Unknown command /%s. Type /help for the list.", name)
 	}

@@ -4,5 +4,6 @@
 //
 // Front ends (ACP, headless runs) drive a Session and receive its Events
 // through a Sink; they never see model or tool internals. agent imports
-// agent/model and tools, never acp or rpc.
+// its subpackages, tools (with tools/mcp and tools/policy) and ide, never
+// acp, rpc, headless or frontend.
 package agent

@@ -7,6 +7,7 @@ import (
 
 	"companion/agent/model"
 	"companion/agent/store"
+	"companion/tools"
 )
 
 // Journal receives a session's record so it can be brought back: history
@@ -132,12 +133,83 @@ func (s *Session) journalEvent(ev Event) {
 	if kind == "" {
 		return
 	}
-	raw, err := json.Marshal(ev)
+	raw, err := json.Marshal(keptEvent(ev))
 	if err != nil {
 		s.opts.Log.Warn("journal: cannot encode event", "kind", kind, "err", err)
 		return
 	}
 	s.journal(recEvent, eventRecord{Kind: kind, Event: raw})
+}
+
+// maxKeptText is the longest text an event keeps in the journal: a file's
+// content in an edit's diff, a long argument of a call. The history keeps
+// the model's own call whole (it must be resent), so a large write_file is
+// stored once, not again in its card, its diff and its input.
+const maxKeptText = 256 << 10
+
+// tooLargeToKeep replaces a text over maxKeptText in the journal.
+func tooLargeToKeep(n int) string {
+	return fmt.Sprintf("[content too large to keep in the session log: %d bytes]", n)
+}
+
+// keptEvent returns ev as the journal keeps it: texts over maxKeptText in
+// a tool call's confirmation, input and diff are replaced by a note. ev
+// itself is not changed (it also goes to the front end).
+func keptEvent(ev Event) Event {
+	switch e := ev.(type) {
+	case ToolCallStarted:
+		e.Input = keptInput(e.Input)
+		if c := e.Confirm; c != nil && (len(c.NewText) > maxKeptText || (c.OldText != nil && len(*c.OldText) > maxKeptText)) {
+			k := *c
+			k.NewText, k.OldText = keptText(c.NewText), keptTextPtr(c.OldText)
+			e.Confirm = &k
+		}
+		return e
+	case ToolCallUpdated:
+		if d := e.Diff; d != nil && (len(d.NewText) > maxKeptText || (d.OldText != nil && len(*d.OldText) > maxKeptText)) {
+			e.Diff = &tools.Diff{Path: d.Path, OldText: keptTextPtr(d.OldText), NewText: keptText(d.NewText)}
+		}
+		return e
+	}
+	return ev
+}
+
+func keptText(s string) string {
+	if len(s) > maxKeptText {
+		return tooLargeToKeep(len(s))
+	}
+	return s
+}
+
+func keptTextPtr(s *string) *string {
+	if s == nil || len(*s) <= maxKeptText {
+		return s
+	}
+	k := tooLargeToKeep(len(*s))
+	return &k
+}
+
+// keptInput is a call's JSON input with every top-level value over
+// maxKeptText replaced by a note string.
+func keptInput(in json.RawMessage) json.RawMessage {
+	if len(in) <= maxKeptText {
+		return in
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(in, &obj); err != nil {
+		note, _ := json.Marshal(tooLargeToKeep(len(in)))
+		return note
+	}
+	for k, v := range obj {
+		if len(v) > maxKeptText {
+			obj[k], _ = json.Marshal(tooLargeToKeep(len(v)))
+		}
+	}
+	out, err := json.Marshal(obj)
+	if err != nil {
+		return in
+	}
+	return out
 }
 
 // syncJournal makes the record durable at a turn boundary.

@@ -84,10 +84,14 @@ func options(c *tools.Confirmation, root string) []Option {
 			Option{ProceedAlwaysTool, "Allow all edits this session", AllowAlways},
 			Option{ProceedAlwaysSave, "Always allow edits to " + name + " in this project", AllowAlways})
 	case tools.ConfirmExec:
-		names := "`" + strings.Join(c.RootCommands, "`, `") + "`"
-		opts = append(opts,
-			Option{ProceedAlways, "Always allow " + names + " this session", AllowAlways},
-			Option{ProceedAlwaysSave, "Always allow " + names + " in this project", AllowAlways})
+		// The label names exactly the rules the answer remembers; a line
+		// no rule can cover (computed names, options that run programs)
+		// offers no "always".
+		if names := ruleNames(policy.AlwaysRules(policy.Call{Confirm: c, Root: root}, policy.ScopeThis)); names != "" {
+			opts = append(opts,
+				Option{ProceedAlways, "Always allow " + names + " this session", AllowAlways},
+				Option{ProceedAlwaysSave, "Always allow " + names + " in this project", AllowAlways})
+		}
 	case tools.ConfirmMCP:
 		opts = append(opts,
 			Option{ProceedAlways, fmt.Sprintf("Always allow %s from %s", c.Tool, c.Server), AllowAlways},
@@ -96,6 +100,35 @@ func options(c *tools.Confirmation, root string) []Option {
 		opts = append(opts, Option{ProceedAlways, "Always allow", AllowAlways})
 	}
 	return append(opts, Option{RejectOnceID, "Reject", RejectOnce}, Option{RejectAlwaysOption, "Always reject", RejectAlways})
+}
+
+// onceOnly keeps the answers that decide this call alone. A call the
+// policy asks about every time (a file that grants powers, a write outside
+// the workspace, a line no rule can cover) offers no "always": no rule it
+// could remember would spare the next question.
+func onceOnly(opts []Option) []Option {
+	var out []Option
+	for _, o := range opts {
+		if o.Kind == AllowOnce || o.Kind == RejectOnce {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// ruleNames lists the patterns of shell rules as plain words: "git
+// status", "git status and git diff", "ls, cat and git diff".
+func ruleNames(rules []policy.Rule) string {
+	var names []string
+	for _, r := range rules {
+		if r.Pattern != "" {
+			names = append(names, r.Pattern)
+		}
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // displayPath shows a path relative to the root when inside it.
@@ -133,6 +166,10 @@ func (s *Session) permit(ctx context.Context, q Question, p *prepared, hook hook
 		return "This call needs the user's approval and there is no way to ask; it was not run."
 	}
 	q.Options = options(q.Confirm, s.Root())
+	if v.Reason != "" { // why this must be asked shows on the card
+		q.Title += " (" + v.Reason + ")"
+		q.Options = onceOnly(q.Options)
+	}
 	s.toolState(q.CallID, "awaiting_approval", "")
 	s.hook(ctx, hooks.Notification, q.Tool, map[string]any{"message": "companion needs your permission: " + q.Title})
 	ans, err := s.opts.Asker.Ask(ctx, q)

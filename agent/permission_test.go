@@ -201,3 +201,34 @@ func refusedCalls(evs []Event) int {
 	}
 	return n
 }
+
+// TestAskedEveryTimeOffersNoAlways checks that a call the policy asks
+// about every time (here: a file that grants powers) is offered only
+// once-answers, with the reason on the card, and that it is asked again.
+func TestAskedEveryTimeOffersNoAlways(t *testing.T) {
+	et := &editTool{}
+	ask := &fakeAsker{answer: Answer{OptionID: ProceedOnce}}
+	m := &fakeModel{turns: []fakeTurn{
+		{chunks: []*model.Chunk{call("fake_edit", map[string]any{"Path": ".git/config", "Text": "x"})}},
+		{chunks: []*model.Chunk{call("fake_edit", map[string]any{"Path": ".git/config", "Text": "y"})}},
+	}}
+	s, _ := newTestSession(t, m, func(o *Options) {
+		o.Tools = tools.NewRegistry(et)
+		o.Asker = ask
+	})
+	if r, err := s.Prompt(context.Background(), userText("edit")); err != nil || r != EndTurn {
+		t.Fatalf("Prompt = %q, %v", r, err)
+	}
+	if ask.count() != 2 {
+		t.Fatalf("asked %d times, want 2", ask.count())
+	}
+	q := ask.asked[0]
+	for _, o := range q.Options {
+		if o.Kind == AllowAlways || o.Kind == RejectAlways {
+			t.Errorf("option %+v offered for a call asked every time", o)
+		}
+	}
+	if len(q.Options) != 2 || !strings.Contains(q.Title, "grants powers") {
+		t.Errorf("question = %q with %d options", q.Title, len(q.Options))
+	}
+}

@@ -86,6 +86,12 @@ type Options struct {
 	TodoReminderEvery int
 	// Now is the clock, for tests; nil means time.Now.
 	Now func() time.Time
+	// Notices are told to the user once, when the first prompt starts
+	// (settings held back until the user accepts them, say).
+	Notices []Notice
+	// AcceptSettings, when set, is what /accept-settings runs: it accepts
+	// the project settings that were held back and says what happened.
+	AcceptSettings func() (string, error)
 }
 
 // Session is one conversation. It runs at most one turn at a time; its
@@ -117,6 +123,8 @@ type Session struct {
 	thoughtLevel         string
 	started              bool
 	mcpWaited            bool
+	// noticed is set once Options.Notices were told.
+	noticed bool
 	// ide tracks what the user sees in the editor; never nil.
 	ide     *ide.Tracker
 	history []model.Content

@@ -34,6 +34,7 @@ func (s *Session) Prompt(ctx context.Context, parts []model.Part) (StopReason, e
 	}
 	defer s.end()
 	defer s.syncJournal()
+	s.tellNotices(ctx)
 	s.journalUser(parts)
 	if text, ok := slashCommand(parts); ok && text == "/init" {
 		var refusal string

@@ -78,6 +78,9 @@ type Config struct {
 	Hooks json.RawMessage `json:"hooks,omitempty"`
 	// ProjectHooks are the project's, set by WithProject in trusted folders.
 	ProjectHooks json.RawMessage `json:"-"`
+	// PendingProject, set by ApplyProject, is a project settings file
+	// whose powers were held back until the user accepts it; nil when none.
+	PendingProject *PendingSettings `json:"-"`
 	// MaxTurnRequests bounds model requests per prompt.
 	MaxTurnRequests int `json:"maxTurnRequests,omitempty"`
 	// LogFile receives logs; "" means stderr.

@@ -92,3 +92,26 @@ func AddProjectAllowRule(root, rule string) error {
 		return nil
 	})
 }
+
+// SaveProjectAllowRule is AddProjectAllowRule for a rule the user chose
+// ("always allow in this project"). When the file held nothing the user
+// had not accepted before, its new content is recorded as accepted, so
+// the user's own rule does not hold the file back.
+func (c *Config) SaveProjectAllowRule(root, rule string) error {
+	before, err := ReadProjectFile(root)
+	if err != nil {
+		return err
+	}
+	wasAccepted := before.Hash == "" || len(before.Project.Powers()) == 0 || c.Accepted(before.Path, before.Hash)
+	if err := AddProjectAllowRule(root, rule); err != nil {
+		return err
+	}
+	if !wasAccepted {
+		return nil
+	}
+	after, err := ReadProjectFile(root)
+	if err != nil {
+		return err
+	}
+	return c.Accept(after.Path, after.Hash)
+}

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -131,8 +132,14 @@ func TestLoadUnknownSession(t *testing.T) {
 // and add permission rules.
 func TestProjectSettings(t *testing.T) {
 	ws := workspace(t, map[string]string{".companion/settings.json": `{"model":"project-model","permissions":{"allow":["write_file"]}}`})
+	e := env(t)
+	accept := exec.Command(binary, "settings", "accept", ws) // an allow rule applies once the user accepts the file
+	accept.Env = e
+	if out, err := accept.CombinedOutput(); err != nil {
+		t.Fatalf("companion settings accept: %v\n%s", err, out)
+	}
 	fake := acptest.NewFake()
-	ed := startFake(t, `{"turns":[{"chunks":[{"functionCall":{"name":"write_file","args":{"file_path":"x.txt","content":"x"}}}]},{"chunks":[{"text":"ok"}]}]}`, fake, "")
+	ed := acptest.Start(t, binary, []string{"acp", "--script", script(t, `{"turns":[{"chunks":[{"functionCall":{"name":"write_file","args":{"file_path":"x.txt","content":"x"}}}]},{"chunks":[{"text":"ok"}]}]}`)}, e, fake.Handle)
 	ed.Initialize(map[string]any{})
 	m := ed.Call("session/new", map[string]any{"cwd": ws, "mcpServers": []any{}})
 	if !strings.Contains(string(m.Result), `"currentValue":"project-model"`) {

@@ -6,5 +6,6 @@
 // and the session store. Front ends add what their client offers (files,
 // terminals, a way to ask) and their event sink.
 //
-// It imports agent, tools and config; never acp, rpc or headless.
+// It imports agent, tools, config and their subpackages; never acp, rpc or
+// headless.
 package frontend

@@ -33,16 +33,18 @@ func OpenStore(cfg config.Config, log *slog.Logger) *store.Store {
 }
 
 // SessionConfig lays the project's settings over the user's, in a trusted
-// folder only, and reports whether the folder is trusted.
+// folder only, and reports whether the folder is trusted. Parts that grant
+// powers wait until the user accepts the file's content (see
+// config.ApplyProject).
 func SessionConfig(cfg config.Config, root string) (config.Config, bool, error) {
 	if !cfg.FolderTrust.Trusts(root) {
 		return cfg, false, nil
 	}
-	proj, err := config.LoadProject(root)
+	f, err := config.ReadProjectFile(root)
 	if err != nil {
 		return cfg, true, err
 	}
-	return cfg.WithProject(proj), true, nil
+	return cfg.ApplyProject(f), true, nil
 }
 
 // Policy builds the permission policy from the settings' rules, with
@@ -115,7 +117,7 @@ func Options(b Base) (agent.Options, error) {
 	log := b.Log.With("session", b.ID)
 	opts := agent.Options{
 		ID: b.ID, Roots: b.Roots, ModelName: cfg.Model, Models: cfg.Models, Tools: b.Tools,
-		Policy: pol, SaveRule: func(rule string) error { return config.AddProjectAllowRule(root, rule) },
+		Policy: pol, SaveRule: func(rule string) error { return cfg.SaveProjectAllowRule(root, rule) },
 		StateDir:   filepath.Join(cfg.StateDir, "sessions", b.ID),
 		Memory:     memory.Options{FileNames: cfg.MemoryFileNames, UserDirs: cfg.MemoryDirs(os.Getenv), Log: b.Log},
 		CompressAt: cfg.CompressionThreshold, Log: log, MaxRequests: cfg.MaxTurnRequests,
@@ -131,6 +133,10 @@ func Options(b Base) (agent.Options, error) {
 	}
 	opts.SlashCommands = cmds
 	opts.Hooks = Hooks(cfg, log, b.Hooks)
+	if pending := cfg.PendingProject; pending != nil {
+		opts.Notices = append(opts.Notices, agent.Notice{Level: "warning", Text: PendingText(pending)})
+		opts.AcceptSettings = func() (string, error) { return acceptPending(cfg, pending) }
+	}
 	if st, err := checkpoint.Open(checkpoint.StateDir(filepath.Join(cfg.StateDir, "checkpoints"), root), root, log); err == nil {
 		opts.Checkpoints = st
 	} else {

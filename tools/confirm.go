@@ -57,8 +57,11 @@ type Modifiable interface {
 	UseModifiedContent(text string)
 }
 
-// ShellCommand is one simple command found in a shell line.
+// ShellCommand is one simple command found in a shell line. Beyond, when
+// set, names an option through which the command runs other programs or
+// writes files (git -c, sed -i, find -delete): no allow rule covers it.
 type ShellCommand struct {
 	Words   []string
 	Dynamic bool
+	Beyond  string
 }

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
@@ -15,17 +16,29 @@ type fileDiff struct {
 	added, removed int
 }
 
+// maxExactDiff bounds the changed region (both sides together, in bytes)
+// that unifiedDiff compares line by line; a bigger one is shown as all of
+// its old lines removed and all of its new lines added (see coarseDiff).
+const maxExactDiff = 4 << 20
+
 // unifiedDiff diffs before and after (line endings normalised to LF) as a
 // unified diff labelled label. The unchanged lines at both ends are set
 // aside before the library compares lines, so a small change in a large
 // file costs little more than comparing the two texts once.
 func unifiedDiff(label, before, after string) fileDiff {
+	if len(before)+len(after) > maxExactDiff {
+		start := prefixCut(before, after, 0)
+		endB, endA := suffixCut(before, after, start, 0)
+		if (endB-start)+(endA-start) > maxExactDiff {
+			return coarseDiff(label, before, after, start, endB, endA)
+		}
+	}
 	before, after = toLF(before), toLF(after)
 	if before == after {
 		return fileDiff{}
 	}
-	start := prefixCut(before, after)
-	endB, endA := suffixCut(before, after, start)
+	start := prefixCut(before, after, diffContext)
+	endB, endA := suffixCut(before, after, start, diffContext)
 	edits := udiff.Lines(before[start:endB], after[start:endA])
 	for i := range edits {
 		edits[i].Start += start
@@ -130,19 +143,19 @@ func linesForward(s string, off, n int) int {
 	return off
 }
 
-// prefixCut returns where the texts' common leading lines end, less
-// diffContext lines.
-func prefixCut(before, after string) int {
+// prefixCut returns where the texts' common leading lines end, less n
+// lines of context.
+func prefixCut(before, after string, n int) int {
 	i := 0
 	for i < len(before) && i < len(after) && before[i] == after[i] {
 		i++
 	}
-	return linesBack(before, i, diffContext)
+	return linesBack(before, i, n)
 }
 
 // suffixCut returns where the texts' common trailing lines start in each,
-// plus diffContext lines; the cut stays at or after from.
-func suffixCut(before, after string, from int) (endB, endA int) {
+// plus n lines of context; the cut stays at or after from.
+func suffixCut(before, after string, from, n int) (endB, endA int) {
 	j := 0
 	for j < len(before)-from && j < len(after)-from && before[len(before)-1-j] == after[len(after)-1-j] {
 		j++
@@ -155,7 +168,7 @@ func suffixCut(before, after string, from int) (endB, endA int) {
 		}
 		endB, endA = endB+k+1, endA+k+1
 	}
-	for range diffContext {
+	for range n {
 		k := strings.IndexByte(before[endB:], '\n')
 		if k < 0 {
 			return len(before), len(after)
@@ -163,4 +176,71 @@ func suffixCut(before, after string, from int) (endB, endA int) {
 		endB, endA = endB+k+1, endA+k+1
 	}
 	return endB, endA
+}
+
+// coarseDiff renders a change too big to compare line by line: the lines
+// of before[start:endB] removed and those of after[start:endA] added, with
+// context around, in one hunk. The texts are neither copied nor split: the
+// text keeps its first maxDisplayDiffLines lines (all a result shows) and
+// says how many more there are; the counts are exact for such a hunk.
+func coarseDiff(label, before, after string, start, endB, endA int) fileDiff {
+	from := linesBack(before, start, diffContext)
+	to := linesForward(before, endB, diffContext)
+	d := fileDiff{removed: lineCount(before[start:endB]), added: lineCount(after[start:endA])}
+	ctx := lineCount(before[from:start]) + lineCount(before[endB:to])
+	line := strings.Count(before[:from], "\n") + 1
+	w := cappedDiff{max: maxDisplayDiffLines - 4} // with the 3 header lines and the count of the rest
+	w.b.WriteString("--- " + label + "\n+++ " + label + "\n")
+	w.b.WriteString("@@ " + hunkRange('-', line, ctx+d.removed) + " " + hunkRange('+', line, ctx+d.added) + " @@\n")
+	w.lines(' ', before[from:start])
+	w.lines('-', before[start:endB])
+	w.lines('+', after[start:endA])
+	w.lines(' ', before[endB:to])
+	d.text = w.String()
+	return d
+}
+
+// hunkRange renders one side of a hunk header as the diff library does.
+func hunkRange(sign byte, line, count int) string {
+	switch {
+	case count > 1:
+		return fmt.Sprintf("%c%d,%d", sign, line, count)
+	case line == 1 && count == 0:
+		return fmt.Sprintf("%c0,0", sign)
+	}
+	return fmt.Sprintf("%c%d", sign, line)
+}
+
+// cappedDiff writes diff lines until it holds max of them, then only
+// counts the rest.
+type cappedDiff struct {
+	b         strings.Builder
+	n, max    int
+	remaining int
+}
+
+// lines writes each line of text with the prefix sign, LF-terminated.
+func (w *cappedDiff) lines(sign byte, text string) {
+	for text != "" {
+		if w.n >= w.max {
+			w.remaining += lineCount(text)
+			return
+		}
+		line, rest, found := strings.Cut(text, "\n")
+		text = rest
+		w.b.WriteByte(sign)
+		w.b.WriteString(strings.TrimSuffix(line, "\r"))
+		w.b.WriteByte('\n')
+		w.n++
+		if !found {
+			w.b.WriteString("\\ No newline at end of file\n")
+		}
+	}
+}
+
+func (w *cappedDiff) String() string {
+	if w.remaining > 0 {
+		fmt.Fprintf(&w.b, "... (%d more lines)\n", w.remaining)
+	}
+	return w.b.String()
 }

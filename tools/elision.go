@@ -4,20 +4,24 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
-// The patterns below are compiled once and only read.
+// The patterns below are compiled on first use, once, and only read: an
+// edit is the first to need them, not the process start.
 
 // elisionPhrases are comment texts (lower-cased, markers removed) that stand
 // for code left out: "rest of the code unchanged", "... existing code ...",
 // "other methods remain the same", "code omitted for brevity".
-var elisionPhrases = regexp.MustCompile(`^(\.\.\.|…)?\s*(the\s+)?(rest|remainder)\s+of\s+(the\s+)?(code|file|function|method|class|implementation|module|body|component|struct|test|tests|content|contents|lines|logic|imports|cases)\b` +
-	`|^(\.\.\.|…)?\s*((keep|keeping|keeps)\s+)?(the\s+)?existing\s+(code|imports|methods|functions|content|implementation|logic|tests|fields|cases|definitions|properties|styles|rules)\b` +
-	`|\b(code|implementation|body|rest|everything\s+else|other\s+\w+|remaining\s+\w+|previous\s+\w+|existing\s+\w+)\s+((remains?|stays?|is|are|left)\s+)?(unchanged|the\s+same|as\s+before|omitted|elided)\b` +
-	`|\bomitted\s+for\s+brevity\b`)
+var elisionPhrases = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\.\.\.|…)?\s*(the\s+)?(rest|remainder)\s+of\s+(the\s+)?(code|file|function|method|class|implementation|module|body|component|struct|test|tests|content|contents|lines|logic|imports|cases)\b` +
+		`|^(\.\.\.|…)?\s*((keep|keeping|keeps)\s+)?(the\s+)?existing\s+(code|imports|methods|functions|content|implementation|logic|tests|fields|cases|definitions|properties|styles|rules)\b` +
+		`|\b(code|implementation|body|rest|everything\s+else|other\s+\w+|remaining\s+\w+|previous\s+\w+|existing\s+\w+)\s+((remains?|stays?|is|are|left)\s+)?(unchanged|the\s+same|as\s+before|omitted|elided)\b` +
+		`|\bomitted\s+for\s+brevity\b`)
+})
 
 // dotsOnly matches an ellipsis and nothing else: "...", "…", ". . .".
-var dotsOnly = regexp.MustCompile(`^(\.\s*){3,}$|^…$`)
+var dotsOnly = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\.\s*){3,}$|^…$`) })
 
 // findElision returns the first line of newText that stands for code left
 // out rather than being code, or "". It is conservative: only comment lines
@@ -42,10 +46,10 @@ func findElision(oldText, newText, path string) string {
 		body, comment := commentBody(t, hashComments)
 		switch {
 		case !comment:
-			if bareDots && dotsOnly.MatchString(t) {
+			if bareDots && dotsOnly().MatchString(t) {
 				return t
 			}
-		case dotsOnly.MatchString(body), elisionPhrases.MatchString(strings.ToLower(body)):
+		case dotsOnly().MatchString(body), elisionPhrases().MatchString(strings.ToLower(body)):
 			return t
 		}
 	}

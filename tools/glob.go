@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -121,7 +120,7 @@ func (c *globCall) Execute(ctx context.Context, _ Output) (*Result, error) {
 		return nil, err
 	}
 	shown := c.env.Roots.displayDir(c.dir)
-	if fi, err := os.Stat(c.dir); err != nil || !fi.IsDir() {
+	if fi, err := statLocal(c.env.Roots, c.dir); err != nil || !fi.IsDir() {
 		return ErrorResult(fmt.Sprintf("Directory not found: %s.", shown)), nil
 	}
 	w := c.walker()
@@ -136,7 +135,7 @@ func (c *globCall) Execute(ctx context.Context, _ Output) (*Result, error) {
 // walker builds the walk for this call.
 func (c *globCall) walker() *walker {
 	root, _ := c.env.Roots.RootOf(c.start)
-	w := &walker{root: root, dir: c.start}
+	w := &walker{roots: c.env.Roots, root: root, dir: c.start}
 	if c.p.RespectGitIgnore {
 		w.ignore = newIgnoreTree(root)
 	}
@@ -148,7 +147,7 @@ func (c *globCall) walker() *walker {
 
 // collect walks and gathers the matching files, up to globCollectCap.
 func (c *globCall) collect(ctx context.Context, w *walker) ([]globMatch, bool, error) {
-	if _, err := os.Stat(w.dir); errors.Is(err, fs.ErrNotExist) {
+	if _, err := statLocal(w.roots, w.dir); errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil // the pattern's literal prefix does not exist
 	}
 	pattern := c.pattern

@@ -5,7 +5,6 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -89,7 +88,7 @@ func (t *grepTool) Prepare(env *Env, args json.RawMessage) (Invocation, error) {
 	}
 	root, _ := env.Roots.RootOf(dir)
 	q := grepQuery{
-		re: re, root: root, dir: dir, include: include,
+		roots: env.Roots, re: re, root: root, dir: dir, include: include,
 		limit: t.opts.MaxGrepMatches, maxFileSize: t.opts.MaxGrepFileSize,
 	}
 	return &grepCall{env: env, tool: t, p: p, q: q}, nil
@@ -97,7 +96,9 @@ func (t *grepTool) Prepare(env *Env, args json.RawMessage) (Invocation, error) {
 
 // grepQuery is what both search engines need.
 type grepQuery struct {
-	re *regexp.Regexp
+	// roots confines the opening of dir.
+	roots *Roots
+	re    *regexp.Regexp
 	// root is the workspace root holding dir; ignore rules start there.
 	root, dir string
 	// include is the optional file glob, with forward slashes.
@@ -106,6 +107,11 @@ type grepQuery struct {
 	// knows whether there are more.
 	limit       int
 	maxFileSize int64
+}
+
+// walker returns the walk the Go search and findLarge make.
+func (q *grepQuery) walker() *walker {
+	return &walker{roots: q.roots, root: q.root, dir: q.dir, ignore: newIgnoreTree(q.root)}
 }
 
 // grepLine is one matching line.
@@ -148,6 +154,8 @@ type GrepRaw struct {
 	Truncated bool   `json:"truncated,omitempty"`
 	// Engine is "ripgrep" or "go".
 	Engine string `json:"engine"`
+	// SkippedLarge counts files not searched for being over the size limit.
+	SkippedLarge int `json:"skippedLarge,omitempty"`
 }
 
 func (c *grepCall) Title() string {
@@ -160,31 +168,69 @@ func (c *grepCall) Execute(ctx context.Context, _ Output) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if fi, err := os.Stat(c.q.dir); err != nil || !fi.IsDir() {
+	if fi, err := statLocal(c.env.Roots, c.q.dir); err != nil || !fi.IsDir() {
 		return ErrorResult(fmt.Sprintf("Directory not found: %s.", c.env.Roots.Display(c.q.dir))), nil
 	}
-	lines, engine, err := c.search(ctx)
+	lines, large, engine, err := c.search(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return c.format(lines, engine), nil
+	res := c.format(lines, engine)
+	c.noteLarge(res, large)
+	return res, nil
 }
 
 // search runs ripgrep when available, falling back to the Go search when rg
-// fails (a pattern RE2 accepts and rg's regex engine does not, say).
-func (c *grepCall) search(ctx context.Context) ([]grepLine, string, error) {
+// fails (a pattern RE2 accepts and rg's regex engine does not, say). Both
+// report the files left out for their size, which rg does not tell: a walk
+// beside it counts them.
+func (c *grepCall) search(ctx context.Context) ([]grepLine, grepLarge, string, error) {
 	if rg := c.tool.ripgrep(); rg != "" {
+		type counted struct {
+			large grepLarge
+			err   error
+		}
+		done := make(chan counted, 1)
+		go func() {
+			l, err := findLarge(ctx, c.q)
+			done <- counted{l, err}
+		}()
 		lines, err := searchRipgrep(ctx, rg, c.q)
-		if err == nil {
-			return lines, "ripgrep", nil
+		n := <-done
+		if err == nil && n.err == nil {
+			return lines, n.large, "ripgrep", nil
 		}
 		if ctx.Err() != nil {
-			return nil, "", ctx.Err()
+			return nil, grepLarge{}, "", ctx.Err()
 		}
 		c.env.Log.Warn("ripgrep failed; searching in Go", "err", err)
 	}
-	lines, err := searchGo(ctx, c.q)
-	return lines, "go", err
+	lines, large, err := searchGo(ctx, c.q)
+	if err == nil && len(lines) > c.q.limit {
+		large, err = findLarge(ctx, c.q) // the search stopped early: count them all
+	}
+	return lines, large, "go", err
+}
+
+// noteLarge tells the model which files were too big to search.
+func (c *grepCall) noteLarge(res *Result, large grepLarge) {
+	if large.n == 0 {
+		return
+	}
+	names := make([]string, len(large.first))
+	for i, abs := range large.first {
+		names[i] = c.env.Roots.Display(abs)
+	}
+	list := strings.Join(names, ", ")
+	if rest := large.n - len(names); rest > 0 {
+		list += fmt.Sprintf(" and %d more", rest)
+	}
+	res.Text += fmt.Sprintf("\n(%d %s larger than %s %s not searched: %s.)", large.n,
+		plural(large.n, "file", "files"), formatSize(c.q.maxFileSize), plural(large.n, "was", "were"), list)
+	if raw, ok := res.Raw.(GrepRaw); ok {
+		raw.SkippedLarge = large.n
+		res.Raw = raw
+	}
 }
 
 // format renders matches grouped by file, in search order.

@@ -3,8 +3,9 @@ package tools
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io"
 	"io/fs"
-	"os"
 	"runtime"
 	"sync"
 )
@@ -13,10 +14,12 @@ import (
 // but not yet emitted, which bounds its memory.
 const grepWindow = 64
 
-// grepJob is one file to search, numbered in walk order.
+// grepJob is one file to search, numbered in walk order, with its path
+// components below the search directory.
 type grepJob struct {
 	seq int
 	abs string
+	rel []string
 }
 
 // grepDone is a searched file's matches.
@@ -28,7 +31,12 @@ type grepDone struct {
 // searchGo searches the files under q.dir with a bounded pool of workers fed
 // by the walker. Results are emitted in walk order, so the output is the same
 // as ripgrep's --sort path, and the search stops once limit+1 matches are in.
-func searchGo(ctx context.Context, q grepQuery) ([]grepLine, error) {
+func searchGo(ctx context.Context, q grepQuery) ([]grepLine, grepLarge, error) {
+	w := q.walker()
+	if err := w.open(); err != nil {
+		return nil, grepLarge{}, nil // nothing readable to search
+	}
+	defer w.close() // after the workers are done: they read through it
 	// stop is closed once enough matches are in; everything then winds down.
 	stop := make(chan struct{})
 	var stopOnce sync.Once
@@ -41,7 +49,7 @@ func searchGo(ctx context.Context, q grepQuery) ([]grepLine, error) {
 	for range min(runtime.GOMAXPROCS(0), 8) {
 		wg.Go(func() {
 			for j := range jobs {
-				d := grepDone{seq: j.seq, lines: grepFile(ctx, q, j.abs)}
+				d := grepDone{seq: j.seq, lines: grepFile(ctx, q, w, j)}
 				select {
 				case results <- d:
 				case <-stop:
@@ -53,9 +61,10 @@ func searchGo(ctx context.Context, q grepQuery) ([]grepLine, error) {
 		})
 	}
 	walkErr := make(chan error, 1)
+	var large grepLarge
 	go func() {
 		defer close(jobs)
-		walkErr <- feedGrepJobs(ctx, q, jobs, window, stop)
+		walkErr <- feedGrepJobs(ctx, q, w, &large, jobs, window, stop)
 	}()
 	go func() {
 		wg.Wait()
@@ -64,21 +73,24 @@ func searchGo(ctx context.Context, q grepQuery) ([]grepLine, error) {
 	out := collectInOrder(results, window, q.limit, halt)
 	err := <-walkErr
 	if ctx.Err() != nil {
-		return nil, ctx.Err()
+		return nil, grepLarge{}, ctx.Err()
 	}
-	return out, err
+	return out, large, err
 }
 
 // feedGrepJobs walks q.dir and sends each candidate file, taking a window
-// slot per file, until the walk ends or stop is closed.
-func feedGrepJobs(ctx context.Context, q grepQuery, jobs chan<- grepJob, window chan struct{}, stop <-chan struct{}) error {
-	w := &walker{root: q.root, dir: q.dir, ignore: newIgnoreTree(q.root)}
+// slot per file, until the walk ends or stop is closed. Files over the size
+// limit are noted in large instead.
+func feedGrepJobs(ctx context.Context, q grepQuery, w *walker, large *grepLarge, jobs chan<- grepJob, window chan struct{}, stop <-chan struct{}) error {
 	seq := 0
 	return w.walk(ctx, func(abs string, rel []string, d fs.DirEntry) error {
 		if !q.included(rel) {
 			return nil
 		}
-		if fi, err := d.Info(); err != nil || fi.Size() > q.maxFileSize {
+		if fi, err := d.Info(); err != nil {
+			return nil
+		} else if fi.Size() > q.maxFileSize {
+			large.add(abs)
 			return nil
 		}
 		select {
@@ -89,7 +101,7 @@ func feedGrepJobs(ctx context.Context, q grepQuery, jobs chan<- grepJob, window 
 			return ctx.Err()
 		}
 		select {
-		case jobs <- grepJob{seq: seq, abs: abs}:
+		case jobs <- grepJob{seq: seq, abs: abs, rel: rel}:
 			seq++
 			return nil
 		case <-stop:
@@ -126,14 +138,30 @@ func collectInOrder(results <-chan grepDone, window chan struct{}, limit int, ha
 	return out
 }
 
-// grepFile returns a file's matching lines (at most maxLines of them). Binary
-// files (holding a NUL byte, as ripgrep judges) and unreadable files give none.
-func grepFile(ctx context.Context, q grepQuery, abs string) []grepLine {
+// grepFile returns a file's matching lines (at most limit+1 of them). Binary
+// files (holding a NUL byte, as ripgrep judges), files over the size limit
+// and unreadable files give none. The file is opened through the walk's
+// os.Root.
+func grepFile(ctx context.Context, q grepQuery, w *walker, j grepJob) []grepLine {
 	if ctx.Err() != nil {
 		return nil
 	}
-	data, err := os.ReadFile(abs)
-	if err != nil || int64(len(data)) > q.maxFileSize || bytes.IndexByte(data, 0) >= 0 {
+	f, err := w.openFile(j.rel)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > q.maxFileSize {
+		return nil
+	}
+	data := make([]byte, fi.Size())
+	n, err := io.ReadFull(f, data)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return nil
+	}
+	data = data[:n]
+	if bytes.IndexByte(data, 0) >= 0 {
 		return nil
 	}
 	var out []grepLine
@@ -145,8 +173,44 @@ func grepFile(ctx context.Context, q grepQuery, abs string) []grepLine {
 			data = nil
 		}
 		if q.re.Match(line) {
-			out = append(out, grepLine{abs: abs, line: n, text: string(line)})
+			out = append(out, grepLine{abs: j.abs, line: n, text: string(line)})
 		}
 	}
 	return out
+}
+
+// grepLargeNamed is how many of the files skipped for their size a grep
+// result names.
+const grepLargeNamed = 5
+
+// grepLarge counts the files a search left out for their size, naming the
+// first few in walk order.
+type grepLarge struct {
+	n     int
+	first []string
+}
+
+func (l *grepLarge) add(abs string) {
+	l.n++
+	if len(l.first) < grepLargeNamed {
+		l.first = append(l.first, abs)
+	}
+}
+
+// findLarge walks q.dir as the Go search does, counting the files over the
+// size limit that pass the include glob and ignore rules; ripgrep skips
+// them without a word.
+func findLarge(ctx context.Context, q grepQuery) (grepLarge, error) {
+	var large grepLarge
+	w := q.walker()
+	err := w.walk(ctx, func(abs string, rel []string, d fs.DirEntry) error {
+		if !q.included(rel) {
+			return nil
+		}
+		if fi, err := d.Info(); err == nil && fi.Size() > q.maxFileSize {
+			large.add(abs)
+		}
+		return nil
+	})
+	return large, err
 }

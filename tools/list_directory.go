@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -83,7 +82,7 @@ func (c *listDirectoryCall) Execute(ctx context.Context, _ Output) (*Result, err
 		return nil, err
 	}
 	shown := c.env.Roots.displayDir(c.abs)
-	fi, err := os.Stat(c.abs)
+	fi, err := statLocal(c.env.Roots, c.abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return ErrorResult(fmt.Sprintf("Directory not found: %s.", shown)), nil
@@ -92,7 +91,7 @@ func (c *listDirectoryCall) Execute(ctx context.Context, _ Output) (*Result, err
 	case !fi.IsDir():
 		return ErrorResult(fmt.Sprintf("%s is a file, not a directory; use read_file to read it.", shown)), nil
 	}
-	entries, err := os.ReadDir(c.abs)
+	entries, err := readDirLocal(c.env.Roots, c.abs)
 	if err != nil {
 		return ErrorResult(fmt.Sprintf("Could not list %s: %v", shown, err)), nil
 	}
@@ -152,7 +151,7 @@ func (c *listDirectoryCall) isDir(d fs.DirEntry) bool {
 	if err != nil {
 		return false
 	}
-	fi, err := os.Stat(target)
+	fi, err := statLocal(c.env.Roots, target)
 	return err == nil && fi.IsDir()
 }
 

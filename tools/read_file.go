@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -116,22 +115,33 @@ func (c *readFileCall) Execute(ctx context.Context, _ Output) (*Result, error) {
 	return c.format(pg), nil
 }
 
-// open returns the file's text, through the editor when it offers itself.
-// A problem the model should hear about comes back as a Result.
+// maxEditorRead is the largest file read_file asks the editor for; a
+// bigger one (or one the editor cannot have open as text) is streamed from
+// disk, so paging through it never holds it whole.
+const maxEditorRead = 8 << 20
+
+// open returns the file's text, through the editor when it offers itself
+// and the file is not too big to ask for. A problem the model should hear
+// about comes back as a Result.
 func (c *readFileCall) open(ctx context.Context) (io.ReadCloser, *Result, error) {
 	shown := c.env.Roots.Display(c.abs)
-	if fi, err := os.Stat(c.abs); err == nil && fi.IsDir() {
+	fi, statErr := statLocal(c.env.Roots, c.abs)
+	switch {
+	case statErr == nil && fi.IsDir():
 		return nil, ErrorResult(fmt.Sprintf("%s is a directory, not a file; use list_directory to see what it holds.", shown)), nil
+	case errors.Is(statErr, ErrPathChanged):
+		res, err := c.readError(ctx, statErr)
+		return nil, res, err
 	}
-	if c.env.Files != nil {
-		text, err := c.env.Files.ReadTextFile(ctx, c.abs)
+	if c.env.Files != nil && (statErr != nil || fi.Size() <= maxEditorRead) {
+		text, err := c.env.Files.ReadTextFile(withRoots(ctx, c.env.Roots), c.abs)
 		if err != nil {
 			res, err := c.readError(ctx, err)
 			return nil, res, err
 		}
 		return io.NopCloser(strings.NewReader(text)), nil, nil
 	}
-	f, err := os.Open(c.abs)
+	f, err := openLocal(c.env.Roots, c.abs)
 	if err != nil {
 		res, err := c.readError(ctx, err)
 		return nil, res, err
@@ -210,7 +220,12 @@ func mediaType(path string) string {
 // readMedia returns an image or PDF from disk as inline data.
 func (c *readFileCall) readMedia(ctx context.Context, mime string) (*Result, error) {
 	shown := c.env.Roots.Display(c.abs)
-	fi, err := os.Stat(c.abs)
+	f, err := openLocal(c.env.Roots, c.abs)
+	if err != nil {
+		return c.readError(ctx, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
 	if err != nil {
 		return c.readError(ctx, err)
 	}
@@ -221,10 +236,12 @@ func (c *readFileCall) readMedia(ctx context.Context, mime string) (*Result, err
 		return ErrorResult(fmt.Sprintf("%s is %s, over the %s limit for images and PDFs.",
 			shown, formatSize(fi.Size()), formatSize(c.opts.MaxMediaBytes))), nil
 	}
-	data, err := os.ReadFile(c.abs)
-	if err != nil {
+	data := make([]byte, fi.Size())
+	n, err := io.ReadFull(f, data)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
 		return c.readError(ctx, err)
 	}
+	data = data[:n]
 	what := "image"
 	if mime == "application/pdf" {
 		what = "PDF"

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -39,7 +38,7 @@ func ReadForPrompt(ctx context.Context, env *Env, uri string) (text string, imag
 		return "", nil, err
 	}
 	o := ExtraOptions{}.withDefaults()
-	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
+	if fi, err := statLocal(env.Roots, abs); err == nil && fi.IsDir() {
 		return readDirForPrompt(ctx, env, o, abs)
 	}
 	c := &readFileCall{env: env, opts: o.Read, abs: abs, limit: o.Read.MaxLines}
@@ -67,7 +66,7 @@ func ReadForPrompt(ctx context.Context, env *Env, uri string) (text string, imag
 
 // readMediaForPrompt returns a mentioned image or PDF.
 func readMediaForPrompt(ctx context.Context, c *readFileCall, mime string) (string, []Image, error) {
-	if _, err := os.Stat(c.abs); err != nil {
+	if _, err := statLocal(c.env.Roots, c.abs); err != nil {
 		return "", nil, fmt.Errorf("read %s: %w", c.abs, err)
 	}
 	res, err := c.readMedia(ctx, mime)
@@ -94,17 +93,22 @@ func readDirForPrompt(ctx context.Context, env *Env, o ExtraOptions, abs string)
 	return res.Text, res.Images, nil
 }
 
-// openText opens a text file through the editor when it offers itself,
-// keeping the error (fs.ErrNotExist for a missing file).
+// openText opens a text file through the editor when it offers itself
+// (and the file is not too big to ask for), keeping the error
+// (fs.ErrNotExist for a missing file).
 func openText(ctx context.Context, env *Env, abs string) (io.ReadCloser, error) {
-	if env.Files != nil {
-		text, err := env.Files.ReadTextFile(ctx, abs)
+	fi, statErr := statLocal(env.Roots, abs)
+	if errors.Is(statErr, ErrPathChanged) {
+		return nil, fmt.Errorf("read %s: %w", abs, statErr)
+	}
+	if env.Files != nil && (statErr != nil || fi.Size() <= maxEditorRead) {
+		text, err := env.Files.ReadTextFile(withRoots(ctx, env.Roots), abs)
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", abs, err)
 		}
 		return io.NopCloser(strings.NewReader(text)), nil
 	}
-	f, err := os.Open(abs)
+	f, err := openLocal(env.Roots, abs)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", abs, err)
 	}

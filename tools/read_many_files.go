@@ -5,7 +5,6 @@ import (
 	_ "embed"
 	"encoding/json"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -93,7 +92,7 @@ func newManySource(env *Env, arg string, respect bool) (manySource, error) {
 		return manySource{arg: arg, abs: abs}, rerr
 	}
 	if rerr == nil {
-		if _, err := os.Lstat(abs); err == nil {
+		if _, err := statLocal(env.Roots, abs); err == nil {
 			return manySource{arg: arg, abs: abs}, nil
 		}
 	}
@@ -228,7 +227,7 @@ func (ex *manyExpansion) addSource(ctx context.Context, s manySource) error {
 		return nil
 	}
 	c := ex.call
-	fi, err := os.Stat(s.abs)
+	fi, err := statLocal(c.env.Roots, s.abs)
 	switch {
 	case err != nil && c.env.Files != nil:
 		ex.add(s.abs) // maybe a buffer only the editor has; reading will tell
@@ -250,7 +249,7 @@ func (ex *manyExpansion) addSource(ctx context.Context, s manySource) error {
 		ex.add(s.abs)
 		return nil
 	}
-	w := &walker{root: root, dir: s.abs, ignore: ignore}
+	w := &walker{roots: c.env.Roots, root: root, dir: s.abs, ignore: ignore}
 	if !c.p.Recursive {
 		w.maxDepth = 1
 	}

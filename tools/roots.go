@@ -181,6 +181,21 @@ func (r *Roots) displayDir(abs string) string {
 	return "the session root"
 }
 
+// anchorOf returns the deepest root or read-only directory holding the
+// absolute, resolved path abs, or "" when none does.
+func (r *Roots) anchorOf(abs string) string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	a := rootOf(r.dirs, abs)
+	if ro := rootOf(r.readOnly, abs); len(ro) > len(a) {
+		a = ro
+	}
+	return a
+}
+
+// isAnchor reports whether abs is itself a root or read-only directory.
+func (r *Roots) isAnchor(abs string) bool { return r.anchorOf(abs) == abs }
+
 // rootOf returns the deepest root in dirs that holds abs, or "".
 func rootOf(dirs []string, abs string) string {
 	best := ""

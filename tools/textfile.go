@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"sort"
 	"strings"
 
@@ -68,39 +67,31 @@ func editErrorf(format string, a ...any) error { return &editError{msg: fmt.Spri
 // loadText reads the file at abs through the editor when it offers itself
 // (its view includes unsaved changes), else from disk. A missing file is a
 // textFile with exists false. Directories, binary files and files over
-// limit bytes are editErrors.
+// limit bytes are editErrors; the size is checked on disk before anything
+// is read, so a huge file costs nothing.
 func loadText(ctx context.Context, env *Env, abs, shown string, limit int64) (*textFile, error) {
-	fi, statErr := os.Stat(abs)
-	if statErr == nil && fi.IsDir() {
+	fi, statErr := statLocal(env.Roots, abs)
+	switch {
+	case statErr == nil && fi.IsDir():
 		return nil, editErrorf("%s is a directory, not a file.", shown)
+	case statErr == nil && fi.Size() > limit:
+		return nil, tooLarge(shown, fi.Size(), limit)
+	case statErr != nil && !errors.Is(statErr, fs.ErrNotExist):
+		return nil, fmt.Errorf("read %s: %w", shown, statErr)
 	}
 	if env.Files != nil {
-		text, err := env.Files.ReadTextFile(ctx, abs)
-		if errors.Is(err, fs.ErrNotExist) {
-			return &textFile{}, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", shown, err)
-		}
-		if int64(len(text)) > limit {
-			return nil, tooLarge(shown, int64(len(text)), limit)
-		}
-		if strings.IndexByte(text, 0) >= 0 {
-			return nil, binaryFile(shown)
-		}
-		return &textFile{exists: true, raw: text, text: text}, nil
+		return loadEditorText(ctx, env, abs, shown, limit)
 	}
-	if errors.Is(statErr, fs.ErrNotExist) {
+	if statErr != nil {
 		return &textFile{local: true}, nil
 	}
-	if statErr == nil && fi.Size() > limit {
-		return nil, tooLarge(shown, fi.Size(), limit)
-	}
-	data, err := os.ReadFile(abs)
-	if errors.Is(err, fs.ErrNotExist) {
+	data, err := readLocal(env.Roots, abs, limit)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return &textFile{local: true}, nil
-	}
-	if err != nil {
+	case errors.Is(err, errTooLarge):
+		return nil, editErrorf("%s grew past the %s limit for editing while it was read.", shown, formatSize(limit))
+	case err != nil:
 		return nil, fmt.Errorf("read %s: %w", shown, err)
 	}
 	f, ok := decodeText(data)
@@ -108,6 +99,24 @@ func loadText(ctx context.Context, env *Env, abs, shown string, limit int64) (*t
 		return nil, binaryFile(shown)
 	}
 	return f, nil
+}
+
+// loadEditorText is loadText through the editor.
+func loadEditorText(ctx context.Context, env *Env, abs, shown string, limit int64) (*textFile, error) {
+	text, err := env.Files.ReadTextFile(withRoots(ctx, env.Roots), abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &textFile{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", shown, err)
+	}
+	if int64(len(text)) > limit {
+		return nil, tooLarge(shown, int64(len(text)), limit)
+	}
+	if strings.IndexByte(text, 0) >= 0 {
+		return nil, binaryFile(shown)
+	}
+	return &textFile{exists: true, raw: text, text: text}, nil
 }
 
 func tooLarge(shown string, size, limit int64) error {
@@ -123,8 +132,7 @@ func binaryFile(shown string) error {
 // false for text with NUL characters (a binary file). Other bytes are kept
 // as they are, so invalid UTF-8 outside the edited region survives a round
 // trip.
-func decodeText(data []byte) (f *textFile, ok bool) {
-	s := string(data)
+func decodeText(s string) (f *textFile, ok bool) {
 	f = &textFile{exists: true, local: true, raw: s}
 	switch {
 	case strings.HasPrefix(s, bomUTF8):
@@ -182,13 +190,13 @@ func (f *textFile) encode(text string) (string, error) {
 // its mode kept.
 func storeText(ctx context.Context, env *Env, abs string, before *textFile, text string) error {
 	if env.Files != nil {
-		return env.Files.WriteTextFile(ctx, abs, text)
+		return env.Files.WriteTextFile(withRoots(ctx, env.Roots), abs, text)
 	}
 	data, err := before.encode(text)
 	if err != nil {
 		return err
 	}
-	return LocalFiles{}.WriteTextFile(ctx, abs, data)
+	return writeLocal(env.Roots, abs, data, 0, true)
 }
 
 // eolOf returns the line ending text mostly uses: "\r\n" when CRLF line

@@ -21,7 +21,7 @@ func TestDecodeEncodeRoundTrip(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f, ok := decodeText([]byte(tt.data))
+			f, ok := decodeText(tt.data)
 			if !ok {
 				t.Fatal("decodeText refused text")
 			}
@@ -41,7 +41,7 @@ func TestDecodeEncodeRoundTrip(t *testing.T) {
 
 func TestDecodeRefusesBinary(t *testing.T) {
 	for _, data := range []string{"a\x00b", bomUTF16LE + "a\x00\x00\x00"} {
-		if _, ok := decodeText([]byte(data)); ok {
+		if _, ok := decodeText(data); ok {
 			t.Errorf("decodeText(%q) accepted a binary file", data)
 		}
 	}

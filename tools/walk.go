@@ -14,8 +14,15 @@ const gitDir = ".git"
 // walker visits the regular files under a directory in a fixed order (depth
 // first, each directory's entries sorted by name), skipping .git, entries the
 // ignore rules exclude and symlinks (never followed, so a walk cannot leave
-// the roots). It checks ctx at every directory.
+// the roots). Every directory is read through an os.Root opened on dir, so
+// a folder swapped for a symbolic link during the walk cannot lead it out.
+// It checks ctx at every directory.
 type walker struct {
+	// roots confines the opening of dir (see openLocalDir).
+	roots *Roots
+	// top is dir, opened; walk opens it when the caller has not, and
+	// closes what it opened.
+	top *os.Root
 	// root is the workspace root holding dir; ignore rules are relative to it.
 	root string
 	// dir is where the walk starts.
@@ -36,6 +43,12 @@ type visitFunc func(abs string, rel []string, d fs.DirEntry) error
 
 // walk runs visit on every file. It returns ctx's error when cancelled.
 func (w *walker) walk(ctx context.Context, visit visitFunc) error {
+	if w.top == nil {
+		if err := w.open(); err != nil {
+			return nil // an unreadable start is an empty walk, as below
+		}
+		defer w.close()
+	}
 	err := w.walkDir(ctx, w.dir, relComponents(w.root, w.dir), nil, visit)
 	if errors.Is(err, errStopWalk) {
 		return nil
@@ -47,7 +60,7 @@ func (w *walker) walkDir(ctx context.Context, abs string, fromRoot, rel []string
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	entries, err := os.ReadDir(abs)
+	entries, err := readDirRoot(w.top, relPath(rel))
 	if err != nil {
 		return nil // unreadable directories are skipped, as git and rg do
 	}
@@ -78,4 +91,36 @@ func (w *walker) walkDir(ctx context.Context, abs string, fromRoot, rel []string
 		}
 	}
 	return nil
+}
+
+// open opens the walk's start directory.
+func (w *walker) open() error {
+	top, err := openLocalDir(w.roots, w.dir)
+	if err != nil {
+		return err
+	}
+	w.top = top
+	return nil
+}
+
+// close closes the start directory.
+func (w *walker) close() {
+	if w.top != nil {
+		_ = w.top.Close()
+		w.top = nil
+	}
+}
+
+// openFile opens a file the walk found, by its components relative to
+// the start directory, through the walk's os.Root.
+func (w *walker) openFile(rel []string) (*os.File, error) {
+	return w.top.Open(relPath(rel))
+}
+
+// relPath joins path components for an os.Root ("." for none).
+func relPath(rel []string) string {
+	if len(rel) == 0 {
+		return "."
+	}
+	return filepath.Join(rel...)
 }

@@ -34,7 +34,7 @@ func (t *writeFileTool) Schema() json.RawMessage { return t.schema }
 func (t *writeFileTool) Kind() Kind              { return KindEdit }
 
 func (t *writeFileTool) Prepare(env *Env, args json.RawMessage) (Invocation, error) {
-	p, err := Bind[writeFileParams](args)
+	p, err := bindWrite(args)
 	if err != nil {
 		return nil, err
 	}
@@ -52,6 +52,21 @@ func (t *writeFileTool) Prepare(env *Env, args json.RawMessage) (Invocation, err
 		return planWrite(cur, content, abs)
 	}
 	return c, nil
+}
+
+// bindWrite decodes write_file's arguments. Well-formed ones are decoded
+// straight into their fields: Bind's generic path also keeps each raw
+// value, which for a 100 MB content makes three copies instead of two.
+// Anything unusual goes through Bind, for its messages.
+func bindWrite(args json.RawMessage) (writeFileParams, error) {
+	var fast struct {
+		FilePath *string `json:"file_path"`
+		Content  *string `json:"content"`
+	}
+	if err := json.Unmarshal(args, &fast); err == nil && fast.FilePath != nil && fast.Content != nil {
+		return writeFileParams{FilePath: *fast.FilePath, Content: *fast.Content}, nil
+	}
+	return Bind[writeFileParams](args)
 }
 
 // planWrite works out an overwrite: content in the file's line endings, its

@@ -12,5 +12,6 @@
 // Outcome means for the turn (asking the user, refusing a tool call) is the
 // agent's policy, not this package's.
 //
-// It imports only the standard library.
+// It imports tools/procgroup (hook commands run in process groups of their
+// own) and nothing else of companion's own.
 package hooks

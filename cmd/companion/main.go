@@ -30,6 +30,7 @@ Usage:
   companion acp [flags]    speak the Agent Client Protocol on stdin/stdout (editors start this)
   companion run [flags] -p PROMPT   run one prompt without an editor (scripts, CI, SDKs)
   companion mcp add|remove|list   edit the MCP servers in your settings
+  companion settings accept [DIR]   let a project's settings grant powers (allow rules, hooks, MCP servers)
   companion version        print the version
 
 Run 'companion acp -h' or 'companion run -h' for the flags.
@@ -48,6 +49,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		return runHeadless(args[1:], stdin, stdout, stderr, getenv)
 	case "mcp":
 		return runMCP(args[1:], stdout, stderr, getenv)
+	case "settings":
+		return runSettings(args[1:], stdout, stderr, getenv)
 	case "version", "--version", "-v":
 		fmt.Fprintf(stdout, "companion %s\n", version)
 		return 0

@@ -13,6 +13,9 @@
 //
 // The client side of the protocol is github.com/mark3labs/mcp-go, pinned to
 // the handshake protocol (2025-11-25 and earlier) that servers speak today.
-// The package imports companion/tools (the Tool interface) and nothing else
-// internal.
+// It imports companion/tools (the Tool interface), tools/procgroup (stdio
+// servers in process groups of their own) and config (the server settings
+// it starts from). mcp-go's client packages import its server package
+// (in-process transports), and with it a JSON-schema compiler whose
+// package initialiser runs at every process start; see issue 15.
 package mcp

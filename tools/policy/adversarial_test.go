@@ -85,3 +85,93 @@ func TestShellBypasses(t *testing.T) {
 		}
 	}
 }
+
+// lineCall analyses line as run in dir and wraps it as a policy call.
+func lineCall(line, dir string) Call {
+	a := shell.Analyze(line)
+	conf := &tools.Confirmation{Type: tools.ConfirmExec, Command: line, Dir: dir, Parsed: a.Parsed,
+		RootCommands: a.RootCommands, Redirects: a.Redirects}
+	for _, c := range a.Commands {
+		conf.Commands = append(conf.Commands, tools.ShellCommand(c))
+	}
+	return Call{Tool: "run_shell_command", Kind: tools.KindExecute, Confirm: conf}
+}
+
+// TestShellHoles replays the lines of issue 14 (holes 1, 3 and 6) against
+// broad allow rules: values evaluated as code, writes after cd, options
+// that run programs or write files. None may be allowed.
+func TestShellHoles(t *testing.T) {
+	roots, root := testRoots(t)
+	allow := []string{"shell(ls)", "shell(cd)", "shell(pushd)", "shell(echo)", "shell(git)", "shell(find)",
+		"shell(sed)", "shell(awk)", "shell(tar)", "shell(rsync)", "shell(man)", "shell(less)", "shell(curl)",
+		"shell(go)", "shell(make)", "shell(sort)", "shell(printf)", "shell(read)", "shell(test)", "shell([)",
+		"shell(declare)", "shell(let)", "shell(unset)", "shell(mapfile)", "shell(cp)", "shell(mv)", "shell(popd)"}
+	p := New(Options{Trusted: true, Roots: roots, Rules: rules(t, allow, nil, nil)})
+	const x = `x='a[$(touch PWNED)]'; `
+	lines := []string{
+		// Hole 1: values bash evaluates.
+		x + "ls $((x))", x + "ls ${x@P}", x + "ls ${!x}", x + "[[ $x -eq 0 ]]", x + "(( x ))",
+		x + "ls ${a[x]}", x + "ls ${x:x}", x + "ls $[x]", x + "case 1 in $((x))) ls;; esac",
+		x + "let y=x", x + "declare -i y=$x", x + `printf -v "$x" 1`, x + `read "$x" <<< 1`,
+		x + `test -v "$x"`, x + `[ -v "$x" ]`, x + "for ((i=x;0;)); do ls; done", x + "z[x]=1",
+		x + "ls > $((x))", x + "declare -n r=$x; ls $r", x + "mapfile -C 'touch PWNED' -c 1 a < f",
+		x + `unset "$x"`, x + "ls ${x:0:x}", x + "echo $(( $(cat f) ))",
+		// Hole 3: cd moves the base of relative writes.
+		"cd /outside && ls > PWNED", "cd /outside; ls >> PWNED", "(cd /outside; ls > PWNED)",
+		"pushd /outside && ls &> PWNED", "cd /outside && echo > PWNED", "cd .. && ls > PWNED",
+		"cd /outside; find . -fprint PWNED",
+		// The commands after a cd outside work there: git status reads
+		// that folder's config (core.fsmonitor runs a program).
+		"cd /outside && git status", "cd /tmp && ls > /dev/null", "cd && git status", "cd - && ls",
+		"cd \"$D\" && git status", "pushd /outside; git status", "popd; git status", "cd src/../.. && git status", "cd src && cd evil && git status",
+		// Arguments naming files that grant powers, under broad rules.
+		"cp x .git/config", "cp x .companion/settings.json", "mv x .g?t/hooks/pre-commit", "cp x ./.GIT/config",
+		"sed -n 1p .env", "cp x \"$D/config\"",
+		// Hole 6: options that run programs or write files.
+		"git -c core.fsmonitor='touch PWNED' status", "git -c alias.x='!touch PWNED' x",
+		"git diff --output=/outside/f", "git --config-env=core.pager=X log", "git --exec-path=/tmp status",
+		"git -C /outside status", "find . -delete", "find . -exec touch PWNED \\;", "sed -i s/a/b/ f",
+		"sed 's/a/b/w PWNED' f", "sed 1e f", "awk 'BEGIN{system(\"touch PWNED\")}'",
+		"tar --to-command='touch PWNED' -xf a.tar", "tar -xf a.tar --checkpoint-action=exec=x",
+		"rsync -e 'touch PWNED' a b:", "man -P 'touch PWNED' ls", "less '+!touch PWNED' f",
+		"curl -o /outside/f url", "go build -o /outside/x .", "make CC='touch PWNED'", "sort -o /outside/f f",
+	}
+	for _, line := range lines {
+		if v := p.Decide(lineCall(line, root)); v.Decision == Allow {
+			t.Errorf("hole: %q was allowed", line)
+		}
+	}
+	for _, line := range []string{"ls $((1+2))", "cd src && ls", "git status", "git -C src diff", "find . -name x",
+		"sed -n 1p f", "echo hi > out", "cp a b", "cd ./src/.. && ls", "cp .gitignore x"} {
+		if v := p.Decide(lineCall(line, root)); v.Decision != Allow {
+			t.Errorf("%q should be allowed by the rules: %v (%s)", line, v.Decision, v.Reason)
+		}
+	}
+}
+
+// TestDenyByProgram checks hole 4: a deny rule naming a program catches it
+// by path and through every wrapper, even in yolo mode.
+func TestDenyByProgram(t *testing.T) {
+	roots, root := testRoots(t)
+	p := New(Options{Mode: ModeYolo, Trusted: true, Roots: roots, Rules: rules(t, nil, nil, []string{"run_shell_command(rm)"})})
+	lines := []string{
+		"rm keep.txt", "/bin/rm keep.txt", "/usr/bin/rm keep.txt", "./rm keep.txt", "/tmp/x/rm keep.txt",
+		"\\rm keep.txt", "'/bin/rm' keep.txt", "command rm keep.txt", "command /bin/rm keep.txt", "exec rm keep.txt",
+		"env rm keep.txt", "/usr/bin/env /bin/rm keep.txt", "env -i X=1 rm keep.txt", "nice rm keep.txt",
+		"nice -n 5 /usr/bin/rm keep.txt", "timeout 1 rm keep.txt", "timeout -s KILL 1 /bin/rm keep.txt",
+		"xargs rm < list", "xargs -0 /bin/rm < list", "find . -exec rm {} \\;", "find . -exec /bin/rm {} +",
+		"sudo rm keep.txt", "sudo -u root /bin/rm keep.txt", "busybox rm keep.txt", "/bin/busybox rm keep.txt",
+		"doas rm keep.txt", "nohup rm keep.txt", "stdbuf -oL rm keep.txt", "setsid rm keep.txt", "time rm keep.txt",
+		"builtin command rm keep.txt", "ionice -c3 rm keep.txt", "taskset -c 0 rm keep.txt",
+		"flock /tmp/l rm keep.txt", "flock /tmp/l -c 'rm keep.txt'", "watch rm keep.txt", "bash -c 'rm keep.txt'",
+		"sh -c '/bin/rm keep.txt'", "ls; rm keep.txt", "echo $(rm keep.txt)",
+	}
+	for _, line := range lines {
+		if v := p.Decide(lineCall(line, root)); v.Decision != Deny {
+			t.Errorf("%q: %v (%s), want deny", line, v.Decision, v.Reason)
+		}
+	}
+	if v := p.Decide(lineCall("ls keep.txt", root)); v.Decision != Allow {
+		t.Errorf("ls in yolo: %v", v.Decision)
+	}
+}

@@ -1,9 +1,9 @@
 package policy
 
 import (
-	"fmt"
 	"path/filepath"
-	"strings"
+
+	"fmt"
 	"sync"
 
 	"companion/tools"
@@ -124,6 +124,14 @@ func (p *Policy) Decide(c Call) Verdict {
 	if reason := p.alwaysAsk(c); reason != "" {
 		return Verdict{Ask, reason}
 	}
+	if mode != ModeYolo {
+		if reason := p.protectedAsk(c); reason != "" {
+			return Verdict{Ask, reason}
+		}
+		if reason := p.chdirAsk(c); reason != "" {
+			return Verdict{Ask, reason}
+		}
+	}
 	if !p.trusted {
 		return Verdict{Ask, "this folder is not trusted"}
 	}
@@ -136,7 +144,22 @@ func (p *Policy) Decide(c Call) Verdict {
 	if _, ok := firstMatch(all.Allow, c, false); ok {
 		return Verdict{Decision: Allow}
 	}
-	return Verdict{Decision: Ask}
+	return Verdict{Ask, beyondReason(c.Confirm)}
+}
+
+// beyondReason says why no rule could cover a shell line whose options
+// reach beyond its program (git -c, sed -i); "" for other calls.
+func beyondReason(conf *tools.Confirmation) string {
+	if conf.Type != tools.ConfirmExec {
+		return ""
+	}
+	for _, cmd := range conf.Commands {
+		if cmd.Beyond != "" && len(cmd.Words) > 0 {
+			return "asked every time: " + filepath.Base(cmd.Words[0]) + " " + cmd.Beyond +
+				" can run other programs or write files, which no rule covers"
+		}
+	}
+	return ""
 }
 
 // modeAllows reports whether the mode approves a confirmation type.
@@ -152,7 +175,8 @@ func modeAllows(mode string, t tools.ConfirmType) bool {
 
 // alwaysAsk names why a call must be asked whatever the mode and rules
 // say: writes outside the roots, and shell lines that cannot be read with
-// certainty.
+// certainty. Files that grant powers are asked about too, in every mode
+// but yolo (protectedAsk).
 func (p *Policy) alwaysAsk(c Call) string {
 	conf := c.Confirm
 	switch conf.Type {
@@ -166,27 +190,17 @@ func (p *Policy) alwaysAsk(c Call) string {
 		}
 		for _, cmd := range conf.Commands {
 			if cmd.Dynamic {
-				return "the command runs a program whose name is computed at run time"
+				return "the line runs code known only when it runs (a computed program name, eval, or a value bash evaluates as code), which no rule covers"
 			}
 		}
+		dir := commandDir(c.Root, conf.Dir)
 		for _, target := range conf.Redirects {
-			if target == "" || strings.HasPrefix(target, "~") || !p.roots.Contains(absUnder(c.Root, conf.Dir, target)) {
-				return "the command writes to a file outside the workspace"
+			if reason := p.redirectOutside(dir, target); reason != "" {
+				return reason
 			}
 		}
 	}
 	return ""
-}
-
-// absUnder resolves a redirect target against the command's directory.
-func absUnder(root, dir, target string) string {
-	if filepath.IsAbs(target) {
-		return filepath.Clean(target)
-	}
-	if dir == "" {
-		dir = root
-	}
-	return filepath.Join(dir, target)
 }
 
 // firstMatch returns the first rule covering the call. For shell calls,
@@ -223,7 +237,7 @@ func covers(r Rule, c Call, deny bool) bool {
 			return false // allow and ask: checked command by command
 		}
 		for _, cmd := range conf.Commands {
-			if r.matchesCommand(cmd) || (cmd.Dynamic && len(cmd.Words) > 0 && r.matchesCommand(tools.ShellCommand{Words: cmd.Words})) {
+			if r.matchesCommand(c, cmd, true) || (cmd.Dynamic && len(cmd.Words) > 0 && r.matchesCommand(c, tools.ShellCommand{Words: cmd.Words}, true)) {
 				return true
 			}
 		}
@@ -242,7 +256,7 @@ func allCommandsCovered(rules []Rule, c Call) (Rule, bool) {
 	for _, cmd := range conf.Commands {
 		found := false
 		for _, r := range rules {
-			if r.Pattern != "" && r.matchesTool(c) && r.matchesCommand(cmd) {
+			if r.Pattern != "" && r.matchesTool(c) && r.matchesCommand(c, cmd, false) {
 				found, last = true, r
 				break
 			}

@@ -2,7 +2,9 @@ package policy
 
 import (
 	"os"
+	osexec "os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"companion/tools"
@@ -160,6 +162,77 @@ func TestParseRule(t *testing.T) {
 		r, err := ParseRule(tc.in)
 		if (err != nil) != tc.bad || (!tc.bad && (r.Tool != tc.tool || r.Pattern != tc.pattern)) {
 			t.Errorf("ParseRule(%q) = %+v, %v", tc.in, r, err)
+		}
+	}
+}
+
+// TestAllowByProgram: an allow rule names the program PATH finds. The same
+// program by another path is covered; a program of the same name
+// elsewhere (./ls, /tmp/evil/ls) is not.
+func TestAllowByProgram(t *testing.T) {
+	roots, root := testRoots(t)
+	for _, name := range []string{"ls", filepath.Join("evil", "ls")} {
+		p := filepath.Join(root, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := New(Options{Trusted: true, Roots: roots, Rules: rules(t, []string{"shell(ls)", "shell(git status)"}, nil, nil)})
+	tests := []struct {
+		line string
+		want Decision
+	}{
+		{"ls -la", Allow},
+		{"./ls -la", Ask},
+		{"evil/ls", Ask},
+		{filepath.Join(root, "evil", "ls"), Ask},
+		{"/tmp/nonexistent-companion/ls", Ask},
+		{"git status", Allow},
+		{"git -c core.fsmonitor=x status", Ask},
+		{"git status --porcelain", Allow},
+	}
+	if ls, err := osexec.LookPath("ls"); err == nil {
+		tests = append(tests, struct {
+			line string
+			want Decision
+		}{ls + " -la", Allow})
+	}
+	for _, tt := range tests {
+		if v := p.Decide(lineCall(tt.line, root)); v.Decision != tt.want {
+			t.Errorf("%q: %v (%s), want %v", tt.line, v.Decision, v.Reason, tt.want)
+		}
+	}
+}
+
+// TestAlwaysRulesNarrow: an "always" answer remembers each command as
+// narrowly as its label says: the program, with its subcommand for tools
+// that have them; nothing for commands no rule may cover.
+func TestAlwaysRulesNarrow(t *testing.T) {
+	_, root := testRoots(t)
+	tests := []struct {
+		line string
+		want []string
+	}{
+		{"ls -la && cat f", []string{"shell(ls)", "shell(cat)"}},
+		{"git status && git diff HEAD", []string{"shell(git status)", "shell(git diff)"}},
+		{"git -C src log --oneline", []string{"shell(git -C src log)"}},
+		{"npm run build && npm test", []string{"shell(npm run build)", "shell(npm test)"}},
+		{"go test ./... | tee out", []string{"shell(go test)", "shell(tee)"}},
+		{"docker --context x ps", []string{"shell(docker --context x ps)"}},
+		{"git -c core.pager=x log", nil},
+		{"$CMD x", nil},
+		{"sudo ls", []string{"shell(sudo)", "shell(ls)"}},
+		{"make CC=x", nil},
+		{"make test", []string{"shell(make test)"}},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, r := range AlwaysRules(lineCall(tt.line, root), ScopeThis) {
+			got = append(got, r.String())
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("AlwaysRules(%q) = %q, want %q", tt.line, got, tt.want)
 		}
 	}
 }

@@ -2,6 +2,8 @@ package policy
 
 import (
 	"fmt"
+	"os"
+	osexec "os/exec"
 	"path/filepath"
 	"strings"
 
@@ -82,21 +84,95 @@ func (r Rule) matchesPath(root, path string) bool {
 }
 
 // matchesCommand reports whether a shell rule's prefix covers one simple
-// command: the rule's words must be the command's first words.
-func (r Rule) matchesCommand(cmd tools.ShellCommand) bool {
-	if cmd.Dynamic {
+// command of the call: the rule's words must be the command's first
+// words, its program compared by sameProgram. A Dynamic command matches
+// nothing, and an allow or ask rule (deny false) never covers a command
+// whose options reach beyond its name (Beyond).
+func (r Rule) matchesCommand(c Call, cmd tools.ShellCommand, deny bool) bool {
+	if cmd.Dynamic || (!deny && cmd.Beyond != "") {
 		return false
 	}
 	prefix := strings.Fields(r.Pattern)
 	if len(prefix) == 0 || len(prefix) > len(cmd.Words) {
 		return false
 	}
-	for i, w := range prefix {
-		if cmd.Words[i] != w {
+	if !sameProgram(prefix[0], cmd.Words[0], shellDir(c), deny) {
+		return false
+	}
+	for i, w := range prefix[1:] {
+		if cmd.Words[i+1] != w {
 			return false
 		}
 	}
 	return true
+}
+
+// shellDir is the directory a shell call runs in.
+func shellDir(c Call) string {
+	if c.Confirm == nil {
+		return c.Root
+	}
+	return commandDir(c.Root, c.Confirm.Dir)
+}
+
+// sameProgram reports whether a rule's program and a command's program
+// word name the same program. The same word is the same program (a name
+// is looked up in PATH, which a line cannot change unasked). Otherwise
+// both are resolved as the shell would (a bare name through PATH, a
+// relative path from dir) with the symbolic links of their folders
+// followed: /bin/rm and rm are the same program, ./ls and /tmp/evil/ls are
+// not ls. A deny rule also matches by base name (/usr/bin/rm, ./rm) and
+// through a symbolic link whose target has the rule's name.
+func sameProgram(rule, word, dir string, deny bool) bool {
+	if rule == word {
+		return true
+	}
+	if deny && filepath.Base(rule) == filepath.Base(word) {
+		return true
+	}
+	rp, ok1 := programPath(rule, dir)
+	wp, ok2 := programPath(word, dir)
+	if !ok1 || !ok2 {
+		return false
+	}
+	if rp == wp {
+		return true
+	}
+	if !deny {
+		return false
+	}
+	rt, err1 := filepath.EvalSymlinks(rp)
+	wt, err2 := filepath.EvalSymlinks(wp)
+	return err1 == nil && err2 == nil && rt == wt && filepath.Base(wt) == filepath.Base(rule)
+}
+
+// programPath resolves a program word to an absolute path whose folders
+// hold no symbolic link; the last element is kept, since a multi-call
+// program (busybox) acts by the name it is called by.
+func programPath(name, dir string) (string, bool) {
+	p := name
+	if !strings.Contains(name, "/") {
+		found, err := osexec.LookPath(name)
+		if err != nil {
+			return "", false
+		}
+		p = found
+	}
+	if !filepath.IsAbs(p) {
+		if dir == "" {
+			return "", false
+		}
+		p = filepath.Join(dir, p)
+	}
+	parent, err := filepath.EvalSymlinks(filepath.Dir(filepath.Clean(p)))
+	if err != nil {
+		return "", false
+	}
+	p = filepath.Join(parent, filepath.Base(p))
+	if info, err := os.Stat(p); err != nil || info.IsDir() {
+		return "", false
+	}
+	return p, true
 }
 
 // matchesMCP reports whether an MCP rule's "server" or "server/tool"

@@ -20,8 +20,15 @@ type Command struct {
 	// Dynamic means the program that runs cannot be known before the line
 	// runs: its name is an expansion or a pattern, or it runs code given as
 	// data (eval, source, bash -c "$x", code piped into a shell), or it sets
-	// a variable that changes what programs run (PATH, LD_PRELOAD, ...).
+	// a variable that changes what programs run (PATH, LD_PRELOAD, ...),
+	// or a value reaches a place where bash evaluates it as code (an
+	// arithmetic context, an array subscript, ${!x}, ${x@P}).
 	Dynamic bool
+	// Beyond, when set, names an option through which the command runs
+	// other programs or writes files (git -c, sed -i, find -delete): more
+	// than a rule naming the program can promise, so no allow rule covers
+	// the command.
+	Beyond string
 }
 
 // Analysis is what a command line would do, found without running it.
@@ -29,15 +36,19 @@ type Analysis struct {
 	// Parsed is false when the line is not valid Bash; nothing else is set.
 	Parsed bool
 	// Commands are every simple command the line runs, in source order,
-	// with wrappers (env, nohup, time, timeout, nice, command, builtin,
-	// exec, stdbuf, setsid, xargs, bash -c) replaced by the command they
-	// run. sudo stays as a command of its own before the command it runs;
-	// find stays before the commands of its -exec actions.
+	// with wrappers (env, nohup, time, timeout, nice, ionice, taskset,
+	// command, builtin, exec, stdbuf, setsid, xargs, busybox, flock, watch,
+	// bash -c) replaced by the command they run. sudo and doas stay as
+	// commands of their own before the command they run; find stays before
+	// the commands of its -exec actions. A place where bash evaluates a
+	// value as code ($((x)), ${!x}, ${x@P}, ...) is a Dynamic command of
+	// its own, its only word the construct as written.
 	Commands []Command
 	// Redirects are the files the line writes by redirection (>, >>, >|,
 	// &>, &>>, <>, >&file, find -fprint), as written and unquoted; "" for a
-	// target that is not a plain literal. /dev/null, /dev/stdout and
-	// /dev/stderr are left out.
+	// target that is not a plain literal, and for a relative target in a
+	// line that changes directory (cd, pushd, popd), since its base is then
+	// unknown. /dev/null, /dev/stdout and /dev/stderr are left out.
 	Redirects []string
 	// RootCommands are the distinct literal program names of Commands, in
 	// order.
@@ -52,6 +63,13 @@ func Analyze(line string) Analysis {
 		return Analysis{}
 	}
 	res := Analysis{Parsed: true, Redirects: a.redirects}
+	if a.moved {
+		for i, target := range res.Redirects {
+			if !strings.HasPrefix(target, "/") {
+				res.Redirects[i] = ""
+			}
+		}
+	}
 	for _, c := range a.cmds {
 		res.Commands = append(res.Commands, c.Command)
 		if c.named && !slices.Contains(res.RootCommands, c.Words[0]) {
@@ -72,6 +90,9 @@ type analyzer struct {
 	printer   *syntax.Printer
 	cmds      []found
 	redirects []string
+	// moved records a command that changes the working directory of the
+	// commands after it (cd, pushd, popd, env -C).
+	moved bool
 }
 
 // script parses src and records what it runs; false means it does not
@@ -83,6 +104,9 @@ func (a *analyzer) script(src string, depth int) bool {
 	}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		a.visit(n, depth)
+		if n != nil && evaluates(n) {
+			a.add([]word{{val: excerpt(src, n)}}, true)
+		}
 		return true
 	})
 	return true
@@ -117,7 +141,7 @@ func (a *analyzer) add(ws []word, dynamic bool) int {
 		return -1
 	}
 	a.cmds = append(a.cmds, found{
-		Command: Command{Words: vals(ws), Dynamic: dynamic || !ws[0].named()},
+		Command: Command{Words: vals(ws), Dynamic: dynamic || !ws[0].named(), Beyond: beyond(ws)},
 		named:   ws[0].lit,
 	})
 	return len(a.cmds) - 1
@@ -142,23 +166,29 @@ func (a *analyzer) assignments(as []*syntax.Assign) {
 }
 
 // decl records declare, export, local, readonly, typeset and nameref.
-// Setting a risky variable, or an argument whose name is only known at run
-// time, makes it Dynamic.
+// Setting a risky variable, an argument whose name is only known at run
+// time, an integer attribute (later assignments evaluate their values as
+// arithmetic) or a nameref to anything but a plain name makes it Dynamic.
 func (a *analyzer) decl(d *syntax.DeclClause) {
 	ws := []word{{val: d.Variant.Value, lit: true}}
-	risky := false
+	risky, nameref := d.Variant.Value == "nameref", false
 	for _, v := range d.Args {
 		switch {
 		case v.Name != nil:
 			// declare -n ref=PATH makes ref an alias of PATH: a value
 			// naming a risky variable counts too.
-			val, _ := literalWord(v.Value)
+			val, lit := literalWord(v.Value)
 			ws = append(ws, word{val: a.assignSource(v), lit: true})
-			risky = risky || riskyVar(v.Name.Value) || riskyVar(val)
+			risky = risky || riskyVar(v.Name.Value) || riskyVar(val) ||
+				(nameref && (v.Naked || v.Value == nil || !lit || !isName(val)))
 		default: // declare "$x", export "PATH=/x": a word read at run time
 			val, ok := literalWord(v.Value)
 			name, _, _ := strings.Cut(val, "=")
-			risky = risky || !ok || riskyVar(strings.TrimSuffix(name, "+"))
+			if ok && strings.HasPrefix(val, "-") {
+				nameref = nameref || strings.Contains(val, "n")
+				risky = risky || strings.Contains(val, "i")
+			}
+			risky = risky || !ok || riskyVar(strings.TrimSuffix(name, "+")) || strings.Contains(name, "[")
 			ws = append(ws, word{val: a.source(v.Value), lit: ok})
 		}
 	}

@@ -41,16 +41,16 @@ func TestAnalyze(t *testing.T) {
 		{"in assignment", "X=$(rm -rf /)", cmds(c("rm", "-rf", "/")), nil},
 		{"in prefix assignment", "X=$(rm -rf /) ls", cmds(c("ls"), c("rm", "-rf", "/")), nil},
 		{"in parameter default", "echo ${X:-$(rm x)}", cmds(c("echo", "${X:-$(rm x)}"), c("rm", "x")), nil},
-		{"in arithmetic", "echo $(( $(rm x) + 1 ))", cmds(c("echo", "$(($(rm x) + 1))"), c("rm", "x")), nil},
+		{"in arithmetic", "echo $(( $(rm x) + 1 ))", cmds(c("echo", "$(($(rm x) + 1))"), d("$(( $(rm x) + 1 ))"), c("rm", "x")), nil},
 		{"process substitution in", "diff <(ls a) <(rm b)", cmds(c("diff", "<(ls a)", "<(rm b)"), c("ls", "a"), c("rm", "b")), nil},
 		{"process substitution out", "ls > >(rm x)", cmds(c("ls"), c("rm", "x")), nil},
 		{"in redirect target", "ls > $(rm x)", cmds(c("ls"), c("rm", "x")), files("")},
 		{"in export", "export X=$(rm x)", cmds(c("export", "X=$(rm x)"), c("rm", "x")), nil},
 		{"in heredoc", "cat <<EOF\n$(rm x)\nEOF", cmds(c("cat"), c("rm", "x")), nil},
 		{"quoted heredoc is text", "cat <<'EOF'\n$(rm x)\nEOF", cmds(c("cat")), nil},
-		{"in array index", "echo ${a[$(rm x)]}", cmds(c("echo", "${a[$(rm x)]}"), c("rm", "x")), nil},
-		{"in let", `let "y = $(rm x)"`, cmds(c("rm", "x")), nil},
-		{"in arithmetic command", "(( y = $(rm x) ))", cmds(c("rm", "x")), nil},
+		{"in array index", "echo ${a[$(rm x)]}", cmds(c("echo", "${a[$(rm x)]}"), d("${a[$(rm x)]}"), c("rm", "x")), nil},
+		{"in let", `let "y = $(rm x)"`, cmds(d(`let "y = $(rm x)"`), c("rm", "x")), nil},
+		{"in arithmetic command", "(( y = $(rm x) ))", cmds(d("(( y = $(rm x) ))"), c("rm", "x")), nil},
 		{"in for list", "select v in $(rm x); do :; done", cmds(c("rm", "x"), c(":")), nil},
 		// Compound commands and functions.
 		{"subshell", "(cd /; rm x)", cmds(c("cd", "/"), c("rm", "x")), nil},
@@ -140,6 +140,20 @@ func TestAnalyze(t *testing.T) {
 		{"alias dynamic", `alias x="$y"`, cmds(d("alias", `x="$y"`)), nil},
 		{"alias unparseable", "alias x='if'", cmds(d("alias", "x=if")), nil},
 		{"brace to nothing", "{,} ls", cmds(c("ls")), nil},
+		{"busybox applet", "busybox rm x", cmds(c("rm", "x")), nil},
+		{"busybox by path", "/bin/busybox sh -c 'rm x'", cmds(c("rm", "x")), nil},
+		{"busybox list", "busybox --list", cmds(d("busybox", "--list")), nil},
+		{"doas", "doas -u root rm x", cmds(c("doas", "-u", "root", "rm", "x"), c("rm", "x")), nil},
+		{"doas -s", "doas -s", cmds(d("doas", "-s")), nil},
+		{"ionice", "ionice -c 3 rm x", cmds(c("rm", "x")), nil},
+		{"ionice -p", "ionice -p 12", cmds(d("ionice", "-p", "12")), nil},
+		{"taskset", "taskset -c 0 rm x", cmds(c("rm", "x")), nil},
+		{"flock command", "flock -w 5 /tmp/l rm x", cmds(c("rm", "x")), nil},
+		{"flock -c", "flock /tmp/l -c 'rm x'", cmds(c("rm", "x")), nil},
+		{"flock fd", "flock 9", cmds(c("flock", "9")), nil},
+		{"watch script", "watch -n 1 rm x", cmds(c("rm", "x")), nil},
+		{"watch exec", "watch -x rm x", cmds(c("rm", "x")), nil},
+		{"watch dynamic", `watch "$c"`, cmds(d("watch", `"$c"`)), nil},
 		// Code as data.
 		{"variable holding name", "a=rm; $a -rf /", cmds(d("$a", "-rf", "/")), nil},
 		{"braced variable", `"${CMD}" x`, cmds(d(`"${CMD}"`, "x")), nil},
@@ -195,6 +209,9 @@ func TestAnalyze(t *testing.T) {
 			got := Analyze(tt.line)
 			if !got.Parsed {
 				t.Fatalf("Analyze(%q) did not parse", tt.line)
+			}
+			for i := range got.Commands {
+				got.Commands[i].Beyond = "" // TestAnalyzeBeyond checks it
 			}
 			if !reflect.DeepEqual(got.Commands, tt.want) {
 				t.Errorf("Analyze(%q).Commands =\n  %s\nwant\n  %s", tt.line, show(got.Commands), show(tt.want))
@@ -276,3 +293,148 @@ func TestAnalyzeDepthBound(t *testing.T) {
 
 // shellQuote single-quotes s for the shell.
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// TestAnalyzeEvaluates lists lines in which a variable's value reaches a
+// place where bash evaluates it as code (x='a[$(touch P)]' makes each run
+// touch): each must hold a Dynamic command. The safe lines beside them
+// must not.
+func TestAnalyzeEvaluates(t *testing.T) {
+	const x = `x='a[$(touch P)]'; `
+	evaluating := []string{
+		x + "ls $((x))", x + "ls $(( x + 1 ))", x + "ls $[x]", x + `ls "$((x))"`, x + "ls ${x@P}",
+		x + "y=$x; ls ${!y}", x + "ls ${!x}", x + "[[ $x -eq 0 ]]", x + "[[ x -lt 1 ]]", x + "[[ 1 -ne $x ]]",
+		x + "[[ 0 -le x ]] && ls", x + "[[ 0 -ge x || 1 -gt 0 ]]", x + "(( x ))", x + "((x)) && ls",
+		x + "a=(1); ls ${a[x]}", x + "ls ${a[$x]}", x + "ls ${x:x}", x + "ls ${x:0:x}", x + "case 1 in $((x))) ls;; esac",
+		x + "let y=x", x + `let "y = x"`, x + "builtin let y=x", x + "for ((i=x; i<1; i++)); do ls; done",
+		x + "declare -i y=$x", x + "typeset -i y; y=$x", x + "local -i y=$x", x + "declare -ai y",
+		x + "z[x]=1", x + "w=([x]=1)", x + "declare -a w=([x]=1)", x + `declare "a[$x]=1"`,
+		x + `printf -v "$x" 1`, x + "printf -v 'a[$x]' 1", x + `read "$x" <<< 1`, x + "read 'a[$x]' <<< 1",
+		x + `test -v "$x"`, x + `[ -v "$x" ]`, x + "[ $x ]", x + `[ "$v" "$x" ]`, x + "printf -va[$x] 1",
+		x + `printf "$v" 1`, x + "wait -p 'a[$x]'", x + `[[ -v $x ]]`, x + "[[ -v a[x] ]]", x + `[[ -R $x ]]`,
+		x + `unset "$x"`, x + "unset 'a[$x]'", x + `wait -p "$x"`, x + `mapfile "$x" < f`,
+		x + "mapfile -C 'touch P' -c 1 a < f", x + "readarray -t -C cb a < f", x + `getopts a "$x"`,
+		x + `declare -n r="$x"; ls $r`, x + "declare -n r; r=$x; ls $r", x + "declare -n r='a[$(touch P)]'",
+		x + "echo $(( $(cat f) ))", x + `bash -c 'ls $((x))'`, x + "ls > $((x))", x + "ls ${y:-$((x))}",
+		"hash -p /tmp/evil ls; ls", "enable -f /tmp/evil.so ls", x + "[[ $x -eq 0 ]] <<< $((x))",
+		x + "ls $(( ++x ))", x + "ls $(( y = x ))",
+	}
+	safe := []string{
+		"ls $((1 + 2))", "ls $(( 0x1f * 2#101 ))", "ls $[3]", "ls ${a[0]} ${a[@]} ${!a[@]} ${!pre*}", "ls ${x: -1:2}",
+		"[[ 3 -eq 3 ]] && ls", "[[ -v HOME ]]", "test -v HOME", `[ "$x" -eq 0 ]`, `test "$x" = y`, "wait $!", `[ -n "$x" ]`,
+		"printf %d $x", "printf -v out %s x", "read -r line < f", "(( 1 ))", "for ((; 0; )); do ls; done", "ls ${!x@}",
+		"ls ${x@Q} ${x@E} ${#x}", "declare -n r=HOME", "echo $(( $# - 1 ))", "ls ${x/a/b}",
+	}
+	for _, line := range evaluating {
+		if got := Analyze(line); got.Parsed && !hasDynamic(got) {
+			t.Errorf("Analyze(%q) = %s: a value is evaluated as code, want a Dynamic command", line, show(got.Commands))
+		}
+	}
+	for _, line := range safe {
+		if got := Analyze(line); !got.Parsed || hasDynamic(got) {
+			t.Errorf("Analyze(%q) = %s, want no Dynamic command", line, show(got.Commands))
+		}
+	}
+}
+
+func hasDynamic(a Analysis) bool {
+	for _, c := range a.Commands {
+		if c.Dynamic {
+			return true
+		}
+	}
+	return false
+}
+
+// TestAnalyzeChdir checks that relative write targets are unknown ("")
+// once the line changes directory, wherever the change sits.
+func TestAnalyzeChdir(t *testing.T) {
+	tests := []struct {
+		line string
+		want []string
+	}{
+		{"ls > out", files("out")},
+		{"cd /outside && ls > PWNED", files("")},
+		{"cd /outside; ls > /abs/f", files("/abs/f")},
+		{"(cd /outside; ls > PWNED)", files("")},
+		{"cd /outside && (ls > PWNED)", files("")},
+		{"pushd /outside; ls >> PWNED", files("")},
+		{"popd; ls &> PWNED", files("")},
+		{"for i in 1 2; do ls > PWNED; cd /outside; done", files("")},
+		{"f() { ls > PWNED; }; cd /outside; f", files("")},
+		{"builtin cd /outside; ls > PWNED", files("")},
+		{"command cd /outside; ls > PWNED", files("")},
+		{"bash -c 'cd /outside' && ls > PWNED", files("")},
+		{"cd /outside; find . -fprint PWNED", files("")},
+		{"env -C /outside find . -fprint PWNED", files("")},
+		{"sudo -D /outside find . -fprint PWNED", files("")},
+		{"cd /outside; ls > ~/x", files("")},
+	}
+	for _, tt := range tests {
+		got := Analyze(tt.line)
+		if !reflect.DeepEqual(got.Redirects, tt.want) {
+			t.Errorf("Analyze(%q).Redirects = %q, want %q", tt.line, got.Redirects, tt.want)
+		}
+	}
+}
+
+// TestAnalyzeBeyond lists commands whose options run other programs or
+// write files: Beyond must name the reason, so no allow rule covers them.
+// The plain lines beside them must not be marked.
+func TestAnalyzeBeyond(t *testing.T) {
+	reaching := []string{
+		"git -c core.fsmonitor='touch P' status", "git -c alias.x='!touch P' x", "git -ccore.pager=x log",
+		"git --config-env=core.pager=EVIL log", "git --exec-path=/tmp/evil status", "git --git-dir=/o/.git log",
+		"git --work-tree=/o status", "git -C /outside status", "git -C ../x status", "git diff --output=/outside/f",
+		"git log --out=/outside/f", "git format-patch -o /outside HEAD~1", "git fetch --upload-pack='touch P' origin",
+		"git clone -u 'touch P' url", "git push --receive-pack=x", "git rebase -x 'touch P' HEAD~2",
+		"git rebase --exec='touch P' HEAD~2", "git bisect run touch P", "git submodule foreach touch P",
+		"git difftool -x 'touch P'", "git grep -O'touch P' x", "git config core.pager 'touch P'",
+		"git config --add core.hooksPath /tmp", "git filter-branch --tree-filter 'touch P'", "git archive -o /o/x HEAD",
+		"git $OPT status", "find . -delete", "find . -exec rm {} +", "find . -execdir ls \\;", "find . -ok rm {} \\;",
+		"find . -fprint out", "find . -fls out", "sed -i s/a/b/ f", "sed -ni s/a/b/ f", "sed --in-place s/a/b/ f",
+		"sed -f script.sed f", "sed 's/a/b/e' f", "sed 's/a/b/w out' f", "sed -n 'w out' f", "sed 1e f",
+		"sed -e p -e 'W out' f", "sed '/x/e touch P' f", "sed --expression='s|a|b|we' f", "sed -l 5 's/a/b/w x' f",
+		"awk 'BEGIN{system(\"touch P\")}'", "awk '{print > \"/o/f\"}' f", "awk '{print | \"sh\"}' f",
+		"awk -f prog.awk f", "gawk -l filefuncs 1 f", "tar --to-command='sh -c x' -xf a.tar",
+		"tar -xf a.tar --checkpoint=1 --checkpoint-action=exec='touch P'", "tar -I 'touch P' -xf a.tar",
+		"tar xIf 'touch P' a.tar", "tar -C /outside -xf a.tar", "tar --use-compress=x -cf a.tar .",
+		"rsync -e 'touch P' a b:", "rsync --rsync-path='touch P' a b:", "less +'!touch P' f", "more +10 f",
+		"man -P 'touch P' ls", "man --pager='touch P' ls", "vim -c '!touch P' f", "vim +'!touch P' f",
+		"curl -o /outside/f url", "curl -sSLo f url", "curl --output f url", "curl -K cfg url", "wget -O f url",
+		"wget --execute=x url", "sort -o /outside/f f", "sort --compress-program=x f", "rg --pre 'touch P' x",
+		"fd -x touch", "go build -o /outside/x .", "go test -exec 'touch P' .", "go build -toolexec=x .",
+		"cargo --config 'x' run", "npm --script-shell=/tmp/evil run x", "make CC='touch P'", "make -C /outside",
+		"make --eval='x:'", "zip -T -TT 'touch P' a.zip f", "python3 -c 'import os'", "node -e 'x'",
+		"perl -e 'x'", "perl -pi -e 's/a/b/' f", "ruby -e x", "php -r x", "ssh -o ProxyCommand='touch P' h",
+		"ssh -oLocalCommand=x h", "ssh -F cfg h", "scp -S evil a h:b", "/usr/bin/git -c x=y status",
+	}
+	plain := []string{
+		"git status", "git diff HEAD", "git log --oneline -5", "git -C sub status", "git commit -c HEAD",
+		"git config user.name", "git config --get core.pager", "git config --list", "git show --stat",
+		"find . -name '*.go' -print", "sed -n 1,5p f", "sed 's/hello/world/g' f", "sed -e 's/a/b/' -e 'y/ab/cd/' f",
+		"sed '/x/d; $!N; s/\\n/ /' f", "sed -E 's#a#b#2' f", "awk '{print $1}' f", "awk -F: -v x=1 '{print $x}' f",
+		"tar -czf a.tar.gz src", "tar xzf a.tar.gz", "rsync -av a b", "less f", "man ls", "vim f",
+		"curl -fsSL url", "wget url", "sort -u f", "rg x", "fd x", "go test ./...", "go build .", "cargo build",
+		"npm run build", "make test", "make -j4", "python3 script.py", "node app.js", "perl script.pl",
+		"ssh -o StrictHostKeyChecking=no h", "zip -r a.zip src",
+	}
+	for _, line := range reaching {
+		if got := Analyze(line); !got.Parsed || !anyBeyond(got) {
+			t.Errorf("Analyze(%q): no command marked Beyond: %+v", line, got.Commands)
+		}
+	}
+	for _, line := range plain {
+		if got := Analyze(line); !got.Parsed || anyBeyond(got) {
+			t.Errorf("Analyze(%q) marked Beyond: %+v", line, got.Commands)
+		}
+	}
+}
+
+func anyBeyond(a Analysis) bool {
+	for _, c := range a.Commands {
+		if c.Beyond != "" {
+			return true
+		}
+	}
+	return false
+}

@@ -3,7 +3,10 @@
 // substitutions, compound commands, functions and wrappers such as env,
 // timeout, sudo, xargs, find -exec and bash -c) and the files it would write
 // by redirection, so a permission policy can judge the line command by
-// command.
+// command. What it cannot know (a program named at run time, a value bash
+// evaluates as code, a write after cd) it marks as unknown, and it flags
+// options through which a program reaches beyond its name (git -c, sed -i,
+// find -delete).
 //
 // Parsing is done by mvdan.cc/sh/v3 in its Bash dialect. The package imports
 // nothing of companion's own (package tools imports it, so it cannot import

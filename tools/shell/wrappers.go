@@ -45,8 +45,20 @@ func (a *analyzer) step(inv invocation) (invocation, bool) {
 		return a.env(inv)
 	case "xargs":
 		return a.xargs(inv)
-	case "nohup", "builtin", "exec", "command", "timeout", "nice", "stdbuf", "setsid", "time":
+	case "nohup", "builtin", "exec", "command", "timeout", "nice", "stdbuf", "setsid", "time", "ionice", "taskset":
 		return a.wrapper(inv)
+	case "busybox":
+		if len(ws) > 1 && ws[1].named() && !strings.HasPrefix(ws[1].val, "-") {
+			inv.words = ws[1:] // busybox rm x runs the rm applet
+			return inv, true
+		}
+		a.add(ws, inv.risky || len(ws) > 1)
+	case "doas":
+		return a.doas(inv)
+	case "flock":
+		return a.flock(inv)
+	case "watch":
+		a.watch(inv)
 	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash":
 		a.shell(inv)
 	case "eval", "source", ".":
@@ -57,8 +69,15 @@ func (a *analyzer) step(inv invocation) (invocation, bool) {
 		a.alias(inv)
 	case "find":
 		a.find(inv)
-	case "read", "mapfile", "readarray", "getopts", "printf":
+	case "read", "mapfile", "readarray", "getopts", "printf", "unset", "wait", "test", "[":
 		a.add(ws, inv.risky || setsRiskyVar(ws))
+	case "let": // let run as a command (builtin let x) evaluates its words
+		a.add(ws, true)
+	case "hash", "enable": // hash -p sets a command's path; enable -f loads code
+		a.add(ws, inv.risky || len(ws) > 1)
+	case "cd", "pushd", "popd":
+		a.moved = true
+		a.add(ws, inv.risky)
 	default:
 		a.add(ws, inv.risky)
 	}
@@ -100,21 +119,25 @@ func wrapperOptions(name string) opts {
 	case "time":
 		return opts{flags: "pqv", valued: "f", long: []string{"portability", "quiet", "verbose"},
 			longVal: []string{"format"}}
+	case "ionice": // -p, -P and -u act on running processes: unknown here
+		return opts{flags: "t", valued: "cn", long: []string{"ignore"}, longVal: []string{"class", "classdata"}}
+	case "taskset": // -p acts on a running process: unknown here
+		return opts{flags: "ac", long: []string{"all-tasks", "cpu-list"}}
 	}
 	return opts{} // nohup, builtin
 }
 
 // wrapper unwraps nohup, builtin, exec, command, timeout, nice, stdbuf,
-// setsid and time.
+// setsid, time, ionice and taskset.
 func (a *analyzer) wrapper(inv invocation) (invocation, bool) {
 	ws := inv.words
 	name := wrapperName(ws[0].val)
 	rest, seen, ok := wrapperOptions(name).skip(ws[1:])
-	if ok && name == "timeout" {
+	if ok && (name == "timeout" || name == "taskset") {
 		if len(rest) == 0 || !rest[0].lit {
 			ok = false
 		} else {
-			rest = rest[1:] // the duration
+			rest = rest[1:] // the duration, the CPU mask
 		}
 	}
 	_, lookup := seen["v"]
@@ -145,11 +168,12 @@ func (a *analyzer) env(inv invocation) (invocation, bool) {
 	if len(ws) > 1 && ws[1].val == "-" {
 		ws = append([]word{ws[0]}, ws[2:]...) // "env -" is env -i
 	}
-	rest, _, ok := o.skip(ws[1:])
+	rest, seen, ok := o.skip(ws[1:])
 	if !ok {
 		a.add(inv.words, true) // includes -S, which splits a string into a command
 		return invocation{}, false
 	}
+	a.noteChdir(seen, "C", "chdir")
 	rest, risky, ok := skipAssignments(rest)
 	switch {
 	case !ok:
@@ -161,6 +185,16 @@ func (a *analyzer) env(inv invocation) (invocation, bool) {
 		return inv, true
 	}
 	return invocation{}, false
+}
+
+// noteChdir records that a wrapper given one of the options (env -C,
+// sudo -D) runs its command in another directory.
+func (a *analyzer) noteChdir(seen map[string]string, opts ...string) {
+	for _, o := range opts {
+		if _, set := seen[o]; set {
+			a.moved = true
+		}
+	}
 }
 
 // sudo records sudo itself, so rules can deny it, then the command it runs.
@@ -181,6 +215,7 @@ func (a *analyzer) sudo(inv invocation) (invocation, bool) {
 		a.add(ws, true)
 		return invocation{}, false
 	}
+	a.noteChdir(seen, "D", "chdir")
 	for _, noRun := range []string{"e", "edit", "l", "list", "v", "validate", "V", "version", "K", "help"} {
 		if _, set := seen[noRun]; set {
 			a.add(ws, inv.risky || risky)
@@ -264,23 +299,85 @@ func skipAssignments(ws []word) ([]word, bool, bool) {
 	return nil, risky, true
 }
 
-// setsRiskyVar reports whether a builtin that assigns variables named by
-// its arguments (read, mapfile, readarray, getopts, printf -v) may set a
-// risky one: an argument names one, or a name is only known at run time.
-// printf is judged by its -v argument alone.
+// setsRiskyVar reports whether a builtin that assigns or tests variables
+// named by its arguments (read, mapfile, readarray, getopts, unset,
+// printf -v, wait -p, test -v) may set a risky one or evaluate code: an
+// argument names a risky variable, a name is only known at run time, or a
+// name holds a subscript (a[$x]), which bash evaluates as arithmetic.
+// mapfile -C runs its callback as code.
 func setsRiskyVar(ws []word) bool {
-	if wrapperName(ws[0].val) == "printf" {
-		for i := 1; i+1 < len(ws) && ws[i].val != "--"; i++ {
-			if ws[i].val == "-v" {
-				return !ws[i+1].lit || riskyVar(ws[i+1].val)
-			}
-		}
-		return false
+	name := wrapperName(ws[0].val)
+	switch name {
+	case "printf":
+		return badNameAfter(ws, "-v")
+	case "wait":
+		return badNameAfter(ws, "-p")
+	case "test", "[":
+		return testEvaluates(ws)
 	}
 	for _, w := range ws[1:] {
-		if !w.lit || riskyVar(w.val) {
+		callback := strings.HasPrefix(w.val, "-") && !strings.HasPrefix(w.val, "--") && strings.Contains(w.val, "C")
+		if !w.lit || riskyVar(w.val) || strings.Contains(w.val, "[") ||
+			(callback && (name == "mapfile" || name == "readarray")) {
 			return true
 		}
+	}
+	return false
+}
+
+// badNameAfter reports whether the leading options of a builtin (printf
+// -v NAME, wait -p NAME) may name anything but a plain, harmless variable:
+// the option's value is not a plain name, or a word before the operands
+// is only known at run time (it could be the option itself).
+func badNameAfter(ws []word, opt string) bool {
+	for i := 1; i < len(ws); i++ {
+		switch v := ws[i].val; {
+		case !ws[i].lit:
+			return !numericParam(v)
+		case v == "--" || !strings.HasPrefix(v, "-"):
+			return false // the operands begin
+		case v == opt:
+			if i+1 == len(ws) {
+				return false
+			}
+			next := ws[i+1]
+			return !next.lit || !isName(next.val) || riskyVar(next.val)
+		case strings.HasPrefix(v, opt):
+			name := v[len(opt):] // glued: printf -vNAME
+			return !isName(name) || riskyVar(name)
+		}
+	}
+	return false
+}
+
+// testEvaluates reports whether test or [ may be given -v NAME or -R NAME
+// with a name bash evaluates (a[$(cmd)]): written so, or through an
+// unquoted expansion (which may split into "-v" and a name) or a quoted
+// one followed by a word known only at run time or holding a subscript.
+func testEvaluates(ws []word) bool {
+	for i := 1; i < len(ws); i++ {
+		w := ws[i]
+		quoted := len(w.val) > 1 && strings.HasPrefix(w.val, `"`) && strings.HasSuffix(w.val, `"`)
+		switch {
+		case !w.lit && !quoted:
+			return true
+		case !w.lit && i+1 < len(ws) && (!ws[i+1].lit || strings.Contains(ws[i+1].val, "[")):
+			return true
+		case w.lit && (w.val == "-v" || w.val == "-R") && i+1 < len(ws):
+			if next := ws[i+1]; !next.lit || !isName(next.val) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// numericParam reports whether a word is a special parameter that always
+// holds a number ($!, $$, $?, $#).
+func numericParam(v string) bool {
+	switch v {
+	case "$!", "$$", "$?", "$#":
+		return true
 	}
 	return false
 }
