@@ -3,11 +3,16 @@ GO        ?= go
 BIN       ?= bin/companion
 STATICCHECK = $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME  ?= 10s
+# RELEASE_FLAGS build the shipped binary: no file paths or symbol tables, and
+# grpc (pulled in by genai's auth chain) without golang.org/x/net/trace, whose
+# HTTP debug pages keep html/template and its reflection alive.
+RELEASE_FLAGS = -trimpath -tags=grpcnotrace -ldflags="-s -w"
 
-.PHONY: help build test test-all test-deps conformance editors nvim vscode vscode-e2e fuzz lint generate check bench clean
+.PHONY: help build release test test-all test-deps conformance editors nvim vscode vscode-e2e fuzz lint generate check bench clean
 
 help:
 	@echo "build        build $(BIN)"
+	@echo "release      build $(BIN) stripped, as it ships (RELEASE_FLAGS)"
 	@echo "test         go test -race ./..."
 	@echo "test-all     build, lint, go tests, brief fuzzing and the ACP SDK conformance suite (what CI runs)"
 	@echo "test-deps    npm install the MCP servers the tests use"
@@ -25,8 +30,13 @@ help:
 build:
 	$(GO) build -o $(BIN) ./cmd/companion
 
+release:
+	$(GO) build $(RELEASE_FLAGS) -o $(BIN) ./cmd/companion
+
+# GORACE: a race-enabled binary sleeps a second at exit by default (so late
+# reports can print); a race still fails it with exit status 66.
 test:
-	$(GO) test -race -count=1 ./...
+	GORACE=atexit_sleep_ms=0 $(GO) test -race -count=1 ./...
 
 test-all: build lint test-deps test fuzz conformance editors
 
@@ -53,6 +63,7 @@ vscode-e2e: build
 fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzReadMessage$$' -fuzztime=$(FUZZTIME) ./rpc
 	$(GO) test -run='^$$' -fuzz='^FuzzDecodeRequest$$' -fuzztime=$(FUZZTIME) ./acp
+	$(GO) test -run='^$$' -fuzz='^FuzzAnalyzeAgainstBash$$' -fuzztime=$(FUZZTIME) ./tools/shell
 
 lint:
 	$(GO) vet ./...

@@ -3,7 +3,6 @@ package acp
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"companion/rpc"
 )
@@ -15,14 +14,14 @@ var ErrNotSupported = errors.New("the client does not support this method")
 // Client calls the editor's ACP methods on behalf of one session. It never
 // calls a method the client did not advertise in initialize.
 type Client struct {
-	conn *rpc.Conn
+	call clientMethods
 	id   SessionID
 	caps ClientCapabilities
 }
 
 // NewClient returns the client proxy for session id.
 func NewClient(conn *rpc.Conn, id SessionID, caps ClientCapabilities) *Client {
-	return &Client{conn: conn, id: id, caps: caps}
+	return &Client{call: clientMethods{conn: conn}, id: id, caps: caps}
 }
 
 // CanReadFiles reports whether fs/read_text_file may be called.
@@ -36,10 +35,7 @@ func (c *Client) CanRunTerminals() bool { return c.caps.Terminal }
 
 // RequestPermission asks the user about a tool call. Any session may ask.
 func (c *Client) RequestPermission(ctx context.Context, call ToolCallUpdate, opts []PermissionOption) (*RequestPermissionResponse, error) {
-	var resp RequestPermissionResponse
-	err := c.conn.Call(ctx, MethodSessionRequestPermission,
-		&RequestPermissionRequest{SessionID: c.id, ToolCall: call, Options: opts}, &resp)
-	return &resp, wrap(MethodSessionRequestPermission, err)
+	return c.call.SessionRequestPermission(ctx, &RequestPermissionRequest{SessionID: c.id, ToolCall: call, Options: opts})
 }
 
 // ReadTextFile reads a file as the editor sees it, unsaved changes
@@ -55,9 +51,11 @@ func (c *Client) ReadTextFile(ctx context.Context, path string, line, limit int)
 	if limit > 0 {
 		req.Limit = &limit
 	}
-	var resp ReadTextFileResponse
-	err := c.conn.Call(ctx, MethodFsReadTextFile, req, &resp)
-	return resp.Content, wrap(MethodFsReadTextFile, err)
+	resp, err := c.call.FsReadTextFile(ctx, req)
+	if err != nil {
+		return "", err
+	}
+	return resp.Content, nil
 }
 
 // WriteTextFile writes a file through the editor, which creates it if
@@ -66,8 +64,8 @@ func (c *Client) WriteTextFile(ctx context.Context, path, content string) error 
 	if !c.CanWriteFiles() {
 		return ErrNotSupported
 	}
-	err := c.conn.Call(ctx, MethodFsWriteTextFile, &WriteTextFileRequest{SessionID: c.id, Path: path, Content: content}, nil)
-	return wrap(MethodFsWriteTextFile, err)
+	_, err := c.call.FsWriteTextFile(ctx, &WriteTextFileRequest{SessionID: c.id, Path: path, Content: content})
+	return err
 }
 
 // CreateTerminal starts a command in an editor terminal.
@@ -76,44 +74,43 @@ func (c *Client) CreateTerminal(ctx context.Context, req CreateTerminalRequest) 
 		return "", ErrNotSupported
 	}
 	req.SessionID = c.id
-	var resp CreateTerminalResponse
-	err := c.conn.Call(ctx, MethodTerminalCreate, &req, &resp)
-	return resp.TerminalID, wrap(MethodTerminalCreate, err)
+	resp, err := c.call.TerminalCreate(ctx, &req)
+	if err != nil {
+		return "", err
+	}
+	return resp.TerminalID, nil
 }
 
 // TerminalOutput returns a terminal's output so far and its exit status.
 func (c *Client) TerminalOutput(ctx context.Context, id TerminalID) (*TerminalOutputResponse, error) {
-	var resp TerminalOutputResponse
-	return &resp, c.terminalCall(ctx, MethodTerminalOutput, id, &resp)
+	if !c.CanRunTerminals() {
+		return nil, ErrNotSupported
+	}
+	return c.call.TerminalOutput(ctx, &TerminalOutputRequest{SessionID: c.id, TerminalID: id})
 }
 
 // WaitForTerminalExit blocks until the terminal's command exits.
 func (c *Client) WaitForTerminalExit(ctx context.Context, id TerminalID) (*WaitForTerminalExitResponse, error) {
-	var resp WaitForTerminalExitResponse
-	return &resp, c.terminalCall(ctx, MethodTerminalWaitForExit, id, &resp)
+	if !c.CanRunTerminals() {
+		return nil, ErrNotSupported
+	}
+	return c.call.TerminalWaitForExit(ctx, &WaitForTerminalExitRequest{SessionID: c.id, TerminalID: id})
 }
 
 // KillTerminal kills the command; the terminal stays readable.
 func (c *Client) KillTerminal(ctx context.Context, id TerminalID) error {
-	return c.terminalCall(ctx, MethodTerminalKill, id, nil)
+	if !c.CanRunTerminals() {
+		return ErrNotSupported
+	}
+	_, err := c.call.TerminalKill(ctx, &KillTerminalRequest{SessionID: c.id, TerminalID: id})
+	return err
 }
 
 // ReleaseTerminal kills the command if running and frees the terminal.
 func (c *Client) ReleaseTerminal(ctx context.Context, id TerminalID) error {
-	return c.terminalCall(ctx, MethodTerminalRelease, id, nil)
-}
-
-func (c *Client) terminalCall(ctx context.Context, method string, id TerminalID, result any) error {
 	if !c.CanRunTerminals() {
 		return ErrNotSupported
 	}
-	params := map[string]any{"sessionId": c.id, "terminalId": id}
-	return wrap(method, c.conn.Call(ctx, method, params, result))
-}
-
-func wrap(method string, err error) error {
-	if err == nil {
-		return nil
-	}
-	return fmt.Errorf("%s: %w", method, err)
+	_, err := c.call.TerminalRelease(ctx, &ReleaseTerminalRequest{SessionID: c.id, TerminalID: id})
+	return err
 }

@@ -1,7 +1,13 @@
 // Package acp is companion's Agent Client Protocol (ACP v1) layer: the wire
-// types generated from the pinned schema, and (in later files) the
-// agent-side server and the typed client proxy. It may import rpc, agent,
-// tools and ide; agent and tools never import it.
+// types generated from the pinned schema, the agent-side server (server.go,
+// one file per method group), the typed client proxy (client.go), the
+// editor-backed tools.Files and terminals, IDE context from the editor and
+// from the Gemini CLI IDE companion, and agent events → session/update.
+//
+// It imports rpc, frontend, agent (with agent/model and agent/store),
+// tools, tools/mcp, ide, ide/companion and config: it still assembles
+// sessions itself, which issue 15 moves into a host package. agent and
+// tools never import it; internal/layers checks both.
 //
 // # Generated types
 //

@@ -23,11 +23,11 @@ func elicitor(conn *rpc.Conn, id SessionID, caps ClientCapabilities) mcp.Elicito
 		}
 		req := &CreateElicitationRequest{Message: "MCP server " + q.Server + ": " + q.Message,
 			Form: &ElicitationFormMode{RequestedSchema: schema, Session: &ElicitationSessionScope{SessionID: id}}}
-		var resp CreateElicitationResponse
-		if err := conn.Call(ctx, MethodElicitationCreate, req, &resp); err != nil {
-			return mcp.ElicitAnswer{}, wrap(MethodElicitationCreate, err)
+		resp, err := clientMethods{conn: conn}.ElicitationCreate(ctx, req)
+		if err != nil {
+			return mcp.ElicitAnswer{}, err
 		}
-		return elicitAnswer(resp), nil
+		return elicitAnswer(*resp), nil
 	}
 }
 

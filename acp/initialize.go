@@ -13,9 +13,9 @@ const ProtocolV1 ProtocolVersion = 1
 // the environment or the settings file.
 const authMethodAPIKey AuthMethodID = "gemini-api-key"
 
-// initialize records the client's capabilities and answers with ours. It
+// Initialize records the client's capabilities and answers with ours. It
 // always answers version 1: the client decides whether to go on.
-func (c *connState) initialize(_ context.Context, _ *rpc.Conn, p *InitializeRequest) (*InitializeResponse, error) {
+func (c *connState) Initialize(_ context.Context, _ *rpc.Conn, p *InitializeRequest) (*InitializeResponse, error) {
 	c.mu.Lock()
 	c.initialized = true
 	c.caps = p.ClientCapabilities
@@ -46,9 +46,9 @@ func (c *connState) initialize(_ context.Context, _ *rpc.Conn, p *InitializeRequ
 	}, nil
 }
 
-// authenticate re-reads the settings and succeeds when credentials are now
+// Authenticate re-reads the settings and succeeds when credentials are now
 // known.
-func (c *connState) authenticate(_ context.Context, _ *rpc.Conn, p *AuthenticateRequest) (*AuthenticateResponse, error) {
+func (c *connState) Authenticate(_ context.Context, _ *rpc.Conn, p *AuthenticateRequest) (*AuthenticateResponse, error) {
 	if p.MethodID != authMethodAPIKey {
 		return nil, rpc.Errorf(rpc.CodeInvalidParams, "unknown authentication method %q; use %q", p.MethodID, authMethodAPIKey)
 	}
@@ -70,11 +70,11 @@ func (c *connState) authenticate(_ context.Context, _ *rpc.Conn, p *Authenticate
 	return &AuthenticateResponse{}, nil
 }
 
-// logout makes every method that needs credentials answer "authentication
+// Logout makes every method that needs credentials answer "authentication
 // required" until the client authenticates again. companion keeps no
 // credentials of its own to erase: the key stays where the user put it
 // (the environment or the settings file).
-func (c *connState) logout(context.Context, *rpc.Conn, *LogoutRequest) (*LogoutResponse, error) {
+func (c *connState) Logout(context.Context, *rpc.Conn, *LogoutRequest) (*LogoutResponse, error) {
 	c.mu.Lock()
 	c.loggedOut = true
 	c.mu.Unlock()

@@ -22,31 +22,34 @@ func (c *connState) store() *store.Store {
 	return c.sessionStore
 }
 
-// loadSession brings a stored session back and replays its whole
+// SessionLoad brings a stored session back and replays its whole
 // conversation as session/update notifications before answering.
-func (c *connState) loadSession(ctx context.Context, conn *rpc.Conn, p *LoadSessionRequest) (*LoadSessionResponse, error) {
+func (c *connState) SessionLoad(ctx context.Context, conn *rpc.Conn, p *LoadSessionRequest) (*LoadSessionResponse, error) {
 	s, events, err := c.restore(ctx, conn, p.SessionID, p.Cwd, p.AdditionalDirectories, p.MCPServers)
 	if err != nil {
 		return nil, err
 	}
 	s.agent.Replay(ctx, events)
-	rpc.AfterReply(ctx, func() { s.updates.Emit(context.Background(), agent.CommandsChanged{Commands: s.agent.Commands()}) })
+	s.announce(ctx)
 	return &LoadSessionResponse{Modes: modeState(s.agent), ConfigOptions: configOptions(s.agent)}, nil
 }
 
-// resumeSession brings a stored session back without replaying it.
-func (c *connState) resumeSession(ctx context.Context, conn *rpc.Conn, p *ResumeSessionRequest) (*ResumeSessionResponse, error) {
+// SessionResume brings a stored session back without replaying it.
+func (c *connState) SessionResume(ctx context.Context, conn *rpc.Conn, p *ResumeSessionRequest) (*ResumeSessionResponse, error) {
 	s, _, err := c.restore(ctx, conn, p.SessionID, p.Cwd, p.AdditionalDirectories, p.MCPServers)
 	if err != nil {
 		return nil, err
 	}
-	rpc.AfterReply(ctx, func() { s.updates.Emit(context.Background(), agent.CommandsChanged{Commands: s.agent.Commands()}) })
+	s.announce(ctx)
 	return &ResumeSessionResponse{Modes: modeState(s.agent), ConfigOptions: configOptions(s.agent)}, nil
 }
 
 // restore rebuilds a stored session and registers it, replacing a live
 // session of the same id.
 func (c *connState) restore(ctx context.Context, conn *rpc.Conn, id SessionID, cwd string, extra []string, editorMCP []MCPServer) (*session, []agent.Event, error) {
+	if err := checkSessionID(id); err != nil {
+		return nil, nil, err
+	}
 	st := c.store()
 	_, recs, err := st.Load(string(id))
 	if errors.Is(err, store.ErrNotFound) {
@@ -70,8 +73,8 @@ func (c *connState) restore(ctx context.Context, conn *rpc.Conn, id SessionID, c
 	return s, events, nil
 }
 
-// listSessions pages through stored sessions, newest first.
-func (c *connState) listSessions(_ context.Context, _ *rpc.Conn, p *ListSessionsRequest) (*ListSessionsResponse, error) {
+// SessionList pages through stored sessions, newest first.
+func (c *connState) SessionList(_ context.Context, _ *rpc.Conn, p *ListSessionsRequest) (*ListSessionsResponse, error) {
 	infos, next, err := c.store().List(store.ListOptions{Cwd: p.Cwd, Cursor: p.Cursor})
 	if errors.Is(err, store.ErrBadCursor) {
 		return nil, rpc.Errorf(rpc.CodeInvalidParams, "invalid cursor %q", p.Cursor)
@@ -90,9 +93,12 @@ func (c *connState) listSessions(_ context.Context, _ *rpc.Conn, p *ListSessions
 	return resp, nil
 }
 
-// deleteSession closes a live session and removes it from the store;
-// unknown ids succeed.
-func (c *connState) deleteSession(_ context.Context, _ *rpc.Conn, p *DeleteSessionRequest) (*DeleteSessionResponse, error) {
+// SessionDelete closes a live session and removes it from the store;
+// unknown ids succeed, malformed ones answer -32602.
+func (c *connState) SessionDelete(_ context.Context, _ *rpc.Conn, p *DeleteSessionRequest) (*DeleteSessionResponse, error) {
+	if err := checkSessionID(p.SessionID); err != nil {
+		return nil, err
+	}
 	if s, err := c.session(p.SessionID); err == nil {
 		c.drop(s)
 	}

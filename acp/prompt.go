@@ -12,12 +12,17 @@ import (
 	"companion/rpc"
 )
 
-// prompt runs one turn. The request's context is the turn's: a
+// SessionPrompt runs one turn. The request's context is the turn's: a
 // $/cancel_request or a closed connection cancels it like session/cancel.
-func (c *connState) prompt(ctx context.Context, _ *rpc.Conn, p *PromptRequest) (*PromptResponse, error) {
+func (c *connState) SessionPrompt(ctx context.Context, _ *rpc.Conn, p *PromptRequest) (*PromptResponse, error) {
 	s, err := c.session(p.SessionID)
 	if err != nil {
 		return nil, err
+	}
+	select { // the session's command list goes out first
+	case <-s.announced:
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	}
 	parts, err := promptParts(p.Prompt, func(l *ResourceLink) []model.Part {
 		return s.agent.ReadMention(ctx, l.URI, l.Name)
@@ -45,9 +50,9 @@ func promptError(err error) *rpc.Error {
 	return &rpc.Error{Code: rpc.CodeInternalError, Message: err.Error()}
 }
 
-// cancel stops the session's running turn; unknown sessions are ignored,
+// SessionCancel stops the session's running turn; unknown sessions are ignored,
 // as notifications get no answer.
-func (c *connState) cancel(_ context.Context, _ *rpc.Conn, p *CancelNotification) {
+func (c *connState) SessionCancel(_ context.Context, _ *rpc.Conn, p *CancelNotification) {
 	if s, err := c.session(p.SessionID); err == nil {
 		s.agent.Cancel()
 	}

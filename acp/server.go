@@ -114,8 +114,12 @@ func (c *connState) ready(auth bool) error {
 	return nil
 }
 
-// session finds a live session or answers -32002.
+// session finds a live session, or answers -32602 for an id that cannot
+// name one and -32002 for an unknown one.
 func (c *connState) session(id SessionID) (*session, error) {
+	if err := checkSessionID(id); err != nil {
+		return nil, err
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if s, ok := c.sessions[id]; ok {
@@ -137,35 +141,26 @@ func (c *connState) closeAll() {
 	c.ide.close()
 }
 
-// mux routes the agent-side ACP methods to their handlers.
+// mux routes the agent-side ACP methods to their handlers: the schema's
+// through the generated registration, then companion's extensions.
 func (c *connState) mux() *rpc.Mux {
 	m := rpc.NewMux(c.srv.log)
-	rpc.Handle(m, MethodInitialize, c.initialize)
-	handle(c, m, MethodAuthenticate, false, c.authenticate)
-	handle(c, m, MethodLogout, false, c.logout)
-	handle(c, m, MethodSessionNew, true, c.newSession)
-	handle(c, m, MethodSessionPrompt, true, c.prompt)
-	handle(c, m, MethodSessionSetMode, true, c.setMode)
-	handle(c, m, MethodSessionSetConfigOption, true, c.setConfigOption)
-	handle(c, m, MethodSessionClose, false, c.closeSession)
-	handle(c, m, MethodSessionLoad, true, c.loadSession)
-	handle(c, m, MethodSessionResume, true, c.resumeSession)
-	handle(c, m, MethodSessionList, false, c.listSessions)
-	handle(c, m, MethodSessionDelete, false, c.deleteSession)
-	rpc.HandleNotification(m, MethodSessionCancel, c.cancel)
+	registerAgentMethods(m, c, c.guard)
 	rpc.HandleNotification(m, MethodIDEContextUpdate, c.ideContextUpdate)
 	return m
 }
 
-// handle registers fn behind the initialize (and optionally auth) check.
-func handle[P, R any](c *connState, m *rpc.Mux, method string, auth bool, fn func(context.Context, *rpc.Conn, *P) (R, error)) {
-	rpc.Handle(m, method, func(ctx context.Context, conn *rpc.Conn, p *P) (R, error) {
-		if err := c.ready(auth); err != nil {
-			var zero R
-			return zero, err
-		}
-		return fn(ctx, conn, p)
-	})
+// guard is what a request needs before its handler runs: initialize
+// first, and credentials for the methods that reach a model.
+func (c *connState) guard(method string) error {
+	switch method {
+	case MethodInitialize:
+		return nil
+	case MethodSessionNew, MethodSessionPrompt, MethodSessionSetMode, MethodSessionSetConfigOption,
+		MethodSessionLoad, MethodSessionResume:
+		return c.ready(true)
+	}
+	return c.ready(false)
 }
 
 // stdio joins a reader and a writer into the ReadWriteCloser rpc wants.
@@ -181,6 +176,16 @@ func (s stdio) Close() error {
 	}
 	if c, ok := s.Writer.(io.Closer); ok {
 		return c.Close()
+	}
+	return nil
+}
+
+// checkSessionID answers -32602 (invalid params) for a session id that is
+// malformed: one companion never hands out and the store cannot hold.
+func checkSessionID(id SessionID) error {
+	if err := store.CheckID(string(id)); err != nil {
+		return &rpc.Error{Code: rpc.CodeInvalidParams, Message: "invalid session id: " + err.Error(),
+			Data: map[string]any{"sessionId": id}}
 	}
 	return nil
 }

@@ -29,6 +29,20 @@ type session struct {
 	updates *updates
 	// journal records the session; nil when it cannot be saved.
 	journal *store.Writer
+	// announced is closed once the command list went out after the reply
+	// that opened the session (see announce).
+	announced chan struct{}
+}
+
+// announce sends the session's slash commands once the reply that opened
+// it (session/new, load or resume) is out, then marks the session
+// announced. Prompts wait for that, so the editor always has the commands
+// before a turn's first update.
+func (s *session) announce(ctx context.Context) {
+	rpc.AfterReply(ctx, func() {
+		s.updates.Emit(context.Background(), agent.CommandsChanged{Commands: s.agent.Commands()})
+		close(s.announced)
+	})
 }
 
 // close ends the agent session and its journal.
@@ -41,10 +55,10 @@ func (s *session) close() {
 	}
 }
 
-// newSession validates the directories, builds an agent session with a
+// SessionNew validates the directories, builds an agent session with a
 // fresh journal and registers it. MCP servers are accepted; connecting them
 // comes later.
-func (c *connState) newSession(ctx context.Context, conn *rpc.Conn, p *NewSessionRequest) (*NewSessionResponse, error) {
+func (c *connState) SessionNew(ctx context.Context, conn *rpc.Conn, p *NewSessionRequest) (*NewSessionResponse, error) {
 	if _, err := sessionRoots(p.Cwd, p.AdditionalDirectories); err != nil {
 		return nil, err
 	}
@@ -61,7 +75,7 @@ func (c *connState) newSession(ctx context.Context, conn *rpc.Conn, p *NewSessio
 		}
 		return nil, err
 	}
-	rpc.AfterReply(ctx, func() { s.updates.Emit(context.Background(), agent.CommandsChanged{Commands: s.agent.Commands()}) })
+	s.announce(ctx)
 	return &NewSessionResponse{SessionID: id, Modes: modeState(s.agent), ConfigOptions: configOptions(s.agent)}, nil
 }
 
@@ -109,7 +123,7 @@ func (c *connState) buildSession(ctx context.Context, conn *rpc.Conn, id Session
 	}
 	live.Store(a)
 	c.ide.start(roots.Primary())
-	s := &session{id: id, agent: a, updates: sink, journal: journal}
+	s := &session{id: id, agent: a, updates: sink, journal: journal, announced: make(chan struct{})}
 	sink.options = func() []SessionConfigOption { return configOptions(a) }
 	c.mu.Lock()
 	c.sessions[id] = s
@@ -164,8 +178,8 @@ func sessionRoots(cwd string, extra []string) (*tools.Roots, error) {
 
 func newSessionID() SessionID { return SessionID(frontend.NewSessionID()) }
 
-// closeSession cancels the session's work and forgets it.
-func (c *connState) closeSession(_ context.Context, _ *rpc.Conn, p *CloseSessionRequest) (*CloseSessionResponse, error) {
+// SessionClose cancels the session's work and forgets it.
+func (c *connState) SessionClose(_ context.Context, _ *rpc.Conn, p *CloseSessionRequest) (*CloseSessionResponse, error) {
 	s, err := c.session(p.SessionID)
 	if err != nil {
 		return nil, err
@@ -174,8 +188,8 @@ func (c *connState) closeSession(_ context.Context, _ *rpc.Conn, p *CloseSession
 	return &CloseSessionResponse{}, nil
 }
 
-// setMode switches the approval mode and tells config-option clients.
-func (c *connState) setMode(ctx context.Context, _ *rpc.Conn, p *SetSessionModeRequest) (*SetSessionModeResponse, error) {
+// SessionSetMode switches the approval mode and tells config-option clients.
+func (c *connState) SessionSetMode(ctx context.Context, _ *rpc.Conn, p *SetSessionModeRequest) (*SetSessionModeResponse, error) {
 	s, err := c.session(p.SessionID)
 	if err != nil {
 		return nil, err
@@ -187,8 +201,8 @@ func (c *connState) setMode(ctx context.Context, _ *rpc.Conn, p *SetSessionModeR
 	return &SetSessionModeResponse{}, nil
 }
 
-// setConfigOption sets the mode or the model and answers the whole list.
-func (c *connState) setConfigOption(ctx context.Context, _ *rpc.Conn, p *SetSessionConfigOptionRequest) (*SetSessionConfigOptionResponse, error) {
+// SessionSetConfigOption sets the mode or the model and answers the whole list.
+func (c *connState) SessionSetConfigOption(ctx context.Context, _ *rpc.Conn, p *SetSessionConfigOptionRequest) (*SetSessionConfigOptionResponse, error) {
 	s, err := c.session(p.SessionID)
 	if err != nil {
 		return nil, err

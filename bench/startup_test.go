@@ -16,23 +16,29 @@ import (
 
 // BenchmarkStartup measures spawn → initialize answer of the real binary
 // (built without the race detector), and its resident memory after
-// session/new. It reports the median start-up and the median RSS.
+// session/new, for the development build (`make build`) and the release
+// build (`make release`). It reports the median start-up and the median
+// RSS.
 func BenchmarkStartup(b *testing.B) {
-	bin := buildBinary(b)
-	ws := b.TempDir()
-	var starts []time.Duration
-	var rss []float64
-	b.ResetTimer()
-	for range b.N {
-		d, kb := startOnce(b, bin, ws)
-		starts = append(starts, d)
-		rss = append(rss, kb)
+	for _, build := range builds() {
+		b.Run(build.name, func(b *testing.B) {
+			bin := buildBinary(b, build.flags...)
+			ws := b.TempDir()
+			var starts []time.Duration
+			var rss []float64
+			b.ResetTimer()
+			for range b.N {
+				d, kb := startOnce(b, bin, ws)
+				starts = append(starts, d)
+				rss = append(rss, kb)
+			}
+			b.StopTimer()
+			slices.Sort(starts)
+			slices.Sort(rss)
+			b.ReportMetric(float64(starts[len(starts)/2].Microseconds())/1e3, "ms-median-initialize")
+			b.ReportMetric(rss[len(rss)/2]/1024, "MB-median-rss")
+		})
 	}
-	b.StopTimer()
-	slices.Sort(starts)
-	slices.Sort(rss)
-	b.ReportMetric(float64(starts[len(starts)/2].Microseconds())/1e3, "ms-median-initialize")
-	b.ReportMetric(rss[len(rss)/2]/1024, "MB-median-rss")
 }
 
 // BenchmarkRun measures a whole headless run of the real binary:
@@ -63,11 +69,28 @@ func BenchmarkRun(b *testing.B) {
 	b.ReportMetric(float64(runs[len(runs)/2].Microseconds())/1e3, "ms-median-run")
 }
 
-// buildBinary builds companion without the race detector into a temporary
-// folder.
-func buildBinary(b *testing.B) string {
+// build is a way to build the binary: its name in benchmark output and
+// the flags given to go build.
+type build struct {
+	name  string
+	flags []string
+}
+
+// builds are the development build (`make build`) and the release build;
+// the release flags are the Makefile's RELEASE_FLAGS.
+func builds() []build {
+	return []build{
+		{name: "dev"},
+		{name: "release", flags: []string{"-trimpath", "-tags=grpcnotrace", "-ldflags=-s -w"}},
+	}
+}
+
+// buildBinary builds companion with flags, without the race detector,
+// into a temporary folder.
+func buildBinary(b *testing.B, flags ...string) string {
 	bin := filepath.Join(b.TempDir(), "companion")
-	if out, err := exec.Command("go", "build", "-o", bin, "companion/cmd/companion").CombinedOutput(); err != nil {
+	args := append([]string{"build", "-o", bin}, flags...)
+	if out, err := exec.Command("go", append(args, "companion/cmd/companion")...).CombinedOutput(); err != nil {
 		b.Fatalf("build: %v\n%s", err, out)
 	}
 	return bin

@@ -5,5 +5,6 @@
 // control protocol (PROTOCOL.md): control requests in both directions,
 // can_use_tool questions, SDK-registered hooks and SDK-hosted MCP servers.
 //
-// It imports agent, tools, config and frontend; never acp or rpc.
+// It imports agent, tools, config, frontend and their subpackages; never
+// acp or rpc.
 package headless

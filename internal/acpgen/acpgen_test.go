@@ -53,7 +53,7 @@ func TestGeneratePinnedSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	generated := regexp.MustCompile(`^// Code generated .* DO NOT EDIT\.$`)
-	for _, name := range []string{TypesFile, UnionsFile, MethodsFile} {
+	for _, name := range []string{TypesFile, UnionsFile, MethodsFile, DispatchFile} {
 		src, ok := first[name]
 		if !ok {
 			t.Fatalf("no %s", name)
@@ -66,7 +66,7 @@ func TestGeneratePinnedSchema(t *testing.T) {
 			t.Errorf("%s first line %q", name, line)
 		}
 	}
-	if len(first) != 3 {
+	if len(first) != 4 {
 		t.Errorf("%d files", len(first))
 	}
 	for _, want := range []string{
@@ -76,6 +76,20 @@ func TestGeneratePinnedSchema(t *testing.T) {
 	} {
 		if !bytes.Contains(first[MethodsFile], []byte(want)) {
 			t.Errorf("methods file lacks %s", want)
+		}
+	}
+	// Every agent method has a handler method and a registration; every
+	// client method a typed call.
+	for _, want := range []string{
+		"SessionPrompt(ctx context.Context, conn *rpc.Conn, p *PromptRequest) (*PromptResponse, error)",
+		"SessionCancel(ctx context.Context, conn *rpc.Conn, p *CancelNotification)\n",
+		"guarded(m, MethodSessionPrompt, guard, h.SessionPrompt)",
+		"rpc.HandleNotification(m, MethodSessionCancel, h.SessionCancel)",
+		"func (c clientMethods) FsReadTextFile(ctx context.Context, p *ReadTextFileRequest) (*ReadTextFileResponse, error)",
+		"func (c clientMethods) SessionUpdate(ctx context.Context, p *SessionNotification) error",
+	} {
+		if !bytes.Contains(first[DispatchFile], []byte(want)) {
+			t.Errorf("dispatch file lacks %s", want)
 		}
 	}
 }
@@ -117,7 +131,7 @@ func TestGenerateSmallSchema(t *testing.T) {
 	}
 	// gofmt aligns fields, so compare with every run of white space as one.
 	squash := func(s string) string { return strings.Join(strings.Fields(s), " ") }
-	all := squash(string(files[TypesFile]) + string(files[UnionsFile]) + string(files[MethodsFile]))
+	all := squash(string(files[TypesFile]) + string(files[UnionsFile]) + string(files[MethodsFile]) + string(files[DispatchFile]))
 	for _, want := range []string{
 		"(protocol version 1, urn:test:1); DO NOT EDIT.",
 		"type ThingID string",
@@ -145,6 +159,7 @@ func TestGenerateSmallSchema(t *testing.T) {
 		"return joinMembers(\"kind\", tag, v)",
 		"MethodThingDo = \"thing/do\"",
 		"params DoThingRequest",
+		"ThingDo(ctx context.Context, conn *rpc.Conn, p *DoThingRequest)",
 	} {
 		if !strings.Contains(all, squash(want)) {
 			t.Errorf("output lacks %q", want)

@@ -11,13 +11,15 @@ import (
 
 // Output file names, all in package acp.
 const (
-	TypesFile   = "types_gen.go"   // aliases, enums and structs
-	UnionsFile  = "unions_gen.go"  // unions with their JSON codecs
-	MethodsFile = "methods_gen.go" // method names and the protocol version
+	TypesFile    = "types_gen.go"    // aliases, enums and structs
+	UnionsFile   = "unions_gen.go"   // unions with their JSON codecs
+	MethodsFile  = "methods_gen.go"  // method names and the protocol version
+	DispatchFile = "dispatch_gen.go" // the agent's handler interface and the client proxy
 )
 
 // Generate turns the ACP schema and its meta.json into gofmt'ed Go source
-// for package acp, keyed by file name (TypesFile, UnionsFile, MethodsFile).
+// for package acp, keyed by file name (TypesFile, UnionsFile, MethodsFile,
+// DispatchFile).
 // The output depends only on the inputs, so a test can regenerate it in
 // memory and compare it with the files on disk.
 func Generate(schema, meta []byte) (map[string][]byte, error) {
@@ -34,9 +36,10 @@ func Generate(schema, meta []byte) (map[string][]byte, error) {
 		return nil, err
 	}
 	bodies := map[string]string{
-		TypesFile:   renderTypes(m),
-		UnionsFile:  renderUnions(m),
-		MethodsFile: methods,
+		TypesFile:    renderTypes(m),
+		UnionsFile:   renderUnions(m),
+		MethodsFile:  methods,
+		DispatchFile: renderDispatch(m),
 	}
 	header := headerLine(doc, mf, schema)
 	out := make(map[string][]byte, len(bodies))
@@ -70,17 +73,28 @@ func headerLine(doc *document, mf *metaFile, schema []byte) string {
 		mf.Version, id)
 }
 
-// imports is the import block a body needs.
+// imports is the import block a body needs: the standard library first,
+// then companion's packages.
 func imports(body string) string {
-	var pkgs []string
-	if regexp.MustCompile(`\bjson\.[A-Z]`).MatchString(body) {
-		pkgs = append(pkgs, `"encoding/json"`)
+	var std, own []string
+	for _, p := range []struct{ name, path string }{
+		{"context", `"context"`}, {"json", `"encoding/json"`}, {"fmt", `"fmt"`}, {"rpc", `"companion/rpc"`},
+	} {
+		if !regexp.MustCompile(`\b` + p.name + `\.[A-Z]`).MatchString(body) {
+			continue
+		}
+		if strings.Contains(p.path, "/") && strings.HasPrefix(p.path, `"companion/`) {
+			own = append(own, p.path)
+		} else {
+			std = append(std, p.path)
+		}
 	}
-	if regexp.MustCompile(`\bfmt\.[A-Z]`).MatchString(body) {
-		pkgs = append(pkgs, `"fmt"`)
-	}
-	if len(pkgs) == 0 {
+	if len(std)+len(own) == 0 {
 		return ""
 	}
-	return "import (\n" + strings.Join(pkgs, "\n") + "\n)\n\n"
+	block := strings.Join(std, "\n")
+	if len(own) > 0 {
+		block += "\n\n" + strings.Join(own, "\n")
+	}
+	return "import (\n" + block + "\n)\n\n"
 }

@@ -3,6 +3,7 @@ package acptest
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -42,13 +43,17 @@ func (e *RPCError) Error() string { return fmt.Sprintf("rpc error %d: %s", e.Cod
 // returns the result, or an error to send back.
 type HandlerFunc func(method string, params json.RawMessage) (any, *RPCError)
 
-// Editor is a fake ACP client around a running agent process.
+// Editor is a fake ACP client around a running agent: a child process
+// (Start) or a server in the test's own process (StartServe).
 type Editor struct {
 	t      testing.TB
-	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	stream *schemacheck.Stream
 	exited chan error
+	// wait waits for the agent to end once its output closed; stop ends
+	// it at once, as a crash would.
+	wait func() error
+	stop func()
 
 	// mu guards the fields below.
 	mu       sync.Mutex
@@ -68,15 +73,17 @@ type Editor struct {
 // The process is stopped when the test ends.
 func Start(t testing.TB, bin string, args, env []string, handler HandlerFunc) *Editor {
 	t.Helper()
-	v, err := schemacheck.New()
-	if err != nil {
-		t.Fatal(err)
-	}
 	cmd := exec.Command(bin, args...)
-	cmd.Env = env
-	e := &Editor{t: t, cmd: cmd, stream: v.NewStream(), exited: make(chan error, 1),
-		waiting: map[string]chan Msg{}, rawIDs: map[string]bool{}, changed: make(chan struct{}), handler: handler}
+	cmd.Env = testio.ChildEnv(env)
+	e := newEditor(t, handler)
+	e.wait = cmd.Wait
+	e.stop = func() {
+		if cmd.ProcessState == nil && cmd.Process != nil {
+			cmd.Process.Kill()
+		}
+	}
 	cmd.Stderr = testio.LockedWriter{Mu: &e.mu, W: &e.stderr}
+	var err error
 	e.stdin, err = cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -89,8 +96,59 @@ func Start(t testing.TB, bin string, args, env []string, handler HandlerFunc) *E
 		t.Fatal(err)
 	}
 	go e.read(stdout)
-	t.Cleanup(func() { e.kill() })
+	t.Cleanup(func() { e.stop() })
 	return e
+}
+
+// ServeFunc runs an agent on in and out until in ends or ctx is
+// cancelled, logging to log; it is what StartServe runs in process.
+type ServeFunc func(ctx context.Context, in io.Reader, out io.Writer, log io.Writer) error
+
+// StartServe runs serve in the test's process over pipes and returns the
+// editor talking to it: the same checks as Start without a child process,
+// so the race detector sees the agent's goroutines and a test starts in
+// microseconds. Stderr holds what serve logged. The agent is stopped when
+// the test ends.
+func StartServe(t testing.TB, serve ServeFunc, handler HandlerFunc) *Editor {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	e := newEditor(t, handler)
+	e.stdin = inW
+	e.wait = func() error { return <-done }
+	e.stop = func() {
+		cancel()
+		inW.CloseWithError(io.ErrClosedPipe)
+	}
+	go func() {
+		err := serve(ctx, inR, outW, testio.LockedWriter{Mu: &e.mu, W: &e.stderr})
+		inR.CloseWithError(io.ErrClosedPipe) // later writes fail instead of blocking
+		outW.Close()
+		done <- err
+	}()
+	go e.read(outR)
+	t.Cleanup(func() {
+		e.stop()
+		select {
+		case <-e.exited:
+		case <-time.After(Timeout):
+			t.Errorf("in-process agent did not stop within %v", Timeout)
+		}
+	})
+	return e
+}
+
+// newEditor returns an editor with its schema checker, before it is
+// joined to an agent.
+func newEditor(t testing.TB, handler HandlerFunc) *Editor {
+	v, err := schemacheck.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Editor{t: t, stream: v.NewStream(), exited: make(chan error, 1),
+		waiting: map[string]chan Msg{}, rawIDs: map[string]bool{}, changed: make(chan struct{}), handler: handler}
 }
 
 // read consumes the agent's stdout: every line must be a valid message.
@@ -109,7 +167,7 @@ func (e *Editor) read(stdout io.Reader) {
 		}
 		e.dispatch(m)
 	}
-	e.exited <- e.cmd.Wait()
+	e.exited <- e.wait()
 }
 
 func (e *Editor) dispatch(m Msg) {
@@ -283,18 +341,13 @@ func (e *Editor) Close() {
 	e.problems = nil
 }
 
-func (e *Editor) kill() {
-	if e.cmd.ProcessState == nil && e.cmd.Process != nil {
-		e.cmd.Process.Kill()
-	}
-}
-
 // clip shortens a line for a problem report.
 func clip(b []byte) string { return testio.Clip(b, 300) }
 
-// Kill ends the agent with SIGKILL, as a crash would, and waits for it.
+// Kill ends the agent at once (SIGKILL for a process), as a crash would,
+// and waits for it.
 func (e *Editor) Kill() {
-	e.cmd.Process.Kill()
+	e.stop()
 	select {
 	case <-e.exited:
 	case <-time.After(Timeout):

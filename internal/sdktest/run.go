@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"companion/internal/testio"
 )
 
 // RunOptions describe one `companion run` that reads a prompt and exits
@@ -42,7 +44,7 @@ func (o RunOutput) String() string {
 // and is an error.
 func Run(ctx context.Context, o RunOptions) (RunOutput, error) {
 	cmd := exec.CommandContext(ctx, o.Bin, append([]string{"run"}, o.Args...)...)
-	cmd.Env, cmd.Dir = o.Env, o.Dir
+	cmd.Env, cmd.Dir = testio.ChildEnv(o.Env), o.Dir
 	cmd.WaitDelay = 5 * time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -72,7 +72,7 @@ func Start(t testing.TB, o Options) *Session {
 	t.Helper()
 	args := append([]string{"run", "--input-format", "stream-json", "--output-format", "stream-json"}, o.Args...)
 	cmd := exec.Command(o.Bin, args...)
-	cmd.Env, cmd.Dir = o.Env, o.Dir
+	cmd.Env, cmd.Dir = testio.ChildEnv(o.Env), o.Dir
 	cmd.WaitDelay = 5 * time.Second // a leaked grandchild holding stderr must not hang Wait
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Session{opts: o, cmd: cmd, ctx: ctx, cancel: cancel, done: make(chan struct{}),

@@ -3,6 +3,8 @@ package testio
 import (
 	"bytes"
 	"io"
+	"slices"
+	"strings"
 	"sync"
 )
 
@@ -53,4 +55,25 @@ func Clip(b []byte, n int) string {
 		return string(b[:n]) + "…"
 	}
 	return string(b)
+}
+
+// raceExitSleep is the GORACE setting the harnesses give a child: no
+// pause at exit. A race-enabled binary otherwise sleeps a second when it
+// exits (ThreadSanitizer's atexit_sleep_ms) so that late reports can
+// print; a race still makes it exit with status 66.
+const raceExitSleep = "GORACE=atexit_sleep_ms=0"
+
+// ChildEnv is env for a companion child process started by a test: env
+// itself, plus GORACE=atexit_sleep_ms=0 when env sets no GORACE. A nil env
+// stays nil (the child inherits the test's environment, GORACE included).
+func ChildEnv(env []string) []string {
+	if env == nil {
+		return nil
+	}
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "GORACE=") {
+			return env
+		}
+	}
+	return append(slices.Clip(env), raceExitSleep)
 }
