@@ -2,9 +2,6 @@ package policy
 
 import (
 	"testing"
-
-	"companion/tools"
-	"companion/tools/shell"
 )
 
 // TestShellBypasses feeds lines that try to smuggle a command past rules
@@ -59,15 +56,9 @@ func TestShellBypasses(t *testing.T) {
 		"ls; rm -rf /",
 	}
 	for _, line := range lines {
-		a := shell.Analyze(line)
-		conf := &tools.Confirmation{Type: tools.ConfirmExec, Command: line, Dir: root, Parsed: a.Parsed,
-			RootCommands: a.RootCommands, Redirects: a.Redirects}
-		for _, c := range a.Commands {
-			conf.Commands = append(conf.Commands, tools.ShellCommand(c))
-		}
-		v := p.Decide(Call{Tool: "run_shell_command", Kind: tools.KindExecute, Confirm: conf})
-		if v.Decision == Allow {
-			t.Errorf("bypass: %q was allowed (commands %+v, redirects %q)", line, a.Commands, a.Redirects)
+		c := shellCall(line, root)
+		if v := p.Decide(c); v.Decision == Allow {
+			t.Errorf("bypass: %q was allowed (commands %+v, redirects %q)", line, c.Confirm.Commands, c.Confirm.Redirects)
 		}
 	}
 	if len(lines) < 30 {
@@ -75,26 +66,10 @@ func TestShellBypasses(t *testing.T) {
 	}
 	// The rules do allow what they name, so the table is not vacuous.
 	for _, line := range []string{"echo hi", "ls -la && cat README.md", "git status -s | grep M", "echo hi > out.txt"} {
-		a := shell.Analyze(line)
-		conf := &tools.Confirmation{Type: tools.ConfirmExec, Command: line, Dir: root, Parsed: a.Parsed, RootCommands: a.RootCommands, Redirects: a.Redirects}
-		for _, c := range a.Commands {
-			conf.Commands = append(conf.Commands, tools.ShellCommand(c))
-		}
-		if v := p.Decide(Call{Tool: "run_shell_command", Kind: tools.KindExecute, Confirm: conf}); v.Decision != Allow {
+		if v := p.Decide(shellCall(line, root)); v.Decision != Allow {
 			t.Errorf("%q should be allowed by the rules: %v (%s)", line, v.Decision, v.Reason)
 		}
 	}
-}
-
-// lineCall analyses line as run in dir and wraps it as a policy call.
-func lineCall(line, dir string) Call {
-	a := shell.Analyze(line)
-	conf := &tools.Confirmation{Type: tools.ConfirmExec, Command: line, Dir: dir, Parsed: a.Parsed,
-		RootCommands: a.RootCommands, Redirects: a.Redirects}
-	for _, c := range a.Commands {
-		conf.Commands = append(conf.Commands, tools.ShellCommand(c))
-	}
-	return Call{Tool: "run_shell_command", Kind: tools.KindExecute, Confirm: conf}
 }
 
 // TestShellHoles replays the lines of issue 14 (holes 1, 3 and 6) against
@@ -137,13 +112,13 @@ func TestShellHoles(t *testing.T) {
 		"curl -o /outside/f url", "go build -o /outside/x .", "make CC='touch PWNED'", "sort -o /outside/f f",
 	}
 	for _, line := range lines {
-		if v := p.Decide(lineCall(line, root)); v.Decision == Allow {
+		if v := p.Decide(shellCall(line, root)); v.Decision == Allow {
 			t.Errorf("hole: %q was allowed", line)
 		}
 	}
 	for _, line := range []string{"ls $((1+2))", "cd src && ls", "git status", "git -C src diff", "find . -name x",
 		"sed -n 1p f", "echo hi > out", "cp a b", "cd ./src/.. && ls", "cp .gitignore x"} {
-		if v := p.Decide(lineCall(line, root)); v.Decision != Allow {
+		if v := p.Decide(shellCall(line, root)); v.Decision != Allow {
 			t.Errorf("%q should be allowed by the rules: %v (%s)", line, v.Decision, v.Reason)
 		}
 	}
@@ -167,11 +142,11 @@ func TestDenyByProgram(t *testing.T) {
 		"sh -c '/bin/rm keep.txt'", "ls; rm keep.txt", "echo $(rm keep.txt)",
 	}
 	for _, line := range lines {
-		if v := p.Decide(lineCall(line, root)); v.Decision != Deny {
+		if v := p.Decide(shellCall(line, root)); v.Decision != Deny {
 			t.Errorf("%q: %v (%s), want deny", line, v.Decision, v.Reason)
 		}
 	}
-	if v := p.Decide(lineCall("ls keep.txt", root)); v.Decision != Allow {
+	if v := p.Decide(shellCall("ls keep.txt", root)); v.Decision != Allow {
 		t.Errorf("ls in yolo: %v", v.Decision)
 	}
 }

@@ -199,7 +199,7 @@ func TestAllowByProgram(t *testing.T) {
 		}{ls + " -la", Allow})
 	}
 	for _, tt := range tests {
-		if v := p.Decide(lineCall(tt.line, root)); v.Decision != tt.want {
+		if v := p.Decide(shellCall(tt.line, root)); v.Decision != tt.want {
 			t.Errorf("%q: %v (%s), want %v", tt.line, v.Decision, v.Reason, tt.want)
 		}
 	}
@@ -228,7 +228,7 @@ func TestAlwaysRulesNarrow(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var got []string
-		for _, r := range AlwaysRules(lineCall(tt.line, root), ScopeThis) {
+		for _, r := range AlwaysRules(shellCall(tt.line, root), ScopeThis) {
 			got = append(got, r.String())
 		}
 		if !slices.Equal(got, tt.want) {
