@@ -16,6 +16,7 @@ import { Transcript } from "./transcript";
 import { readTextFile, writeTextFile } from "./files";
 import { askForm } from "./forms";
 import { buildPrompt, userMessageUpdates } from "./prompt";
+import { startMode } from "./trust";
 
 /** How the controller starts the agent and new sessions. */
 export interface ControllerOptions {
@@ -26,6 +27,8 @@ export interface ControllerOptions {
   additionalDirectories?: () => string[];
   /** The approval mode new sessions start in ("default" leaves the agent's). */
   approvalMode: () => string;
+  /** Whether the user trusts the workspace (VS Code's workspace trust); unset means trusted. */
+  trusted?: () => boolean;
   restartDelaysMs?: number[];
   contextDelayMs?: number;
   /** How long the agent may take to answer initialize. */
@@ -156,8 +159,9 @@ export class ChatController {
   }
 
   private async applyApprovalMode(conn: AgentConnection, s: SessionState): Promise<void> {
-    const mode = this.opts.approvalMode();
-    if (!mode || mode === "default" || s.modes?.currentModeId === mode) return;
+    const { mode, refused } = startMode(this.opts.approvalMode(), this.opts.trusted?.() ?? true);
+    if (refused) this.editor.log(refused);
+    if (mode === "default" || s.modes?.currentModeId === mode) return;
     if (!s.modes?.availableModes.some((m) => m.id === mode)) {
       this.editor.log(`approval mode ${mode} is not offered by the agent; keeping ${s.modes?.currentModeId}`);
       return;

@@ -41,6 +41,7 @@ export function activate(ctx: vscode.ExtensionContext): CompanionApi {
     cwd: workspaceRoot,
     additionalDirectories: () => (vscode.workspace.workspaceFolders ?? []).slice(1).map((f) => f.uri.fsPath),
     approvalMode: () => vscode.workspace.getConfiguration("companion").get<string>("approvalMode", "default"),
+    trusted: () => vscode.workspace.isTrusted,
   });
   controller = ctl;
   ctx.subscriptions.push(output, diffs, statusBar);

@@ -184,7 +184,7 @@ export interface Harness {
 export async function start(
   t: TestContext,
   turns: ScriptTurn[],
-  opts: { files?: Record<string, string>; approvalMode?: string; home?: string; additionalDirectories?: string[] } = {},
+  opts: { files?: Record<string, string>; approvalMode?: string; trusted?: boolean; home?: string; additionalDirectories?: string[] } = {},
 ): Promise<Harness> {
   const bin = companionBin();
   const home = opts.home ?? (await realpath(await mkdtemp(path.join(tmpdir(), "companion-vsc-home-"))));
@@ -206,6 +206,7 @@ export async function start(
     cwd: () => workspace,
     additionalDirectories: () => opts.additionalDirectories ?? [],
     approvalMode: () => opts.approvalMode ?? "default",
+    trusted: () => opts.trusted ?? true,
     restartDelaysMs: [50, 50, 50],
     contextDelayMs: 20,
   });

@@ -12,6 +12,9 @@ import { sliceLines } from "../../src/core/files";
 import { keepTail } from "../../src/core/terminals";
 import { pickOption } from "../../src/core/permissions";
 import { selectionInsert } from "../../src/core/selection";
+import { startMode } from "../../src/core/trust";
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
 
 const base = { path: "", args: [], env: {}, model: "", baseEnv: { PATH: "/bin", HOME: "/h" }, cwd: "/ws" };
 
@@ -167,4 +170,22 @@ test("selectionInsert: a selection is a fenced block naming the file and lines; 
     "`src/a.ts` lines 3-4:\n````\na ``` b\n````\n",
   );
   assert.deepEqual(selectionInsert({ ...base, text: "  \n" }), { text: "", mentions: [{ uri: base.uri, label: base.label }] });
+});
+
+test("trust: an untrusted workspace never starts in a mode that approves without asking", () => {
+  assert.deepEqual(startMode("yolo", true), { mode: "yolo" });
+  assert.equal(startMode("yolo", false).mode, "default");
+  assert.match(startMode("auto_edit", false).refused ?? "", /untrusted/);
+  assert.deepEqual(startMode("plan", false), { mode: "plan" });
+  assert.deepEqual(startMode("", false), { mode: "default" });
+});
+
+test("manifest: a workspace cannot set the settings that weaken safety", () => {
+  const pkg = JSON.parse(readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8"));
+  const props = pkg.contributes.configuration.properties;
+  const restricted: string[] = pkg.capabilities.untrustedWorkspaces.restrictedConfigurations;
+  for (const key of ["companion.approvalMode", "companion.path", "companion.args", "companion.env"]) {
+    assert.ok(["machine", "application"].includes(props[key].scope), `${key} scope ${props[key].scope}`);
+    assert.ok(restricted.includes(key), `${key} is not in restrictedConfigurations`);
+  }
 });

@@ -121,6 +121,16 @@ test("the approval mode setting applies to new sessions; config options change t
   assert.ok(!editor.posted.some((m) => m.type === "error"), JSON.stringify(editor.posted.filter((m) => m.type === "error")));
 });
 
+test("an untrusted workspace starts in default whatever the approval mode setting says", async (t) => {
+  for (const setting of ["yolo", "auto_edit"]) {
+    const { editor, controller } = await start(t, [], { approvalMode: setting, trusted: false });
+    await controller.handle({ type: "newSession" });
+    const s = editor.posted.find((m): m is ToWebview & { type: "session" } => m.type === "session");
+    assert.equal(s?.modes?.currentModeId, "default", setting);
+    assert.ok(!editor.updates().some((u) => u.sessionUpdate === "current_mode_update" && u.currentModeId === setting), setting);
+  }
+});
+
 test("a webview shown again mid-turn gets the running state and the open permission card", async (t) => {
   const { editor, controller } = await start(t, [
     { chunks: [{ functionCall: { name: "run_shell_command", args: { command: "echo later" } } }] },
