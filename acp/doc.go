@@ -1,13 +1,15 @@
 // Package acp is companion's Agent Client Protocol (ACP v1) layer: the wire
 // types generated from the pinned schema, the agent-side server (server.go,
 // one file per method group), the typed client proxy (client.go), the
-// editor-backed tools.Files and terminals, IDE context from the editor and
-// from the Gemini CLI IDE companion, and agent events → session/update.
+// editor-backed ports the host wires into sessions (tools.Files,
+// terminals, the asker, MCP forms), IDE context from the editor, and agent
+// events → session/update (updates.go, also the session's host.Observer).
+// Handlers decode, call the host (package host builds, keeps and ends the
+// sessions), and encode.
 //
-// It imports rpc, frontend, agent (with agent/model and agent/store),
-// tools, tools/mcp, ide, ide/companion and config: it still assembles
-// sessions itself, which issue 15 moves into a host package. agent and
-// tools never import it; internal/layers checks both.
+// It imports rpc, host, agent (with agent/model), tools, tools/mcp, ide
+// and config. agent and tools never import it; internal/layers checks
+// both.
 //
 // # Generated types
 //

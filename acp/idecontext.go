@@ -24,15 +24,5 @@ func (c *connState) ideContextUpdate(_ context.Context, _ *rpc.Conn, p *json.Raw
 		c.srv.log.Warn("dropping an IDE context update", "err", err)
 		return
 	}
-	c.mu.Lock()
-	var targets []*session
-	for sid, s := range c.sessions {
-		if id == "" || string(sid) == id {
-			targets = append(targets, s)
-		}
-	}
-	c.mu.Unlock()
-	for _, s := range targets {
-		s.agent.UpdateIDEContext(ictx)
-	}
+	c.host.UpdateIDEContext(id, ictx)
 }

@@ -40,7 +40,7 @@ func (c *connState) Initialize(_ context.Context, _ *rpc.Conn, p *InitializeRequ
 		AuthMethods: []AuthMethod{{Agent: &AuthMethodAgent{
 			ID:          authMethodAPIKey,
 			Name:        "Gemini API key",
-			Description: "Set GEMINI_API_KEY (or GOOGLE_API_KEY) in companion's environment, or apiKey in " + c.config().SettingsPath + ", then authenticate.",
+			Description: "Set GEMINI_API_KEY (or GOOGLE_API_KEY) in companion's environment, or apiKey in " + c.host.Config().SettingsPath + ", then authenticate.",
 		}}},
 		AgentInfo: &Implementation{Name: c.srv.opts.Name, Title: "companion", Version: c.srv.opts.Version},
 	}, nil
@@ -57,9 +57,7 @@ func (c *connState) Authenticate(_ context.Context, _ *rpc.Conn, p *Authenticate
 		if err != nil {
 			return nil, rpc.Errorf(rpc.CodeAuthRequired, "cannot read settings: %v", err)
 		}
-		c.mu.Lock()
-		c.cfg = cfg
-		c.mu.Unlock()
+		c.host.SetConfig(cfg)
 	}
 	c.mu.Lock()
 	c.loggedOut = false

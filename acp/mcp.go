@@ -1,24 +1,18 @@
 package acp
 
 import (
-	"context"
-	"log/slog"
-
-	"companion/agent"
-	"companion/config"
-	"companion/frontend"
 	"companion/tools/mcp"
 )
 
-// mcpServers gathers a session's MCP servers: the settings', then those
-// the editor sent with session/new, load or resume, which win on a name
-// clash.
-func mcpServers(cfg config.Config, fromEditor []MCPServer, log *slog.Logger) []mcp.ServerConfig {
-	extra := make([]mcp.ServerConfig, 0, len(fromEditor))
+// mcpServers converts the MCP servers the editor sent with session/new,
+// load or resume; the host adds them to the settings', and they win on a
+// name clash.
+func mcpServers(fromEditor []MCPServer) []mcp.ServerConfig {
+	out := make([]mcp.ServerConfig, 0, len(fromEditor))
 	for _, s := range fromEditor {
-		extra = append(extra, editorServer(s))
+		out = append(out, editorServer(s))
 	}
-	return frontend.MCPServers(cfg, log, extra...)
+	return out
 }
 
 // editorServer converts an ACP server entry (name/value arrays for env and
@@ -44,33 +38,5 @@ func headers(hs []HTTPHeader) map[string]string {
 	for _, h := range hs {
 		m[h.Name] = h.Value
 	}
-	return m
-}
-
-// startMCP starts a session's MCP servers in the background; session/new
-// does not wait for them. When a server's tools or prompts change, the
-// editor gets the new command list; when a server fails (each new reason
-// once), the user is told. Servers may ask the user through the client's
-// forms when it has them.
-func (c *connState) startMCP(servers []mcp.ServerConfig, sink *updates, a func() *agent.Session) agent.MCPServers {
-	if len(servers) == 0 {
-		return nil
-	}
-	var m *mcp.Manager
-	reported := map[string]string{} // server → the failure already reported; touched by OnChange only
-	m = mcp.NewManager(servers, mcp.Options{Log: c.srv.log, ClientName: c.srv.opts.Name, ClientVersion: c.srv.opts.Version,
-		Elicit: elicitor(sink.conn, sink.id, c.clientCaps()),
-		OnChange: func() {
-			if s := a(); s != nil {
-				sink.Emit(context.Background(), agent.CommandsChanged{Commands: s.Commands()})
-			}
-			for _, st := range m.Status() {
-				if st.LastError != "" && st.LastError != reported[st.Name] {
-					reported[st.Name] = st.LastError
-					sink.mcpFailure(st.Name, st.LastError)
-				}
-			}
-		}})
-	m.Start(context.Background())
 	return m
 }

@@ -20,7 +20,7 @@ func (c *connState) SessionPrompt(ctx context.Context, _ *rpc.Conn, p *PromptReq
 		return nil, err
 	}
 	select { // the session's command list goes out first
-	case <-s.announced:
+	case <-s.updates.announced:
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}

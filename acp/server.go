@@ -6,27 +6,17 @@ import (
 	"log/slog"
 	"sync"
 
-	"companion/agent/model"
-	"companion/agent/store"
 	"companion/config"
+	"companion/host"
 	"companion/rpc"
-	"companion/tools"
 )
 
-// Options configure a Server. Model and Tools are required.
+// Options configure a Server: the host's (Model and Tools are required;
+// the IDE link is always on) and what only ACP needs.
 type Options struct {
-	// Name and Version describe companion in initialize's agentInfo.
-	Name, Version string
-	// Config is the configuration at start-up.
-	Config config.Config
-	// Model returns the model provider for cfg; it is called when a session
-	// is created and may build the provider lazily.
-	Model func(ctx context.Context, cfg config.Config) (model.Model, error)
-	// Tools returns the tool registry for a new session.
-	Tools func(cfg config.Config) *tools.Registry
+	host.Options
 	// ReloadConfig re-reads settings for authenticate; nil keeps Config.
 	ReloadConfig func() (config.Config, error)
-	Log          *slog.Logger
 }
 
 // Server is companion's ACP agent. One Server serves one connection.
@@ -47,6 +37,7 @@ func NewServer(opts Options) *Server {
 // reaches EOF or ctx is cancelled. It closes every session before returning.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	c := newConnState(s)
+	defer c.host.Close()
 	conn := rpc.NewConn(ctx, stdio{in, out}, c.mux(), rpc.Options{Framing: rpc.Newline, Logger: s.log,
 		Inline: []string{MethodInitialize, MethodSessionCancel, MethodIDEContextUpdate}})
 	select {
@@ -55,7 +46,6 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 		conn.Close()
 		<-conn.Done()
 	}
-	c.closeAll()
 	return nil
 }
 
@@ -63,24 +53,23 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 type connState struct {
 	srv *Server
 
+	// host builds and keeps the connection's sessions, its settings, the
+	// session store and the IDE link.
+	host *host.Host
+
 	// mu guards the fields below.
 	mu          sync.Mutex
 	initialized bool
 	caps        ClientCapabilities
-	cfg         config.Config
-	sessions    map[SessionID]*session
-	// sessionStore keeps sessions on disk; opened on first use.
-	sessionStore *store.Store
-	// ide is the link to a spec-following IDE, when one is found.
-	ide *ideLink
 	// loggedOut is set by logout until the next authenticate.
 	loggedOut bool
 }
 
 func newConnState(s *Server) *connState {
-	c := &connState{srv: s, cfg: s.opts.Config, sessions: map[SessionID]*session{}}
-	c.ide = &ideLink{c: c}
-	return c
+	ho := s.opts.Options
+	ho.IDE, ho.Log = true, s.log
+	h := host.New(ho)
+	return &connState{srv: s, host: h}
 }
 
 // clientCaps returns what the client advertised in initialize.
@@ -88,13 +77,6 @@ func (c *connState) clientCaps() ClientCapabilities {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.caps
-}
-
-// config returns the current configuration.
-func (c *connState) config() config.Config {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.cfg
 }
 
 // ready checks that initialize came first and, when auth is set, that
@@ -108,7 +90,7 @@ func (c *connState) ready(auth bool) error {
 	if auth && c.loggedOut {
 		return rpc.Errorf(rpc.CodeAuthRequired, "authentication required: logged out; authenticate again")
 	}
-	if auth && !c.cfg.HasCredentials() {
+	if cfg := c.host.Config(); auth && !cfg.HasCredentials() {
 		return rpc.Errorf(rpc.CodeAuthRequired, "authentication required: set GEMINI_API_KEY (or GOOGLE_API_KEY, or Vertex AI settings) for companion, then authenticate")
 	}
 	return nil
@@ -120,25 +102,11 @@ func (c *connState) session(id SessionID) (*session, error) {
 	if err := checkSessionID(id); err != nil {
 		return nil, err
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if s, ok := c.sessions[id]; ok {
-		return s, nil
+	if hs, ok := c.host.Session(string(id)); ok {
+		return c.view(hs), nil
 	}
 	return nil, &rpc.Error{Code: rpc.CodeResourceNotFound,
 		Message: "session " + string(id) + " not found", Data: map[string]any{"sessionId": id}}
-}
-
-// closeAll ends every session when the connection goes away.
-func (c *connState) closeAll() {
-	c.mu.Lock()
-	sessions := c.sessions
-	c.sessions = map[SessionID]*session{}
-	c.mu.Unlock()
-	for _, s := range sessions {
-		s.close()
-	}
-	c.ide.close()
 }
 
 // mux routes the agent-side ACP methods to their handlers: the schema's
@@ -183,7 +151,7 @@ func (s stdio) Close() error {
 // checkSessionID answers -32602 (invalid params) for a session id that is
 // malformed: one companion never hands out and the store cannot hold.
 func checkSessionID(id SessionID) error {
-	if err := store.CheckID(string(id)); err != nil {
+	if err := host.CheckID(string(id)); err != nil {
 		return &rpc.Error{Code: rpc.CodeInvalidParams, Message: "invalid session id: " + err.Error(),
 			Data: map[string]any{"sessionId": id}}
 	}

@@ -3,16 +3,10 @@ package acp
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
-	"sync/atomic"
 
 	"companion/agent"
-	"companion/agent/store"
-	"companion/config"
-	"companion/frontend"
+	"companion/host"
 	"companion/rpc"
-	"companion/tools"
 )
 
 // Config option ids.
@@ -22,161 +16,74 @@ const (
 	configThought SessionConfigID = "thought_level"
 )
 
-// session is one ACP session: the agent session and what the wire needs.
+// session is one ACP session as a handler sees it: the host's session,
+// its agent session and the sink that speaks for it on the wire.
 type session struct {
 	id      SessionID
+	host    *host.Session
 	agent   *agent.Session
 	updates *updates
-	// journal records the session; nil when it cannot be saved.
-	journal *store.Writer
-	// announced is closed once the command list went out after the reply
-	// that opened the session (see announce).
-	announced chan struct{}
 }
 
-// announce sends the session's slash commands once the reply that opened
-// it (session/new, load or resume) is out, then marks the session
-// announced. Prompts wait for that, so the editor always has the commands
-// before a turn's first update.
-func (s *session) announce(ctx context.Context) {
-	rpc.AfterReply(ctx, func() {
-		s.updates.Emit(context.Background(), agent.CommandsChanged{Commands: s.agent.Commands()})
-		close(s.announced)
-	})
-}
-
-// close ends the agent session and its journal.
-func (s *session) close() {
-	s.agent.Close()
-	if s.journal != nil {
-		if err := s.journal.Close(); err != nil {
-			s.updates.log.Warn("closing session journal", "session", s.id, "err", err)
-		}
-	}
-}
-
-// SessionNew validates the directories, builds an agent session with a
-// fresh journal and registers it. MCP servers are accepted; connecting them
-// comes later.
+// SessionNew validates the directories and has the host build a session
+// with a fresh journal. MCP servers start in the background.
 func (c *connState) SessionNew(ctx context.Context, conn *rpc.Conn, p *NewSessionRequest) (*NewSessionResponse, error) {
-	if _, err := sessionRoots(p.Cwd, p.AdditionalDirectories); err != nil {
-		return nil, err
-	}
-	id := newSessionID()
-	journal, err := c.store().Create(store.Meta{ID: string(id), Cwd: p.Cwd, AdditionalDirectories: p.AdditionalDirectories})
+	id := SessionID(host.NewSessionID())
+	req := c.request(id, p.Cwd, p.AdditionalDirectories, p.MCPServers)
+	hs, err := c.host.New(ctx, req, c.ports(conn, id))
 	if err != nil {
-		c.srv.log.Warn("session will not be saved", "session", id, "err", err)
-		journal = nil
+		return nil, hostError(err)
 	}
-	s, _, err := c.buildSession(ctx, conn, id, p.Cwd, p.AdditionalDirectories, p.MCPServers, journal, nil)
-	if err != nil {
-		if journal != nil {
-			journal.Close()
-		}
-		return nil, err
-	}
-	s.announce(ctx)
-	return &NewSessionResponse{SessionID: id, Modes: modeState(s.agent), ConfigOptions: configOptions(s.agent)}, nil
+	s := c.view(hs)
+	s.updates.announce(ctx)
+	return &NewSessionResponse{SessionID: s.id, Modes: modeState(s.agent), ConfigOptions: configOptions(s.agent)}, nil
 }
 
-// buildSession makes the agent session for id, new (recs nil) or restored
-// from its records, and registers it. It returns the events to replay.
-func (c *connState) buildSession(ctx context.Context, conn *rpc.Conn, id SessionID, cwd string, extra []string,
-	editorMCP []MCPServer, journal *store.Writer, recs []store.Record) (*session, []agent.Event, error) {
-	roots, err := sessionRoots(cwd, extra)
-	if err != nil {
-		return nil, nil, err
-	}
-	cfg, trusted, err := frontend.SessionConfig(c.config(), roots.Primary())
-	if err != nil {
-		return nil, nil, rpc.Errorf(rpc.CodeInvalidParams, "%v", err)
-	}
-	m, err := c.srv.opts.Model(ctx, cfg)
-	if err != nil {
-		return nil, nil, rpc.Errorf(rpc.CodeInternalError, "cannot start the model: %v", err)
-	}
+// request is a session request from the editor's parameters.
+func (c *connState) request(id SessionID, cwd string, extra []string, editorMCP []MCPServer) host.Request {
+	return host.Request{ID: string(id), Cwd: cwd, Extra: extra, MCP: mcpServers(editorMCP)}
+}
+
+// ports are what the editor offers session id: files, terminals when it
+// runs them, permission questions, forms for MCP servers, and the
+// session's updates as its sink and observer.
+func (c *connState) ports(conn *rpc.Conn, id SessionID) host.Ports {
 	caps := c.clientCaps()
-	sink := &updates{conn: conn, id: id, log: c.srv.log, compaction: caps.Session != nil && caps.Session.Compaction != nil,
-		notices: caps.Session != nil && caps.Session.Notices != nil}
-	opts, err := c.agentOptions(conn, id, roots, cfg, trusted)
-	if err != nil {
-		return nil, nil, err
-	}
-	opts.Model, opts.Sink = m, sink
-	if journal != nil {
-		opts.Journal = journal
-	}
-	var live atomic.Pointer[agent.Session]
-	opts.MCP = c.startMCP(mcpServers(cfg, editorMCP, c.srv.log), sink, live.Load)
-	var a *agent.Session
-	var events []agent.Event
-	if recs == nil {
-		a, err = agent.NewSession(opts)
-	} else {
-		a, events, err = agent.Restore(opts, recs)
-	}
-	if err != nil {
-		if opts.MCP != nil {
-			opts.MCP.Close()
-		}
-		return nil, nil, err
-	}
-	live.Store(a)
-	c.ide.start(roots.Primary())
-	s := &session{id: id, agent: a, updates: sink, journal: journal, announced: make(chan struct{})}
-	sink.options = func() []SessionConfigOption { return configOptions(a) }
-	c.mu.Lock()
-	c.sessions[id] = s
-	c.mu.Unlock()
-	return s, events, nil
-}
-
-// drop closes a live session and forgets it.
-func (c *connState) drop(s *session) {
-	c.mu.Lock()
-	if c.sessions[s.id] == s {
-		delete(c.sessions, s.id)
-	}
-	c.mu.Unlock()
-	s.close()
-}
-
-// agentOptions gathers what an agent session needs from the editor and the
-// settings: files, terminals, questions, and the permission policy.
-func (c *connState) agentOptions(conn *rpc.Conn, id SessionID, roots *tools.Roots, cfg config.Config, trusted bool) (agent.Options, error) {
-	opts, err := frontend.Options(frontend.Base{ID: string(id), Roots: roots, Config: cfg, Trusted: trusted,
-		Tools: c.srv.opts.Tools(cfg), Log: c.srv.log})
-	if err != nil {
-		return agent.Options{}, rpc.Errorf(rpc.CodeInvalidParams, "%v", err)
-	}
-	client := NewClient(conn, id, c.clientCaps())
-	opts.Files = &files{client: client}
-	opts.Asker = &ideAsker{inner: &asker{client: client}, link: c.ide}
+	client := NewClient(conn, id, caps)
+	u := c.newUpdates(conn, id)
+	p := host.Ports{Files: &files{client: client}, Asker: &asker{client: client}, Sink: u, Observer: u,
+		Elicit: elicitor(conn, id, caps)}
 	if client.CanRunTerminals() {
-		opts.Terminals = &terminals{client: client}
+		p.Terminals = &terminals{client: client}
 	}
-	return opts, nil
+	return p
 }
 
-// sessionRoots checks cwd and the additional directories: absolute,
-// existing directories.
-func sessionRoots(cwd string, extra []string) (*tools.Roots, error) {
-	for _, d := range append([]string{cwd}, extra...) {
-		if !filepath.IsAbs(d) {
-			return nil, rpc.Errorf(rpc.CodeInvalidParams, "directory %q must be an absolute path", d)
-		}
-		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
-			return nil, rpc.Errorf(rpc.CodeInvalidParams, "directory %q does not exist or is not a directory", d)
-		}
-	}
-	roots, err := tools.NewRoots(cwd, extra...)
-	if err != nil {
-		return nil, rpc.Errorf(rpc.CodeInvalidParams, "%v", err)
-	}
-	return roots, nil
+// newUpdates is the sink of a session about to be opened.
+func (c *connState) newUpdates(conn *rpc.Conn, id SessionID) *updates {
+	caps := c.clientCaps()
+	return &updates{conn: conn, id: id, log: c.srv.log, compaction: caps.Session != nil && caps.Session.Compaction != nil,
+		notices: caps.Session != nil && caps.Session.Notices != nil, announced: make(chan struct{})}
 }
 
-func newSessionID() SessionID { return SessionID(frontend.NewSessionID()) }
+// view is the handlers' view of a host session. Every session of the
+// connection's host was opened with ports, so its sink is an *updates.
+func (c *connState) view(hs *host.Session) *session {
+	u := hs.Ports.Sink.(*updates)
+	return &session{id: SessionID(hs.ID), host: hs, agent: hs.Agent, updates: u}
+}
+
+// hostError maps the host's errors to the wire: bad requests are invalid
+// params, a missing stored session is not found, the rest internal.
+func hostError(err error) error {
+	switch {
+	case errors.Is(err, host.ErrInvalid), errors.Is(err, host.ErrRules):
+		return rpc.Errorf(rpc.CodeInvalidParams, "%v", err)
+	case errors.Is(err, host.ErrNotFound):
+		return &rpc.Error{Code: rpc.CodeResourceNotFound, Message: err.Error()}
+	}
+	return rpc.Errorf(rpc.CodeInternalError, "%v", err)
+}
 
 // SessionClose cancels the session's work and forgets it.
 func (c *connState) SessionClose(_ context.Context, _ *rpc.Conn, p *CloseSessionRequest) (*CloseSessionResponse, error) {
@@ -184,7 +91,7 @@ func (c *connState) SessionClose(_ context.Context, _ *rpc.Conn, p *CloseSession
 	if err != nil {
 		return nil, err
 	}
-	c.drop(s)
+	c.host.Drop(s.host)
 	return &CloseSessionResponse{}, nil
 }
 

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
+
+	"encoding/base64"
 
 	"companion/agent"
 	"companion/rpc"
 	"companion/tools"
-	"encoding/base64"
 )
 
 // updates turns a session's agent events into session/update notifications.
@@ -22,11 +24,60 @@ type updates struct {
 	// compaction is set when the client takes compaction updates; others
 	// get a short agent message when a compaction ends.
 	compaction bool
-	// options returns the session's config options, for changes the agent
-	// makes itself; set once the session exists.
-	options func() []SessionConfigOption
 	// notices is set when the client shows notice updates.
 	notices bool
+	// announced is closed once the command list went out after the reply
+	// that opened the session (see announce).
+	announced chan struct{}
+
+	// mu guards session.
+	mu sync.Mutex
+	// session is the agent session, registered by the host (Opened) once
+	// it exists; its config options go out with changes the agent makes.
+	session *agent.Session
+}
+
+// Opened registers the agent session (host.Observer).
+func (u *updates) Opened(a *agent.Session) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.session = a
+}
+
+// CommandsChanged sends the new command list (host.Observer).
+func (u *updates) CommandsChanged(cmds []agent.Command) {
+	u.Emit(context.Background(), agent.CommandsChanged{Commands: cmds})
+}
+
+// MCPFailed tells the user an MCP server failed (host.Observer).
+func (u *updates) MCPFailed(server, reason string) { u.mcpFailure(server, reason) }
+
+// bound returns the agent session, or nil before it exists.
+func (u *updates) bound() *agent.Session {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.session
+}
+
+// options returns the session's config options, or nil before it exists.
+func (u *updates) options() []SessionConfigOption {
+	if a := u.bound(); a != nil {
+		return configOptions(a)
+	}
+	return nil
+}
+
+// announce sends the session's slash commands once the reply that opened
+// it (session/new, load or resume) is out, then marks the session
+// announced. Prompts wait for that, so the editor always has the commands
+// before a turn's first update.
+func (u *updates) announce(ctx context.Context) {
+	rpc.AfterReply(ctx, func() {
+		if a := u.bound(); a != nil {
+			u.Emit(context.Background(), agent.CommandsChanged{Commands: a.Commands()})
+		}
+		close(u.announced)
+	})
 }
 
 // mcpFailure tells the user an MCP server failed.
@@ -60,16 +111,17 @@ func (u *updates) Emit(ctx context.Context, ev agent.Event) {
 		u.notice(ctx, NoticeSeverity(ev.Level), ev.Text, "")
 	case agent.ModelChanged:
 		u.notice(ctx, NoticeSeverityWarning, "Now using "+ev.Name, ev.Previous+" failed: "+ev.Reason)
-		ok = u.options != nil
+		opts := u.options()
+		ok = opts != nil
 		if ok {
-			up = SessionUpdate{ConfigOptionUpdate: &ConfigOptionUpdate{ConfigOptions: u.options()}}
+			up = SessionUpdate{ConfigOptionUpdate: &ConfigOptionUpdate{ConfigOptions: opts}}
 		}
 	case agent.ModeChanged:
 		// Clients that use config options (Zed) ignore current_mode_update:
 		// send the option list too, as session/set_mode does.
-		if u.options != nil {
+		if opts := u.options(); opts != nil {
 			u.send(ctx, up)
-			up = SessionUpdate{ConfigOptionUpdate: &ConfigOptionUpdate{ConfigOptions: u.options()}}
+			up = SessionUpdate{ConfigOptionUpdate: &ConfigOptionUpdate{ConfigOptions: opts}}
 		}
 	case agent.CompactionChunk:
 		ok = u.compaction

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"companion/agent/checkpoint"
-	"companion/tools"
 )
 
 // Checkpointer saves files before changes and puts them back;
@@ -16,24 +15,6 @@ type Checkpointer interface {
 	Save(ctx context.Context, label string, paths []string) (checkpoint.Checkpoint, error)
 	List(ctx context.Context) ([]checkpoint.Checkpoint, error)
 	Restore(ctx context.Context, id string) (checkpoint.Restoration, error)
-}
-
-// checkpoint saves what a mutating call may touch. A failure is logged,
-// not fatal: the change still runs, as the user approved it.
-func (s *Session) checkpoint(ctx context.Context, p *prepared, conf *tools.Confirmation) {
-	if s.opts.Checkpoints == nil || conf.Type == tools.ConfirmInfo {
-		return
-	}
-	var paths []string
-	if conf.Path != "" {
-		paths = append(paths, conf.Path)
-	}
-	for _, l := range p.inv.Locations() {
-		paths = append(paths, l.Path)
-	}
-	if _, err := s.opts.Checkpoints.Save(ctx, "before "+p.inv.Title(), paths); err != nil {
-		s.opts.Log.Warn("checkpoint failed", "tool", p.fc.Name, "err", err)
-	}
 }
 
 // undoMark remembers what the last /undo did: the checkpoint it
@@ -51,18 +32,13 @@ func (s *Session) undo(ctx context.Context) string {
 	if err != nil || len(list) == 0 {
 		return "There is no change to undo."
 	}
-	s.mu.Lock()
-	mark := s.undone
-	s.mu.Unlock()
-	i := undoTarget(list, mark)
+	i := undoTarget(list, s.undone.get())
 	if i < 0 {
 		return "There is no older change to undo. `/restore` lists every checkpoint."
 	}
 	r, msg := s.restore(ctx, list[i].ID)
 	if r.Undo.ID != "" {
-		s.mu.Lock()
-		s.undone = undoMark{target: r.Target.ID, saved: r.Undo.ID}
-		s.mu.Unlock()
+		s.undone.set(undoMark{target: r.Target.ID, saved: r.Undo.ID})
 		msg += fmt.Sprintf(" `/undo` again steps further back; `/restore %s` puts back what was there.", r.Undo.ID)
 	}
 	return msg
@@ -94,9 +70,7 @@ func (s *Session) restoreCommand(ctx context.Context, id string) string {
 		return "Checkpoints are off."
 	}
 	if id != "" {
-		s.mu.Lock()
-		s.undone = undoMark{}
-		s.mu.Unlock()
+		s.undone.set(undoMark{})
 		r, msg := s.restore(ctx, id)
 		if r.Undo.ID != "" {
 			msg += " `/undo` puts back what was there."

@@ -130,20 +130,12 @@ const maxTitleRunes = 60
 
 // maybeTitle names the session after its first prompt.
 func (s *Session) maybeTitle(ctx context.Context, parts []model.Part) {
-	s.mu.Lock()
-	done := s.titled
-	s.titled = true
-	s.mu.Unlock()
-	if done {
+	if done := s.titled.Swap(true); done {
 		return
 	}
 	if title := titleFrom(parts); title != "" {
 		s.emit(ctx, TitleChanged{Title: title, At: s.opts.Now().UTC().Format(time.RFC3339)})
-		if s.opts.Journal != nil {
-			if err := s.opts.Journal.SetTitle(title); err != nil {
-				s.opts.Log.Warn("journal title failed", "err", err)
-			}
-		}
+		s.jw.setTitle(title)
 	}
 }
 

@@ -39,14 +39,9 @@ Do not call tools. Do not address the user.`
 // than the configured share of the window. It runs before a request is
 // built, when every call in the history has its answer.
 func (s *Session) maybeCompress(ctx context.Context) {
-	s.mu.Lock()
-	used, window := s.lastUsed, s.lastWindow
-	s.mu.Unlock()
-	at := s.opts.CompressAt
-	if at <= 0 || window <= 0 || float64(used) < at*float64(window) {
-		return
+	if s.hist.full(s.opts.CompressAt) {
+		s.compress(ctx)
 	}
-	s.compress(ctx)
 }
 
 // compress replaces the older part of the history with a model-written
@@ -59,7 +54,7 @@ func (s *Session) compress(ctx context.Context) string {
 		return "Nothing to compress yet."
 	}
 	s.hook(ctx, hooks.PreCompress, "auto", map[string]any{"turns": len(hist)})
-	id := s.nextCompactionID()
+	id := s.hist.nextCompactionID()
 	s.emit(ctx, CompactionUpdated{ID: id, Status: "in_progress"})
 	old, kept := hist[:split], hist[split:]
 	summary, err := s.summarise(ctx, id, old)
@@ -73,10 +68,8 @@ func (s *Session) compress(ctx context.Context) string {
 		status, note = "failed", "the summary was larger than what it summarised"
 		summary = ""
 	}
-	s.replaceHistory(snapshotHistory(summary, len(old)), kept)
-	s.mu.Lock()
-	s.lastUsed = 0
-	s.mu.Unlock()
+	s.hist.replace(snapshotHistory(summary, len(old)), kept)
+	s.ide.MarkStale()
 	s.emit(ctx, CompactionUpdated{ID: id, Status: status, Summary: summary, Error: note})
 	if summary == "" {
 		return fmt.Sprintf("Context trimmed: %d older turns dropped (%s).", len(old), note)
@@ -153,23 +146,6 @@ func snapshotHistory(summary string, dropped int) []model.Content {
 		contentText(summary),
 		{Role: model.RoleModel, Parts: []model.Part{{Text: "Understood; I will continue from this state."}}},
 	}
-}
-
-// replaceHistory installs a compressed history.
-func (s *Session) replaceHistory(head, kept []model.Content) {
-	all := append(head, kept...)
-	s.journal(recHistory, historyRecord{Op: "replace", Contents: all})
-	s.ide.MarkStale()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.history = all
-}
-
-func (s *Session) nextCompactionID() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.compactions++
-	return fmt.Sprintf("compaction_%d", s.compactions)
 }
 
 // sizeOf estimates the size of contents in bytes of JSON.

@@ -106,7 +106,7 @@ func (c *delegateCall) Execute(ctx context.Context, out tools.Output) (*tools.Re
 func (c *delegateCall) child(ctx context.Context, sink Sink) (*Session, error) {
 	p := c.d.parent
 	reg := tools.NewRegistry()
-	for _, t := range p.opts.Tools.All() {
+	for _, t := range p.builtinTools() {
 		if c.def.allows(t.Name()) && (t.Name() != "delegate_to_agent" || p.opts.Depth+1 < MaxAgentDepth) {
 			reg.Add(t)
 		}

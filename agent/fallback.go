@@ -16,15 +16,10 @@ func (s *Session) fallback(ctx context.Context, err error) bool {
 	if fb == "" || !errors.As(err, &api) || api.Status != 429 {
 		return false
 	}
-	s.mu.Lock()
-	from := s.modelName
-	if from == fb {
-		s.mu.Unlock()
+	from, ok := s.models.switchTo(fb)
+	if !ok {
 		return false
 	}
-	s.modelName = fb
-	s.offerModel(fb)
-	s.mu.Unlock()
 	s.journal(recSettings, settingsRecord{Model: fb})
 	s.emit(ctx, ModelChanged{Name: fb, Previous: from, Reason: "out of quota: " + api.Error()})
 	return true

@@ -2,18 +2,11 @@ package agent
 
 import (
 	"context"
-	"fmt"
-	"strings"
-	"time"
 
 	"companion/agent/model"
 	"companion/ide"
 	"companion/tools"
 )
-
-// diagnosticsWait is how long after an edit the agent waits for the
-// editor's diagnostics of the file before it reports the result.
-const diagnosticsWait = 600 * time.Millisecond
 
 // UpdateIDEContext takes what the user sees in the editor (open files,
 // cursor, selection, diagnostics, workspace folders). Workspace folders
@@ -51,33 +44,4 @@ func (s *Session) newIDETracker() *ide.Tracker {
 		}
 		return files.ReadTextFile(ctx, path)
 	})
-}
-
-// editDiagnostics returns the errors the editor reports for a file just
-// edited, after giving it a moment to re-check; "" when there are none or
-// the editor never sends diagnostics.
-func (s *Session) editDiagnostics(ctx context.Context, path string) string {
-	if s.ide.Snapshot().Diagnostics == nil {
-		return ""
-	}
-	select {
-	case <-ctx.Done():
-		return ""
-	case <-time.After(diagnosticsWait):
-	}
-	var b strings.Builder
-	for _, d := range s.ide.DiagnosticsFor(path) {
-		if d.Severity != ide.SeverityError {
-			continue
-		}
-		fmt.Fprintf(&b, "- line %d: %s", d.Range.Start.Line+1, d.Message)
-		if d.Source != "" {
-			fmt.Fprintf(&b, " (%s)", d.Source)
-		}
-		b.WriteString("\n")
-	}
-	if b.Len() == 0 {
-		return ""
-	}
-	return "\n\nThe editor reports these errors in " + path + " after the edit; fix them if the edit caused them:\n" + b.String()
 }

@@ -3,7 +3,9 @@ package agent
 import (
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"reflect"
+	"time"
 
 	"companion/agent/model"
 	"companion/agent/store"
@@ -109,24 +111,34 @@ type settingsRecord struct {
 	Model string `json:"model,omitempty"`
 }
 
-// journal writes records when the session has a journal; errors are
-// logged, never fatal: losing the record must not lose the turn.
-func (s *Session) journal(typ string, data any) {
-	if s.opts.Journal == nil {
+// journalWriter writes a session's records to its Journal; the zero
+// value and a nil *journalWriter write nothing. It holds no state of its
+// own beyond what NewSession gave it, so it needs no lock (the Journal
+// serialises its appends). Errors are logged, never fatal: losing the
+// record must not lose the turn.
+type journalWriter struct {
+	j   Journal
+	log *slog.Logger
+	now func() time.Time
+}
+
+// write appends one record.
+func (w *journalWriter) write(typ string, data any) {
+	if w == nil || w.j == nil {
 		return
 	}
 	raw, err := json.Marshal(data)
 	if err == nil {
-		err = s.opts.Journal.Append(store.Record{Type: typ, Time: s.opts.Now(), Data: raw})
+		err = w.j.Append(store.Record{Type: typ, Time: w.now(), Data: raw})
 	}
 	if err != nil {
-		s.opts.Log.Warn("journal append failed", "type", typ, "err", err)
+		w.log.Warn("journal append failed", "type", typ, "err", err)
 	}
 }
 
-// journalEvent records an event that replay must show again.
-func (s *Session) journalEvent(ev Event) {
-	if s.opts.Journal == nil {
+// event records an event that replay must show again.
+func (w *journalWriter) event(ev Event) {
+	if w == nil || w.j == nil {
 		return
 	}
 	kind := eventKind(ev)
@@ -135,11 +147,37 @@ func (s *Session) journalEvent(ev Event) {
 	}
 	raw, err := json.Marshal(keptEvent(ev))
 	if err != nil {
-		s.opts.Log.Warn("journal: cannot encode event", "kind", kind, "err", err)
+		w.log.Warn("journal: cannot encode event", "kind", kind, "err", err)
 		return
 	}
-	s.journal(recEvent, eventRecord{Kind: kind, Event: raw})
+	w.write(recEvent, eventRecord{Kind: kind, Event: raw})
 }
+
+// sync makes the record durable at a turn boundary.
+func (w *journalWriter) sync() {
+	if w == nil || w.j == nil {
+		return
+	}
+	if err := w.j.Sync(); err != nil {
+		w.log.Warn("journal sync failed", "err", err)
+	}
+}
+
+// setTitle stores the session's title with its record.
+func (w *journalWriter) setTitle(title string) {
+	if w == nil || w.j == nil {
+		return
+	}
+	if err := w.j.SetTitle(title); err != nil {
+		w.log.Warn("journal title failed", "err", err)
+	}
+}
+
+// journal writes a record to the session's journal, if it has one.
+func (s *Session) journal(typ string, data any) { s.jw.write(typ, data) }
+
+// journalEvent records an event that replay must show again.
+func (s *Session) journalEvent(ev Event) { s.jw.event(ev) }
 
 // maxKeptText is the longest text an event keeps in the journal: a file's
 // content in an edit's diff, a long argument of a call. The history keeps
@@ -213,14 +251,7 @@ func keptInput(in json.RawMessage) json.RawMessage {
 }
 
 // syncJournal makes the record durable at a turn boundary.
-func (s *Session) syncJournal() {
-	if s.opts.Journal == nil {
-		return
-	}
-	if err := s.opts.Journal.Sync(); err != nil {
-		s.opts.Log.Warn("journal sync failed", "err", err)
-	}
-}
+func (s *Session) syncJournal() { s.jw.sync() }
 
 // decodeEvent turns a journal event back into an Event.
 func decodeEvent(r eventRecord) (Event, error) {
@@ -242,4 +273,9 @@ func (s *Session) journalUser(parts []model.Part) {
 			s.journalEvent(UserChunk{Text: p.Text})
 		}
 	}
+}
+
+// toolState records one step of a call's audit trail.
+func (s *Session) toolState(id, state, by string) {
+	s.journal(recToolState, toolStateRecord{ID: id, State: state, By: by})
 }

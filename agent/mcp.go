@@ -27,9 +27,21 @@ type MCPServers interface {
 	Close() error
 }
 
+// builtinTools is the registry's tools and the session's own
+// delegate_to_agent, sorted by name so requests stay stable (and the
+// model's prompt cache keeps working).
+func (s *Session) builtinTools() []tools.Tool {
+	all := s.opts.Tools.All()
+	if s.delegate != nil {
+		all = append(all, s.delegate)
+		slices.SortFunc(all, func(a, b tools.Tool) int { return strings.Compare(a.Name(), b.Name()) })
+	}
+	return all
+}
+
 // allTools is the built-in tools and the MCP servers' tools now.
 func (s *Session) allTools() []tools.Tool {
-	all := s.opts.Tools.All()
+	all := s.builtinTools()
 	if s.opts.MCP != nil {
 		all = append(all, s.opts.MCP.Tools()...)
 	}
@@ -40,6 +52,9 @@ func (s *Session) allTools() []tools.Tool {
 func (s *Session) findTool(name string) (tools.Tool, bool) {
 	if t, ok := s.opts.Tools.Get(name); ok {
 		return t, true
+	}
+	if s.delegate != nil && s.delegate.Name() == name {
+		return s.delegate, true
 	}
 	if s.opts.MCP == nil {
 		return nil, false
@@ -54,11 +69,7 @@ func (s *Session) findTool(name string) (tools.Tool, bool) {
 // waitMCP gives MCP servers a short time to connect before the first
 // model request, once per session.
 func (s *Session) waitMCP(ctx context.Context) {
-	s.mu.Lock()
-	first := !s.mcpWaited
-	s.mcpWaited = true
-	s.mu.Unlock()
-	if first && s.opts.MCP != nil {
+	if first := !s.mcpWaited.Swap(true); first && s.opts.MCP != nil {
 		s.opts.MCP.WaitReady(ctx, mcpReadyWait)
 	}
 }

@@ -13,9 +13,7 @@ import (
 // loadMemory loads the instruction files (user, project root down to the
 // session root) once, and returns their text.
 func (s *Session) loadMemory(ctx context.Context) string {
-	s.mu.Lock()
-	mem := s.memory
-	s.mu.Unlock()
+	mem := s.memory.get()
 	if mem == nil {
 		var err error
 		mem, err = memory.Load(ctx, s.opts.Memory, "", s.Root())
@@ -23,9 +21,7 @@ func (s *Session) loadMemory(ctx context.Context) string {
 			s.opts.Log.Warn("cannot load memory files", "err", err)
 			return ""
 		}
-		s.mu.Lock()
-		s.memory = mem
-		s.mu.Unlock()
+		s.memory.set(mem)
 	}
 	return mem.Text()
 }
@@ -34,9 +30,7 @@ func (s *Session) loadMemory(ctx context.Context) string {
 // touched below the session root that were not loaded yet (each file is
 // added once), for the model to read with the call's result.
 func (s *Session) touchMemory(locs []tools.Location) string {
-	s.mu.Lock()
-	mem := s.memory
-	s.mu.Unlock()
+	mem := s.memory.get()
 	if mem == nil {
 		return ""
 	}
@@ -53,9 +47,7 @@ func (s *Session) touchMemory(locs []tools.Location) string {
 func (s *Session) memoryCommand(ctx context.Context, arg string) string {
 	verb, rest, _ := strings.Cut(arg, " ")
 	s.loadMemory(ctx)
-	s.mu.Lock()
-	mem := s.memory
-	s.mu.Unlock()
+	mem := s.memory.get()
 	if mem == nil {
 		return "Memory files could not be loaded; see the log."
 	}
@@ -84,8 +76,6 @@ func (s *Session) refreshMemory(ctx context.Context, mem *memory.Memory, done st
 	if err := mem.Refresh(ctx); err != nil {
 		return fmt.Sprintf("Could not reload memory: %v", err)
 	}
-	s.mu.Lock()
-	s.system = ""
-	s.mu.Unlock()
+	s.system.set("")
 	return done
 }

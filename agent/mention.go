@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"companion/agent/model"
-	"companion/tools"
+	"companion/tools/builtin"
 )
 
 // ReadMention reads a file the user mentioned in the editor (a link to a
@@ -13,7 +13,7 @@ import (
 // images inline. A link that cannot be read is given to the model as a
 // named link with the reason, so it can try its own tools.
 func (s *Session) ReadMention(ctx context.Context, uri, name string) []model.Part {
-	text, images, err := tools.ReadForPrompt(ctx, s.env, uri)
+	text, images, err := builtin.ReadForPrompt(ctx, s.env, uri)
 	if err != nil {
 		return []model.Part{{Text: fmt.Sprintf("[@%s](%s) (not attached: %v)", name, uri, err)}}
 	}

@@ -56,7 +56,7 @@ func (s *Session) applyRecord(r store.Record) Event {
 	case recHistory:
 		var h historyRecord
 		if json.Unmarshal(r.Data, &h) == nil {
-			s.applyHistory(h)
+			s.hist.apply(h)
 		}
 	case recSettings:
 		var st settingsRecord
@@ -79,52 +79,29 @@ func (s *Session) applyRecord(r store.Record) Event {
 	return nil
 }
 
-func (s *Session) applyHistory(h historyRecord) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	switch h.Op {
-	case "append":
-		if h.Content != nil {
-			s.history = append(s.history, *h.Content)
-		}
-	case "truncate":
-		if h.N < len(s.history) {
-			s.history = s.history[:h.N]
-		}
-	case "clear":
-		s.history = nil
-	case "replace":
-		s.history = h.Contents
-	}
-}
-
 func (s *Session) applySettings(st settingsRecord) {
 	if st.Mode != "" && validMode(st.Mode) {
 		s.policy.SetMode(st.Mode)
 	}
 	if st.Model != "" {
-		s.mu.Lock()
-		s.modelName = st.Model
-		s.offerModel(st.Model)
-		s.mu.Unlock()
+		s.models.switchTo(st.Model)
 	}
 }
 
 // noteEvent updates the state an event implies: the title, the plan, the
 // mode, the call numbering.
 func (s *Session) noteEvent(ev Event) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	switch e := ev.(type) {
 	case TitleChanged:
-		s.titled = true
+		s.titled.Store(true)
 	case PlanUpdated:
-		s.plan = e.Entries
+		s.todos.set(e.Entries)
 	case ModeChanged:
 		s.policy.SetMode(e.ID)
 	case ToolCallStarted:
-		if n, err := strconv.Atoi(strings.TrimPrefix(e.ID, "call_")); err == nil && n > s.callSeq {
-			s.callSeq = n
+		if n, err := strconv.ParseInt(strings.TrimPrefix(e.ID, "call_"), 10, 64); err == nil {
+			for cur := s.callSeq.Load(); n > cur && !s.callSeq.CompareAndSwap(cur, n); cur = s.callSeq.Load() {
+			}
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"companion/agent/hooks"
@@ -96,48 +97,104 @@ type Options struct {
 
 // Session is one conversation. It runs at most one turn at a time; its
 // methods are safe for concurrent use.
+//
+// Session is a facade over parts that each keep their own state behind
+// their own lock (or none): the turn gate (gate.go), the history with its
+// compression and journal replay (history.go, compress.go, resume.go), the
+// journal writer (journal.go), the model picker (modelswitch.go), the
+// counts (stats.go), the plan (plan.go), the editor context (ide.Tracker)
+// and the chain a tool call runs through (toolchain.go). No lock is held
+// while another part's is taken.
 type Session struct {
+	// Set by NewSession and never changed after: no lock.
 	opts Options
 	env  *tools.Env
-
+	// policy decides about tool calls; it has its own lock.
 	policy *policy.Policy
+	// delegate is the delegate_to_agent tool when the session has
+	// subagents; nil otherwise. It is not in opts.Tools, which the caller
+	// owns.
+	delegate tools.Tool
+	// runChain takes a tool call through the steps of toolchain.go.
+	runChain toolNext
+	// jw writes the session's journal.
+	jw *journalWriter
 
-	// mu guards the fields below.
-	mu        sync.Mutex
-	running   bool
-	cancel    context.CancelFunc
-	closed    bool
-	modelName string
-	// trialFrom is the model to go back to while modelName is on trial
-	// (see TrySetModel); "" when it is not.
-	trialFrom string
-	// undone is what the last /undo did; zero after anything else.
-	undone   undoMark
-	plan     []tools.PlanEntry
-	requests int
-	// lastUsed and lastWindow are the context use the model last reported.
-	lastUsed, lastWindow int
-	compactions          int
-	stats                *stats
-	memory               *memory.Memory
-	thoughtLevel         string
-	started              bool
-	mcpWaited            bool
-	// noticed is set once Options.Notices were told.
-	noticed bool
+	// Parts with their own lock.
+	// turn lets one turn run at a time.
+	turn gate
+	// hist is the conversation and the context use.
+	hist *history
+	// models is the model in use and those offered.
+	models *modelPicker
+	// stats counts requests, tokens and calls.
+	stats *stats
+	// todos is the model's plan.
+	todos *todos
 	// ide tracks what the user sees in the editor; never nil.
-	ide     *ide.Tracker
-	history []model.Content
-	titled  bool
-	system  string
-	callSeq int
+	ide *ide.Tracker
+	// Small values, each behind its own lock: undone is what the last
+	// /undo did (zero after anything else); thoughtLevel is the level
+	// picked ("" means auto); system is the system prompt once built ("" to
+	// build it again); memory is the instruction files once loaded.
+	undone       locked[undoMark]
+	thoughtLevel locked[string]
+	system       locked[string]
+	memory       locked[*memory.Memory]
+
+	// Atomics, no lock.
+	// stateOnce makes the state directory on the first prompt.
+	stateOnce sync.Once
+	// First-time flags, each set once: started (SessionStart hooks ran),
+	// mcpWaited (MCP servers had their time to connect), noticed
+	// (Options.Notices were told), titled (the session has a title).
+	started, mcpWaited, noticed, titled atomic.Bool
+	// callSeq numbers tool calls.
+	callSeq atomic.Int64
 }
 
-// NewSession builds a session. It does no I/O; the system prompt is built on
-// the first prompt.
+// NewSession builds a session. It does no I/O and leaves opts (and what
+// it points to) as it found them: defaults fill a copy, the subagent tool
+// is the session's own, and the state directory is made on the first
+// prompt (see prepareState). The system prompt is built on the first
+// prompt too.
 func NewSession(opts Options) (*Session, error) {
+	opts, err := withDefaults(opts)
+	if err != nil {
+		return nil, err
+	}
+	jw := &journalWriter{j: opts.Journal, log: opts.Log, now: opts.Now}
+	s := &Session{opts: opts, jw: jw, hist: &history{journal: jw},
+		models: newModelPicker(opts.ModelName, opts.Models), stats: newStats(),
+		todos: &todos{every: opts.TodoReminderEvery}, policy: opts.Policy}
+	s.ide = s.newIDETracker()
+	s.runChain = s.toolChain()
+	if len(opts.Agents) > 0 && opts.Depth < MaxAgentDepth {
+		d := &delegateTool{parent: s, agents: opts.Agents}
+		if _, ok := opts.Tools.Get(d.Name()); ok {
+			return nil, fmt.Errorf("agent: %w: %q", tools.ErrDuplicateTool, d.Name())
+		}
+		s.delegate = d
+	}
+	if s.policy == nil {
+		s.policy = policy.New(policy.Options{Mode: opts.Mode, Trusted: true, Roots: opts.Roots})
+	}
+	s.env = &tools.Env{Roots: opts.Roots, Files: opts.Files, Terminals: opts.Terminals,
+		StateDir: opts.StateDir, Background: tools.NewBackground(), Log: opts.Log}
+	return s, nil
+}
+
+// withDefaults checks opts and returns a copy with the defaults filled
+// in; slices it changes are copied first.
+func withDefaults(opts Options) (Options, error) {
 	if opts.Roots == nil || opts.Model == nil || opts.Tools == nil || opts.Sink == nil {
-		return nil, fmt.Errorf("agent: session %q needs roots, a model, tools and a sink", opts.ID)
+		return opts, fmt.Errorf("agent: session %q needs roots, a model, tools and a sink", opts.ID)
+	}
+	if opts.Mode == "" {
+		opts.Mode = ModeDefault
+	}
+	if !validMode(opts.Mode) {
+		return opts, fmt.Errorf("%w %q", ErrUnknownMode, opts.Mode)
 	}
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
@@ -148,12 +205,7 @@ func NewSession(opts Options) (*Session, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	if opts.Mode == "" {
-		opts.Mode = ModeDefault
-	}
-	if !validMode(opts.Mode) {
-		return nil, fmt.Errorf("%w %q", ErrUnknownMode, opts.Mode)
-	}
+	opts.Models = slices.Clone(opts.Models)
 	if !slices.Contains(opts.Models, opts.ModelName) {
 		opts.Models = append([]string{opts.ModelName}, opts.Models...)
 	}
@@ -163,25 +215,28 @@ func NewSession(opts Options) (*Session, error) {
 	if opts.TodoReminderEvery == 0 {
 		opts.TodoReminderEvery = 3
 	}
-	if opts.StateDir != "" {
-		// Saved command output lives here; tools may read it back.
-		if err := os.MkdirAll(opts.StateDir, 0o700); err == nil {
-			opts.Roots.AllowRead(opts.StateDir)
+	return opts, nil
+}
+
+// prepareState makes the session's state directory, once, and lets the
+// tools read it (saved command output lives there). It runs on the first
+// prompt, not in NewSession, which does no I/O; a failure is logged and
+// leaves the directory unreadable to the tools.
+func (s *Session) prepareState() {
+	s.stateOnce.Do(func() {
+		dir := s.opts.StateDir
+		if dir == "" {
+			return
 		}
-	}
-	s := &Session{opts: opts, modelName: opts.ModelName, policy: opts.Policy}
-	s.ide = s.newIDETracker()
-	if len(opts.Agents) > 0 && opts.Depth < MaxAgentDepth {
-		if err := opts.Tools.Add(&delegateTool{parent: s, agents: opts.Agents}); err != nil {
-			return nil, fmt.Errorf("agent: %w", err)
+		err := os.MkdirAll(dir, 0o700)
+		if _, rerr := s.opts.Roots.Resolve(dir); err == nil && rerr != nil {
+			// Not yet readable (a subagent shares its parent's roots).
+			err = s.opts.Roots.AllowRead(dir)
 		}
-	}
-	if s.policy == nil {
-		s.policy = policy.New(policy.Options{Mode: opts.Mode, Trusted: true, Roots: opts.Roots})
-	}
-	s.env = &tools.Env{Roots: opts.Roots, Files: opts.Files, Terminals: opts.Terminals,
-		StateDir: opts.StateDir, Background: tools.NewBackground(), Log: opts.Log}
-	return s, nil
+		if err != nil {
+			s.opts.Log.Warn("cannot prepare the session's state directory", "dir", dir, "err", err)
+		}
+	})
 }
 
 // ID is the session's id.
@@ -212,27 +267,16 @@ func (s *Session) setModeAndAnnounce(ctx context.Context, id string) {
 }
 
 // ModelName is the model the next request goes to.
-func (s *Session) ModelName() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.modelName
-}
+func (s *Session) ModelName() string { return s.models.name() }
 
 // Models lists the models the user may pick.
-func (s *Session) Models() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.opts.Models)
-}
+func (s *Session) Models() []string { return s.models.list() }
 
 // SetModel switches the model for the next request.
 func (s *Session) SetModel(name string) error {
-	if !slices.Contains(s.Models(), name) {
-		return fmt.Errorf("%w %q", ErrUnknownModel, name)
+	if err := s.models.set(name); err != nil {
+		return err
 	}
-	s.mu.Lock()
-	s.modelName, s.trialFrom = name, ""
-	s.mu.Unlock()
 	s.journal(recSettings, settingsRecord{Model: name})
 	return nil
 }
@@ -240,23 +284,12 @@ func (s *Session) SetModel(name string) error {
 // Cancel stops the running turn, if any. The turn's Prompt call returns
 // Cancelled once its remaining events are out. Cancel on an idle session
 // does nothing.
-func (s *Session) Cancel() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.cancel != nil {
-		s.cancel()
-	}
-}
+func (s *Session) Cancel() { s.turn.stop() }
 
 // Close cancels any running turn, kills the session's background
 // commands and refuses further prompts.
 func (s *Session) Close() {
-	s.mu.Lock()
-	s.closed = true
-	if s.cancel != nil {
-		s.cancel()
-	}
-	s.mu.Unlock()
+	s.turn.close()
 	if err := s.env.Background.Close(); err != nil {
 		s.opts.Log.Warn("stopping background commands", "err", err)
 	}
@@ -270,31 +303,6 @@ func (s *Session) Close() {
 		defer cancel()
 		s.hook(ctx, hooks.SessionEnd, "", map[string]any{"reason": "close"})
 	}
-}
-
-// begin marks the session busy and returns the turn's context.
-func (s *Session) begin(ctx context.Context) (context.Context, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	switch {
-	case s.closed:
-		return nil, ErrClosed
-	case s.running:
-		return nil, ErrBusy
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	s.running, s.cancel = true, cancel
-	return ctx, nil
-}
-
-// end marks the session idle again.
-func (s *Session) end() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.cancel != nil {
-		s.cancel()
-	}
-	s.running, s.cancel = false, nil
 }
 
 // emit records an event and sends it to the front end.

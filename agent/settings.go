@@ -4,11 +4,7 @@ import "context"
 
 // tellNotices emits Options.Notices on the session's first prompt.
 func (s *Session) tellNotices(ctx context.Context) {
-	s.mu.Lock()
-	first := !s.noticed
-	s.noticed = true
-	s.mu.Unlock()
-	if !first {
+	if told := s.noticed.Swap(true); told {
 		return
 	}
 	for _, n := range s.opts.Notices {

@@ -5,19 +5,31 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"companion/agent/model"
 )
 
-// stats counts what a session used: tokens per model, calls per tool.
+// stats counts what a session used: tokens per model, calls per tool. It
+// has its own lock.
 type stats struct {
+	// mu guards the fields below.
+	mu       sync.Mutex
 	requests map[string]int
 	tokens   map[string]model.Usage
 	calls    map[string]int
 	failed   map[string]int
 	// apiTime is the time spent streaming model responses.
 	apiTime time.Duration
+	// toolTime is the time spent in tool calls, from announcing to result.
+	toolTime time.Duration
+}
+
+// newStats returns empty counts.
+func newStats() *stats {
+	return &stats{requests: map[string]int{}, tokens: map[string]model.Usage{},
+		calls: map[string]int{}, failed: map[string]int{}}
 }
 
 // Totals is what a session has used so far, over every model.
@@ -30,28 +42,30 @@ type Totals struct {
 	ToolCalls, FailedCalls int
 	// APITime is the time spent waiting for and streaming model answers.
 	APITime time.Duration
+	// ToolTime is the time spent in tool calls (permission questions
+	// included).
+	ToolTime time.Duration
 }
 
 // Totals returns what the session has used so far; front ends subtract
 // two of them to report one prompt's use.
-func (s *Session) Totals() Totals {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var t Totals
-	if s.stats == nil {
-		return t
-	}
-	t.APITime = s.stats.apiTime
-	for _, n := range s.stats.requests {
+func (s *Session) Totals() Totals { return s.stats.totals() }
+
+// totals sums the counts over every model and tool.
+func (st *stats) totals() Totals {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	t := Totals{APITime: st.apiTime, ToolTime: st.toolTime}
+	for _, n := range st.requests {
 		t.Requests += n
 	}
-	for _, u := range s.stats.tokens {
+	for _, u := range st.tokens {
 		t.Tokens.Add(u)
 	}
-	for _, n := range s.stats.calls {
+	for _, n := range st.calls {
 		t.ToolCalls += n
 	}
-	for _, n := range s.stats.failed {
+	for _, n := range st.failed {
 		t.FailedCalls += n
 	}
 	return t
@@ -59,9 +73,13 @@ func (s *Session) Totals() Totals {
 
 // addUsage records one model response's usage.
 func (s *Session) addUsage(modelName string, u *model.Usage, took time.Duration) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	st := s.statsLocked()
+	s.stats.addUsage(modelName, u, took)
+}
+
+// addUsage records one model response's usage.
+func (st *stats) addUsage(modelName string, u *model.Usage, took time.Duration) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	st.requests[modelName]++
 	st.apiTime += took
 	if u == nil {
@@ -72,30 +90,29 @@ func (s *Session) addUsage(modelName string, u *model.Usage, took time.Duration)
 	st.tokens[modelName] = t
 }
 
-// addCall records one finished tool call.
-func (s *Session) addCall(tool string, failed bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	st := s.statsLocked()
+// addCall records one finished tool call and how long it took.
+func (s *Session) addCall(tool string, failed bool, took time.Duration) {
+	s.stats.addCall(tool, failed, took)
+}
+
+// addCall records one finished tool call and how long it took.
+func (st *stats) addCall(tool string, failed bool, took time.Duration) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	st.calls[tool]++
+	st.toolTime += took
 	if failed {
 		st.failed[tool]++
 	}
 }
 
-func (s *Session) statsLocked() *stats {
-	if s.stats == nil {
-		s.stats = &stats{requests: map[string]int{}, tokens: map[string]model.Usage{},
-			calls: map[string]int{}, failed: map[string]int{}}
-	}
-	return s.stats
-}
-
 // statsText renders /stats.
-func (s *Session) statsText() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	st := s.statsLocked()
+func (s *Session) statsText() string { return s.stats.text() }
+
+// text renders the counts as markdown tables.
+func (st *stats) text() string {
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	var b strings.Builder
 	b.WriteString("| model | requests | input tokens | output tokens | thought tokens | cached |\n|---|---:|---:|---:|---:|---:|\n")
 	for _, m := range slices.Sorted(maps.Keys(st.requests)) {
@@ -115,8 +132,4 @@ func (s *Session) statsText() string {
 
 // ContextUse is how many tokens of the context window the last model
 // request used, and the window's size (0, 0 before any request).
-func (s *Session) ContextUse() (used, size int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.lastUsed, s.lastWindow
-}
+func (s *Session) ContextUse() (used, size int) { return s.hist.use() }

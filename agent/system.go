@@ -16,10 +16,7 @@ const listingMaxEntries = 200
 
 // systemPrompt returns the session's system prompt, building it once.
 func (s *Session) systemPrompt(ctx context.Context) (string, error) {
-	s.mu.Lock()
-	cached := s.system
-	s.mu.Unlock()
-	if cached != "" {
+	if cached := s.system.get(); cached != "" {
 		return cached, nil
 	}
 	root := s.Root()
@@ -43,9 +40,7 @@ func (s *Session) systemPrompt(ctx context.Context) (string, error) {
 		fmt.Fprintf(&b, "\n# Instructions from the user and the project\nFollow them; the more specific ones (deeper folders) win.\n\n%s\n", mem)
 	}
 	out := b.String()
-	s.mu.Lock()
-	s.system = out
-	s.mu.Unlock()
+	s.system.set(out)
 	return out, ctx.Err()
 }
 

@@ -33,21 +33,17 @@ func (s *Session) ThinkingConfigurable() bool {
 
 // ThoughtLevel is the current level's id.
 func (s *Session) ThoughtLevel() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.thoughtLevel == "" {
-		return "auto"
+	if id := s.thoughtLevel.get(); id != "" {
+		return id
 	}
-	return s.thoughtLevel
+	return "auto"
 }
 
 // SetThoughtLevel picks a level for the next requests.
 func (s *Session) SetThoughtLevel(id string) error {
 	for _, l := range ThoughtLevels() {
 		if l.ID == id {
-			s.mu.Lock()
-			s.thoughtLevel = id
-			s.mu.Unlock()
+			s.thoughtLevel.set(id)
 			return nil
 		}
 	}

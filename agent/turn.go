@@ -28,12 +28,13 @@ const (
 // infrastructure failure ends the turn with an error whose text is one
 // sentence for the user; cancellation is a stop reason, not an error.
 func (s *Session) Prompt(ctx context.Context, parts []model.Part) (StopReason, error) {
-	ctx, err := s.begin(ctx)
+	ctx, err := s.turn.begin(ctx)
 	if err != nil {
 		return "", err
 	}
-	defer s.end()
+	defer s.turn.end()
 	defer s.syncJournal()
+	s.prepareState()
 	s.tellNotices(ctx)
 	s.journalUser(parts)
 	if text, ok := slashCommand(parts); ok && text == "/init" {
@@ -66,7 +67,7 @@ func (s *Session) Prompt(ctx context.Context, parts []model.Part) (StopReason, e
 	}
 	if reason == Refusal {
 		// The refused prompt and everything after it leave the context.
-		s.truncateHistory(mark)
+		s.hist.truncate(mark)
 	}
 	return reason, err
 }
@@ -198,9 +199,7 @@ func (s *Session) request(ctx context.Context, loops *loopDetector) (response, e
 	s.addUsage(req.Model, usage, time.Since(start))
 	if usage != nil {
 		used, window := usage.PromptTokens+usage.OutputTokens+usage.ThoughtTokens, s.opts.Model.ContextWindow(req.Model)
-		s.mu.Lock()
-		s.lastUsed, s.lastWindow = used, window
-		s.mu.Unlock()
+		s.hist.setUse(used, window)
 		s.emit(ctx, UsageUpdated{Used: used, Size: window})
 	}
 	return resp, nil
@@ -255,11 +254,7 @@ func slashCommand(parts []model.Part) (string, bool) {
 // beforeAgent runs SessionStart (on the first prompt) and BeforeAgent
 // hooks. A blocking hook refuses the prompt; extra context is added to it.
 func (s *Session) beforeAgent(ctx context.Context, parts []model.Part) ([]model.Part, bool) {
-	s.mu.Lock()
-	first := !s.started
-	s.started = true
-	s.mu.Unlock()
-	if first {
+	if first := !s.started.Swap(true); first {
 		s.hook(ctx, hooks.SessionStart, "startup", map[string]any{"source": "startup"})
 	}
 	var text strings.Builder

@@ -18,7 +18,9 @@ import (
 	"companion/agent/model/gemini"
 	"companion/agent/model/scripted"
 	"companion/config"
+	"companion/host"
 	"companion/tools"
+	"companion/tools/builtin"
 )
 
 // timedModel stamps each chunk as the provider hands it to the agent.
@@ -114,13 +116,13 @@ func startInProcess(b *testing.B, m model.Model) *wire {
 func startWithState(b *testing.B, m model.Model, stateDir string) *wire {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	srv := acp.NewServer(acp.Options{Name: "companion", Version: "bench",
+	srv := acp.NewServer(acp.Options{Options: host.Options{Name: "companion", Version: "bench",
 		Config: config.Config{Script: "bench", Model: "bench-model", StateDir: stateDir},
 		Model:  func(context.Context, config.Config) (model.Model, error) { return m, nil },
 		Tools: func(config.Config) *tools.Registry {
-			return tools.NewRegistry(tools.ReadOnly(tools.ReadOnlyOptions{})...)
+			return tools.NewRegistry(builtin.ReadOnly(builtin.ReadOnlyOptions{})...)
 		},
-	})
+	}})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { srv.Serve(ctx, inR, outW); close(done) }()

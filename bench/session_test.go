@@ -14,6 +14,7 @@ import (
 	"companion/agent"
 	"companion/agent/model"
 	"companion/tools"
+	"companion/tools/builtin"
 )
 
 // chattyModel streams n short chunks per answer, with usage.
@@ -74,7 +75,7 @@ func BenchmarkLongSession(b *testing.B) {
 		m := &sizingModel{window: 50000}
 		roots, _ := tools.NewRoots(b.TempDir())
 		s, err := agent.NewSession(agent.Options{ID: "bench", Roots: roots, Model: m, ModelName: "m",
-			Tools: tools.NewRegistry(tools.ReadOnly(tools.ReadOnlyOptions{})...), Sink: agent.SinkFunc(func(context.Context, agent.Event) {})})
+			Tools: tools.NewRegistry(builtin.ReadOnly(builtin.ReadOnlyOptions{})...), Sink: agent.SinkFunc(func(context.Context, agent.Event) {})})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -12,8 +12,10 @@ import (
 	"companion/internal/acptest"
 )
 
-func TestPromptStreamsToEndTurn(t *testing.T) {
-	ed := startScripted(t, `{"turns":[{"chunks":[{"thought":"Thinking it over."},{"text":"Hello, "},{"text":"editor."}],
+func TestPromptStreamsToEndTurn(t *testing.T) { testPromptStreamsToEndTurn(t, startScripted) }
+
+func testPromptStreamsToEndTurn(t *testing.T, start starter) {
+	ed := start(t, `{"turns":[{"chunks":[{"thought":"Thinking it over."},{"text":"Hello, "},{"text":"editor."}],
 		"usage":{"promptTokens":12,"outputTokens":4}}]}`, nil)
 	init := ed.Initialize(map[string]any{})
 	var ir struct {
@@ -53,11 +55,13 @@ func TestPromptStreamsToEndTurn(t *testing.T) {
 // TestReadFileThroughClient checks that read_file reads the editor's buffer
 // (not the disk) and that the model receives it: the second turn only
 // matches a request carrying the buffer's text.
-func TestReadFileThroughClient(t *testing.T) {
+func TestReadFileThroughClient(t *testing.T) { testReadFileThroughClient(t, startScripted) }
+
+func testReadFileThroughClient(t *testing.T, start starter) {
 	ws := workspace(t, map[string]string{"notes.txt": "text on disk\n"})
 	var mu sync.Mutex
 	var reads []string
-	ed := startScripted(t, `{"turns":[
+	ed := start(t, `{"turns":[
 		{"chunks":[{"functionCall":{"name":"read_file","args":{"file_path":"notes.txt"}}}]},
 		{"match":"unsaved buffer text","chunks":[{"text":"The note says hi."}]}],
 		"fallback":"error"}`,
@@ -102,8 +106,10 @@ func TestReadFileThroughClient(t *testing.T) {
 	ed.Close()
 }
 
-func TestCancelDuringStreaming(t *testing.T) {
-	ed := startScripted(t, `{"turns":[{"chunks":[{"text":"Starting a long answer"}],"hang":true}]}`, nil)
+func TestCancelDuringStreaming(t *testing.T) { testCancelDuringStreaming(t, startScripted) }
+
+func testCancelDuringStreaming(t *testing.T, start starter) {
+	ed := start(t, `{"turns":[{"chunks":[{"text":"Starting a long answer"}],"hang":true}]}`, nil)
 	ed.Initialize(map[string]any{})
 	id := ed.NewSession(workspace(t, nil))
 	resp := ed.Prompt(id, "Write a novel")
@@ -121,10 +127,12 @@ func TestCancelDuringStreaming(t *testing.T) {
 
 // TestCancelDuringTool cancels while the editor holds an fs read: the agent
 // must withdraw its request ($/cancel_request) and end the turn cancelled.
-func TestCancelDuringTool(t *testing.T) {
+func TestCancelDuringTool(t *testing.T) { testCancelDuringTool(t, startScripted) }
+
+func testCancelDuringTool(t *testing.T, start starter) {
 	ws := workspace(t, map[string]string{"big.txt": "x\n"})
 	release := make(chan struct{})
-	ed := startScripted(t, `{"turns":[{"chunks":[{"functionCall":{"name":"read_file","args":{"file_path":"big.txt"}}}]}]}`,
+	ed := start(t, `{"turns":[{"chunks":[{"functionCall":{"name":"read_file","args":{"file_path":"big.txt"}}}]}]}`,
 		func(method string, _ json.RawMessage) (any, *acptest.RPCError) {
 			<-release
 			return nil, &acptest.RPCError{Code: -32800, Message: "cancelled"}
@@ -148,8 +156,10 @@ func TestCancelDuringTool(t *testing.T) {
 	ed.Close()
 }
 
-func TestTwoSessionsAtOnce(t *testing.T) {
-	ed := startScripted(t, `{"turns":[
+func TestTwoSessionsAtOnce(t *testing.T) { testTwoSessionsAtOnce(t, startScripted) }
+
+func testTwoSessionsAtOnce(t *testing.T, start starter) {
+	ed := start(t, `{"turns":[
 		{"match":"alpha","delayMs":20,"chunks":[{"text":"A1 "},{"text":"A2 "},{"text":"A3"}]},
 		{"match":"beta","delayMs":20,"chunks":[{"text":"B1 "},{"text":"B2 "},{"text":"B3"}]}],"fallback":"error"}`, nil)
 	ed.Initialize(map[string]any{})
@@ -176,7 +186,11 @@ func TestTwoSessionsAtOnce(t *testing.T) {
 }
 
 func TestBusySessionRefusesSecondPrompt(t *testing.T) {
-	ed := startScripted(t, `{"turns":[{"chunks":[{"text":"working"}],"hang":true}]}`, nil)
+	testBusySessionRefusesSecondPrompt(t, startScripted)
+}
+
+func testBusySessionRefusesSecondPrompt(t *testing.T, start starter) {
+	ed := start(t, `{"turns":[{"chunks":[{"text":"working"}],"hang":true}]}`, nil)
 	ed.Initialize(map[string]any{})
 	id := ed.NewSession(workspace(t, nil))
 	first := ed.Prompt(id, "one")
@@ -192,8 +206,10 @@ func TestBusySessionRefusesSecondPrompt(t *testing.T) {
 	ed.Close()
 }
 
-func TestModesAndConfigOptions(t *testing.T) {
-	ed := startScripted(t, `{"turns":[]}`, nil)
+func TestModesAndConfigOptions(t *testing.T) { testModesAndConfigOptions(t, startScripted) }
+
+func testModesAndConfigOptions(t *testing.T, start starter) {
+	ed := start(t, `{"turns":[]}`, nil)
 	ed.Initialize(map[string]any{})
 	ws := workspace(t, nil)
 	m := ed.Call("session/new", map[string]any{"cwd": ws, "mcpServers": []any{}})
@@ -261,8 +277,10 @@ func TestAuthentication(t *testing.T) {
 
 // TestLogout: after logout every method that needs credentials answers
 // -32000 (new sessions and prompts to old ones) until authenticate.
-func TestLogout(t *testing.T) {
-	ed := startScripted(t, `{"turns":[],"fallback":"echo"}`, nil)
+func TestLogout(t *testing.T) { testLogout(t, startScripted) }
+
+func testLogout(t *testing.T, start starter) {
+	ed := start(t, `{"turns":[],"fallback":"echo"}`, nil)
 	init := ed.Initialize(map[string]any{})
 	if !strings.Contains(string(init.Result), `"auth":{"logout":{}}`) {
 		t.Errorf("logout capability missing: %s", init.Result)
@@ -294,7 +312,9 @@ func TestLogout(t *testing.T) {
 
 // TestMalformedInput sends bad input and checks each answer, then that the
 // agent still serves a good request.
-func TestMalformedInput(t *testing.T) {
+func TestMalformedInput(t *testing.T) { testMalformedInput(t, startScripted) }
+
+func testMalformedInput(t *testing.T, start starter) {
 	ws := workspace(t, nil)
 	big := `{"jsonrpc":"2.0","id":99,"method":"initialize","params":{"x":"` + strings.Repeat("a", 40<<20) + `"}}`
 	tests := []struct {
@@ -313,7 +333,7 @@ func TestMalformedInput(t *testing.T) {
 		{"unknown block", `{"jsonrpc":"2.0","id":7,"method":"session/prompt","params":{"sessionId":"s","prompt":[{"type":"video"}]}}`, "7", -32602},
 		{"negative id", `{"jsonrpc":"2.0","id":-8,"method":"nope"}`, "-8", -32601},
 	}
-	ed := startScripted(t, `{"turns":[]}`, nil)
+	ed := start(t, `{"turns":[]}`, nil)
 	before := ed.Wait(ed.SendRaw([]byte(`{"jsonrpc":"2.0","id":0,"method":"session/new","params":{"cwd":"`+ws+`","mcpServers":[]}}`), "0"))
 	if before.Error == nil || before.Error.Code != -32600 {
 		t.Errorf("request before initialize = %+v, want -32600", before.Error)
@@ -335,8 +355,10 @@ func TestMalformedInput(t *testing.T) {
 	ed.Close()
 }
 
-func TestVersionNegotiation(t *testing.T) {
-	ed := startScripted(t, `{"turns":[]}`, nil)
+func TestVersionNegotiation(t *testing.T) { testVersionNegotiation(t, startScripted) }
+
+func testVersionNegotiation(t *testing.T, start starter) {
+	ed := start(t, `{"turns":[]}`, nil)
 	for _, v := range []int{1, 2, 65535} {
 		m := ed.Call("initialize", map[string]any{"protocolVersion": v})
 		if !strings.Contains(string(m.Result), `"protocolVersion":1`) {
@@ -346,8 +368,10 @@ func TestVersionNegotiation(t *testing.T) {
 	ed.Close()
 }
 
-func TestSlashCommandAndTitle(t *testing.T) {
-	ed := startScripted(t, `{"turns":[]}`, nil)
+func TestSlashCommandAndTitle(t *testing.T) { testSlashCommandAndTitle(t, startScripted) }
+
+func testSlashCommandAndTitle(t *testing.T, start starter) {
+	ed := start(t, `{"turns":[]}`, nil)
 	ed.Initialize(map[string]any{})
 	id := ed.NewSession(workspace(t, nil))
 	ed.WaitUpdate(id, "available_commands_update")

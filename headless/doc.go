@@ -5,6 +5,7 @@
 // control protocol (PROTOCOL.md): control requests in both directions,
 // can_use_tool questions, SDK-registered hooks and SDK-hosted MCP servers.
 //
-// It imports agent, tools, config, frontend and their subpackages; never
-// acp or rpc.
+// Sessions are built by a host (package host); headless decodes flags and
+// stream-json, calls the host, and encodes. It imports host, agent, tools,
+// config and their subpackages; never acp or rpc.
 package headless

@@ -1,35 +1,26 @@
 package headless
 
 import (
-	"sync"
-
+	"companion/agent"
 	"companion/tools/mcp"
 )
 
-// mcpWatch follows a session's MCP servers: it reports each new failure of
-// a server once, as a notice.
+// mcpWatch follows a session's MCP servers for the host: it reports each
+// new failure of a server as a notice.
 type mcpWatch struct {
 	rep *reporter
-	m   *mcp.Manager
-
-	mu       sync.Mutex
-	reported map[string]string // server → the failure already reported
 }
 
-// changed is the manager's OnChange callback.
-func (w *mcpWatch) changed() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.reported == nil {
-		w.reported = map[string]string{}
-	}
-	for _, st := range w.m.Status() {
-		if st.LastError != "" && st.LastError != w.reported[st.Name] {
-			w.reported[st.Name] = st.LastError
-			w.rep.system("notice", map[string]any{"level": "warning", "server": st.Name,
-				"message": "MCP server " + st.Name + " failed: " + st.LastError})
-		}
-	}
+// Opened is part of host.Observer; a run needs nothing from it.
+func (w *mcpWatch) Opened(*agent.Session) {}
+
+// CommandsChanged is part of host.Observer; SDKs read commands at init.
+func (w *mcpWatch) CommandsChanged([]agent.Command) {}
+
+// MCPFailed reports a server's new failure.
+func (w *mcpWatch) MCPFailed(server, reason string) {
+	w.rep.system("notice", map[string]any{"level": "warning", "server": server,
+		"message": "MCP server " + server + " failed: " + reason})
 }
 
 // serverStatus is one server in mcp_server_status and the init line.

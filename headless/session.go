@@ -7,10 +7,7 @@ import (
 
 	"companion/agent"
 	"companion/agent/hooks"
-	"companion/agent/store"
-	"companion/config"
-	"companion/frontend"
-	"companion/tools"
+	"companion/host"
 	"companion/tools/mcp"
 )
 
@@ -23,130 +20,64 @@ type extras struct {
 	appendPrompt string
 }
 
-// runSession is the agent session of a run and what it holds open.
+// runSession is the agent session of a run and the host that holds it.
 type runSession struct {
-	id      string
-	agent   *agent.Session
-	journal *store.Writer
-	mcp     *mcp.Manager
+	id    string
+	agent *agent.Session
+	mcp   *mcp.Manager
 	// agents names the subagents the model may delegate to.
 	agents []string
+	host   *host.Host
 }
 
 // close ends the session, its MCP servers and its journal.
-func (s *runSession) close(o *Options) {
-	s.agent.Close()
-	if s.journal != nil {
-		if err := s.journal.Close(); err != nil {
-			o.Log.Warn("closing session journal", "session", s.id, "err", err)
-		}
-	}
-}
+func (s *runSession) close(*Options) { s.host.Close() }
 
-// openSession builds the run's agent session, new or resumed, with rep as
-// its sink and asker as its way to ask (nil: calls that need approval are
-// refused).
+// openSession has a host build the run's agent session, new or resumed,
+// with rep as its sink and asker as its way to ask (nil: calls that need
+// approval are refused).
 func openSession(ctx context.Context, o *Options, ex extras, rep *reporter, asker agent.Asker) (*runSession, error) {
-	roots, err := tools.NewRoots(o.Cwd)
-	if err != nil {
-		return nil, err
+	h := host.New(host.Options{Name: o.Name, Version: o.Version, Config: o.Config, Model: o.Model, Tools: o.Tools, Log: o.Log})
+	req := host.Request{ID: o.Resume, Cwd: o.Cwd, MCP: ex.mcp, Hooks: ex.hooks, AllowRules: o.AllowedTools,
+		Agents: ex.agents, SystemPrompt: ex.systemPrompt, AppendSystemPrompt: ex.appendPrompt, MaxRequests: o.MaxTurns}
+	if req.ID == "" {
+		req.ID = host.NewSessionID()
 	}
-	cfg, trusted, err := frontend.SessionConfig(o.Config, roots.Primary())
-	if err != nil {
-		return nil, err
-	}
-	id := o.Resume
-	if id == "" {
-		id = frontend.NewSessionID()
-	}
-	rep.session = id
-	opts, err := frontend.Options(frontend.Base{ID: id, Roots: roots, Config: cfg, Trusted: trusted,
-		Tools: o.Tools(cfg), Log: o.Log, Hooks: ex.hooks, AllowRules: o.AllowedTools})
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrUsage, err)
-	}
-	if opts.Model, err = o.Model(ctx, cfg); err != nil {
-		return nil, fmt.Errorf("cannot start the model: %w", err)
-	}
-	if o.MaxTurns > 0 {
-		opts.MaxRequests = o.MaxTurns
-	}
-	opts.Sink, opts.Asker = rep, asker
-	opts.Agents = append(opts.Agents, ex.agents...)
-	opts.SystemPrompt, opts.AppendSystemPrompt = ex.systemPrompt, ex.appendPrompt
-	rs := &runSession{id: id}
-	if servers := frontend.MCPServers(cfg, o.Log, ex.mcp...); len(servers) > 0 {
-		watch := &mcpWatch{rep: rep}
-		rs.mcp = mcp.NewManager(servers, mcp.Options{Log: o.Log, ClientName: o.Name, ClientVersion: o.Version,
-			OnChange: watch.changed})
-		watch.m = rs.mcp
-		opts.MCP = rs.mcp
-	}
-	if err := rs.start(o, opts, cfg); err != nil {
-		if rs.mcp != nil {
-			rs.mcp.Close()
-		}
-		return nil, err
-	}
-	rep.model, rep.totals = rs.agent.ModelName, rs.agent.Totals
-	rep.lastTotals = rs.agent.Totals()
-	rs.agents = []string{}
-	for _, d := range opts.Agents {
-		rs.agents = append(rs.agents, d.Name)
-	}
-	return rs, nil
-}
-
-// start creates or restores the agent session with its journal; the
-// session's MCP servers start once it exists.
-func (rs *runSession) start(o *Options, opts agent.Options, cfg config.Config) error {
-	st := frontend.OpenStore(cfg, o.Log)
+	rep.session = req.ID
+	ports := host.Ports{Sink: rep, Asker: asker, Observer: &mcpWatch{rep: rep}}
+	var hs *host.Session
 	var err error
 	if o.Resume == "" {
-		if rs.journal, err = st.Create(store.Meta{ID: rs.id, Cwd: o.Cwd}); err != nil {
-			o.Log.Warn("session will not be saved", "session", rs.id, "err", err)
-			rs.journal = nil
-		} else {
-			opts.Journal = rs.journal
-		}
-		rs.agent, err = agent.NewSession(opts)
+		hs, err = h.New(ctx, req, ports)
 	} else {
-		rs.agent, err = rs.restore(st, opts)
+		hs, _, err = h.Restore(ctx, req, ports)
 	}
 	if err != nil {
-		if rs.journal != nil {
-			rs.journal.Close()
-		}
-		return err
+		return nil, sessionError(req.ID, err)
 	}
+	rs := &runSession{id: hs.ID, agent: hs.Agent, mcp: hs.MCP, agents: hs.Agents, host: h}
 	if o.ApprovalMode != "" {
 		mode, _ := agentMode(o.ApprovalMode) // checked by Options.Check
 		if err := rs.agent.SetMode(mode); err != nil {
 			rs.close(o)
-			return fmt.Errorf("%w: %w", ErrUsage, err)
+			return nil, fmt.Errorf("%w: %w", ErrUsage, err)
 		}
 	}
-	if rs.mcp != nil {
-		rs.mcp.Start(context.Background())
-	}
-	return nil
+	rep.model, rep.totals = rs.agent.ModelName, rs.agent.Totals
+	rep.lastTotals = rs.agent.Totals()
+	return rs, nil
 }
 
-// restore brings back a stored session to continue it.
-func (rs *runSession) restore(st *store.Store, opts agent.Options) (*agent.Session, error) {
-	_, recs, err := st.Load(rs.id)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, fmt.Errorf("cannot resume %s: %w", rs.id, errNoSession)
+// sessionError words the host's errors for a run: bad permission rules
+// are usage errors, a missing stored session says so.
+func sessionError(id string, err error) error {
+	switch {
+	case errors.Is(err, host.ErrRules):
+		return fmt.Errorf("%w: %w", ErrUsage, err)
+	case errors.Is(err, host.ErrNotFound):
+		return fmt.Errorf("cannot resume %s: %w", id, errNoSession)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("cannot read session %s: %w", rs.id, err)
-	}
-	if rs.journal, err = st.Append(rs.id); err != nil {
-		return nil, fmt.Errorf("cannot reopen session %s: %w", rs.id, err)
-	}
-	opts.Journal = rs.journal
-	a, _, err := agent.Restore(opts, recs)
-	return a, err
+	return err
 }
 
 // errNoSession is why --resume failed.

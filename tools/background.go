@@ -1,14 +1,9 @@
 package tools
 
 import (
-	"companion/tools/procgroup"
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"os/exec"
-	"strings"
 	"sync"
 	"time"
 )
@@ -18,14 +13,28 @@ import (
 // editor that has gone away.
 const cleanupTimeout = 5 * time.Second
 
-// Background keeps a session's background commands: those started with
+// Job is something a call left running for the session: a background
+// command.
+type Job interface {
+	// Kill stops it. It is called when the session ends, and may be called
+	// more than once.
+	Kill(ctx context.Context) error
+}
+
+// BackgroundJob is a job and the id Add gave it.
+type BackgroundJob struct {
+	ID  string
+	Job Job
+}
+
+// Background keeps a session's background jobs: commands started with
 // is_background and processes a foreground command left running. The
 // agent makes one per session and closes it when the session ends, which
 // kills them all. It is safe for concurrent use.
 type Background struct {
 	// mu guards jobs, seq and closed.
 	mu     sync.Mutex
-	jobs   []*bgJob
+	jobs   []BackgroundJob
 	seq    int
 	closed bool
 }
@@ -33,64 +42,41 @@ type Background struct {
 // NewBackground returns an empty registry.
 func NewBackground() *Background { return &Background{} }
 
-// bgJob is one background command: a local process group writing to a log
-// file, or an editor terminal.
-type bgJob struct {
-	id      string
-	command string
-	dir     string
-	started time.Time
-
-	// Local: the process group, its log, and (when started here rather
-	// than adopted) the shell and done, closed once it is reaped.
-	pgid  int
-	log   string
-	cmd   *exec.Cmd
-	done  <-chan struct{}
-	grace time.Duration
-
-	// Terminal: the editor terminal. mu guards released.
-	term     Terminal
-	mu       sync.Mutex
-	released bool
-}
-
-// add registers a job and returns its id; it fails once the registry is
-// closed.
-func (b *Background) add(j *bgJob) (string, error) {
+// Add registers a job and returns its id ("bg1", "bg2", ...); it fails
+// with ErrBackgroundClosed once the registry is closed.
+func (b *Background) Add(j Job) (string, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
 		return "", ErrBackgroundClosed
 	}
 	b.seq++
-	j.id = fmt.Sprintf("bg%d", b.seq)
-	b.jobs = append(b.jobs, j)
-	return j.id, nil
+	id := fmt.Sprintf("bg%d", b.seq)
+	b.jobs = append(b.jobs, BackgroundJob{ID: id, Job: j})
+	return id, nil
 }
 
-// get finds a job by id.
-func (b *Background) get(id string) (*bgJob, bool) {
+// Get finds a job by id.
+func (b *Background) Get(id string) (Job, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for _, j := range b.jobs {
-		if j.id == id {
-			return j, true
+		if j.ID == id {
+			return j.Job, true
 		}
 	}
 	return nil, false
 }
 
-// list returns every job, oldest first.
-func (b *Background) list() []*bgJob {
+// List returns every job, oldest first.
+func (b *Background) List() []BackgroundJob {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return append([]*bgJob(nil), b.jobs...)
+	return append([]BackgroundJob(nil), b.jobs...)
 }
 
-// Close kills every background command and releases every terminal, and
-// refuses new ones. Local process groups get SIGTERM together, then
-// SIGKILL after their grace period. A nil Background has nothing to close.
+// Close kills every job and refuses new ones; each gets cleanupTimeout.
+// A nil Background has nothing to close.
 func (b *Background) Close() error {
 	if b == nil {
 		return nil
@@ -104,118 +90,8 @@ func (b *Background) Close() error {
 	var wg sync.WaitGroup
 	errs := make([]error, len(jobs))
 	for i, j := range jobs {
-		wg.Go(func() { errs[i] = j.kill(ctx) })
+		wg.Go(func() { errs[i] = j.Job.Kill(ctx) })
 	}
 	wg.Wait()
 	return errors.Join(errs...)
-}
-
-// state says whether the job runs and, once it has ended, how.
-func (j *bgJob) state(ctx context.Context) (running bool, exit *ExitStatus, err error) {
-	switch {
-	case j.term != nil:
-		if j.isReleased() {
-			return false, nil, nil
-		}
-		o, err := j.term.Output(ctx)
-		if err != nil {
-			return false, nil, fmt.Errorf("read terminal %s: %w", j.term.ID(), err)
-		}
-		return o.Exit == nil, o.Exit, nil
-	case j.done != nil:
-		select {
-		case <-j.done:
-			st := exitStatus(j.cmd.ProcessState)
-			if procgroup.Alive(j.pgid) {
-				return true, nil, nil // the shell ended; what it started runs on
-			}
-			return false, &st, nil
-		default:
-			return true, nil, nil
-		}
-	}
-	return procgroup.Alive(j.pgid), nil, nil
-}
-
-// kill stops the job: its whole process group, or its terminal, which is
-// then released.
-func (j *bgJob) kill(ctx context.Context) error {
-	if j.term == nil {
-		stopGroup(j.pgid, j.grace, j.done)
-		return nil
-	}
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	if j.released {
-		return nil
-	}
-	j.released = true
-	killErr := j.term.Kill(ctx)
-	if err := j.term.Release(ctx); err != nil {
-		return fmt.Errorf("release terminal %s: %w", j.term.ID(), err)
-	}
-	if killErr != nil {
-		return fmt.Errorf("kill terminal %s: %w", j.term.ID(), killErr)
-	}
-	return nil
-}
-
-func (j *bgJob) isReleased() bool {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return j.released
-}
-
-// output returns up to the last maxBytes of the job's output.
-func (j *bgJob) output(ctx context.Context, maxBytes int) (string, error) {
-	if j.term != nil {
-		if j.isReleased() {
-			return "", errTerminalReleased
-		}
-		o, err := j.term.Output(ctx)
-		if err != nil {
-			return "", fmt.Errorf("read terminal %s: %w", j.term.ID(), err)
-		}
-		s := o.Output
-		if len(s) > maxBytes {
-			s = s[len(s)-maxBytes:]
-		}
-		return s, nil
-	}
-	return readTail(j.log, maxBytes)
-}
-
-// readTail reads at most the last maxBytes of a file.
-func readTail(path string, maxBytes int) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", fmt.Errorf("read the output log: %w", err)
-	}
-	defer func() { _ = f.Close() }()
-	st, err := f.Stat()
-	if err != nil {
-		return "", fmt.Errorf("read the output log: %w", err)
-	}
-	off := max(st.Size()-int64(maxBytes), 0)
-	buf := make([]byte, st.Size()-off)
-	n, err := f.ReadAt(buf, off)
-	if err != nil && err != io.EOF {
-		return "", fmt.Errorf("read the output log: %w", err)
-	}
-	return string(buf[:n]), nil
-}
-
-// lastLines returns the last n lines of s, and whether lines were left
-// out. A first line that may have been cut by a byte limit counts as left
-// out when cut is true.
-func lastLines(s string, n int, cut bool) (string, bool) {
-	s = strings.TrimSuffix(s, "\n")
-	lines := strings.Split(s, "\n")
-	if cut && len(lines) > 1 {
-		lines = lines[1:]
-	}
-	if len(lines) <= n {
-		return strings.Join(lines, "\n"), cut
-	}
-	return strings.Join(lines[len(lines)-n:], "\n"), true
 }

@@ -29,7 +29,9 @@ type argError struct{ msg string }
 func (e *argError) Error() string        { return e.msg }
 func (e *argError) Is(target error) bool { return target == ErrInvalidArgs }
 
-func argErrorf(format string, a ...any) error { return &argError{msg: fmt.Sprintf(format, a...)} }
+// ArgErrorf returns a problem with a call's arguments, phrased for the model;
+// it matches ErrInvalidArgs under errors.Is.
+func ArgErrorf(format string, a ...any) error { return &argError{msg: fmt.Sprintf(format, a...)} }
 
 // param describes one field of a parameter struct.
 type param struct {
@@ -150,7 +152,7 @@ func SchemaFor[T any]() json.RawMessage {
 // Parameters T does not know are ignored.
 func Bind[T any](args json.RawMessage) (T, error) {
 	var out T
-	obj, err := argObject(args)
+	obj, err := ArgObject(args)
 	if err != nil {
 		return out, err
 	}
@@ -166,7 +168,7 @@ func Bind[T any](args json.RawMessage) (T, error) {
 		}
 		if !ok || string(raw) == "null" {
 			if p.required {
-				return out, argErrorf("missing required parameter %q", p.name)
+				return out, ArgErrorf("missing required parameter %q", p.name)
 			}
 			if p.def != "" {
 				d, err := parseDefault(p)
@@ -184,15 +186,15 @@ func Bind[T any](args json.RawMessage) (T, error) {
 	return out, nil
 }
 
-// argObject parses the arguments as a JSON object; empty or null is {}.
-func argObject(args json.RawMessage) (map[string]json.RawMessage, error) {
+// ArgObject parses the arguments as a JSON object; empty or null is {}.
+func ArgObject(args json.RawMessage) (map[string]json.RawMessage, error) {
 	trimmed := bytes.TrimSpace(args)
 	if len(trimmed) == 0 || string(trimmed) == "null" {
 		return map[string]json.RawMessage{}, nil
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(trimmed, &obj); err != nil {
-		return nil, argErrorf("the arguments must be a JSON object of parameters")
+		return nil, ArgErrorf("the arguments must be a JSON object of parameters")
 	}
 	return obj, nil
 }
@@ -204,7 +206,7 @@ func decodeParam(p param, raw json.RawMessage, f reflect.Value) error {
 		want = "array of strings"
 	}
 	bad := func() error {
-		return argErrorf("parameter %q must be %s, not %s", p.name, article(want), describeJSON(raw))
+		return ArgErrorf("parameter %q must be %s, not %s", p.name, article(want), DescribeJSON(raw))
 	}
 	switch p.typ.Kind() {
 	case reflect.Int:
@@ -215,7 +217,7 @@ func decodeParam(p param, raw json.RawMessage, f reflect.Value) error {
 		}
 		if p.minimum != "" {
 			if m, _ := strconv.Atoi(p.minimum); int(num) < m {
-				return argErrorf("parameter %q must be at least %d, not %d", p.name, m, int(num))
+				return ArgErrorf("parameter %q must be at least %d, not %d", p.name, m, int(num))
 			}
 		}
 		f.SetInt(int64(num))
@@ -231,8 +233,8 @@ func decodeParam(p param, raw json.RawMessage, f reflect.Value) error {
 	}
 }
 
-// describeJSON names the JSON type of a raw value for error sentences.
-func describeJSON(raw json.RawMessage) string {
+// DescribeJSON names the JSON type of a raw value for error sentences.
+func DescribeJSON(raw json.RawMessage) string {
 	switch raw[0] {
 	case '"':
 		return "a string"

@@ -1,8 +1,12 @@
-// Package tools holds the Tool interface, the registry, path confinement and
-// the built-in tools. It knows no wire protocol: what it needs from the editor
-// (files, terminals, questions) it declares as narrow interfaces that front
-// ends implement.
+// Package tools is the tool core: the Tool interface and Define, which
+// makes a Tool from a name, an embedded description, a kind and a typed
+// Prepare; the Env a call runs in; the registry; argument binding (Bind,
+// SchemaFor); path confinement (Roots) and confined local file access;
+// confirmations; and a session's background jobs. It knows no wire protocol:
+// what it needs from the editor (files, terminals) it declares as narrow
+// interfaces that front ends implement.
 //
-// It imports only its own subpackages tools/shell (shell line analysis)
-// and tools/procgroup (process groups).
+// The built-in tools live in tools/builtin, MCP tools in tools/mcp and the
+// permission policy in tools/policy; all of them import this package, which
+// imports nothing else of companion.
 package tools

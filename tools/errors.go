@@ -13,19 +13,10 @@ var (
 	ErrDuplicateTool = errors.New("duplicate tool name")
 	// ErrBadRoot means a directory cannot serve as a workspace root.
 	ErrBadRoot = errors.New("invalid workspace root")
+	// ErrFileTooLarge is ReadLocal's refusal of a file over its limit.
+	ErrFileTooLarge = errors.New("file too large")
 )
-
-// errStopWalk is returned by a walk visitor to end the walk early; walk
-// itself then returns nil.
-var errStopWalk = errors.New("stop walk")
-
-// errRipgrep wraps a failed ripgrep run; grep then searches in Go.
-var errRipgrep = errors.New("ripgrep failed")
 
 // ErrBackgroundClosed means a session's background registry is closed: no
 // more background commands start.
 var ErrBackgroundClosed = errors.New("background processes are closed")
-
-// errTerminalReleased means a background terminal was killed and released,
-// so its output is gone.
-var errTerminalReleased = errors.New("the terminal was released")

@@ -24,12 +24,12 @@ type LocalFiles struct{}
 
 // ReadTextFile implements Files.
 func (LocalFiles) ReadTextFile(ctx context.Context, path string) (string, error) {
-	return readLocal(rootsFrom(ctx), path, -1)
+	return ReadLocal(rootsFrom(ctx), path, -1)
 }
 
 // WriteTextFile implements Files, keeping the file's mode when it exists.
 func (LocalFiles) WriteTextFile(ctx context.Context, path, content string) error {
-	return writeLocal(rootsFrom(ctx), path, content, 0, true)
+	return WriteLocal(rootsFrom(ctx), path, content, 0, true)
 }
 
 // WriteFileAtomic writes data to a temporary file in path's directory,
@@ -44,10 +44,10 @@ func WriteFileAtomic(path string, data []byte, mode fs.FileMode) error {
 	return replaceAtomic(r, name, path, bytesSource(data), mode)
 }
 
-// writeLocal writes content to abs atomically, confined by roots (see
+// WriteLocal writes content to abs atomically, confined by roots (see
 // openParent). With keepMode an existing file keeps its permissions and a
 // new one gets 0o644; otherwise the file gets mode.
-func writeLocal(roots *Roots, abs, content string, mode fs.FileMode, keepMode bool) error {
+func WriteLocal(roots *Roots, abs, content string, mode fs.FileMode, keepMode bool) error {
 	r, name, err := openParent(roots, abs, true)
 	if err != nil {
 		return err

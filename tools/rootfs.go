@@ -34,8 +34,8 @@ var ErrPathChanged = errors.New("a folder on the path was replaced (by a symboli
 // operations the way the tools' own local path does.
 type rootsKey struct{}
 
-// withRoots returns ctx carrying roots.
-func withRoots(ctx context.Context, roots *Roots) context.Context {
+// WithRoots returns ctx carrying roots.
+func WithRoots(ctx context.Context, roots *Roots) context.Context {
 	if roots == nil {
 		return ctx
 	}
@@ -139,9 +139,9 @@ func openParent(roots *Roots, abs string, create bool) (*os.Root, string, error)
 	return r, name, nil
 }
 
-// statLocal returns the FileInfo of abs, confined (without roots, as
+// StatLocal returns the FileInfo of abs, confined (without roots, as
 // os.Stat).
-func statLocal(roots *Roots, abs string) (fs.FileInfo, error) {
+func StatLocal(roots *Roots, abs string) (fs.FileInfo, error) {
 	if roots == nil || filepath.Dir(abs) == abs {
 		return os.Stat(abs)
 	}
@@ -161,9 +161,9 @@ func statLocal(roots *Roots, abs string) (fs.FileInfo, error) {
 	return r.Stat(name)
 }
 
-// openLocal opens the file abs for reading, confined (without roots, as
+// OpenLocal opens the file abs for reading, confined (without roots, as
 // os.Open).
-func openLocal(roots *Roots, abs string) (*os.File, error) {
+func OpenLocal(roots *Roots, abs string) (*os.File, error) {
 	if roots == nil {
 		return os.Open(abs)
 	}
@@ -175,23 +175,23 @@ func openLocal(roots *Roots, abs string) (*os.File, error) {
 	return r.Open(name)
 }
 
-// openLocalDir opens the directory abs, confined.
-func openLocalDir(roots *Roots, abs string) (*os.Root, error) {
+// OpenLocalDir opens the directory abs, confined.
+func OpenLocalDir(roots *Roots, abs string) (*os.Root, error) {
 	return openDirAt(anchorFor(roots, abs), abs, false)
 }
 
-// readDirLocal lists the directory abs, confined, sorted by name.
-func readDirLocal(roots *Roots, abs string) ([]fs.DirEntry, error) {
-	r, err := openLocalDir(roots, abs)
+// ReadDirLocal lists the directory abs, confined, sorted by name.
+func ReadDirLocal(roots *Roots, abs string) ([]fs.DirEntry, error) {
+	r, err := OpenLocalDir(roots, abs)
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	return readDirRoot(r, ".")
+	return ReadDirRoot(r, ".")
 }
 
-// readDirRoot lists the directory name in r, sorted by name.
-func readDirRoot(r *os.Root, name string) ([]fs.DirEntry, error) {
+// ReadDirRoot lists the directory name in r, sorted by name.
+func ReadDirRoot(r *os.Root, name string) ([]fs.DirEntry, error) {
 	d, err := r.Open(name)
 	if err != nil {
 		return nil, err
@@ -202,15 +202,12 @@ func readDirRoot(r *os.Root, name string) ([]fs.DirEntry, error) {
 	return entries, err
 }
 
-// errTooLarge is readLocal's refusal of a file over its limit.
-var errTooLarge = errors.New("file too large")
-
-// readLocal reads the whole file abs, confined, into one string (no copy
+// ReadLocal reads the whole file abs, confined, into one string (no copy
 // beyond the read itself). A file over limit bytes, as its open handle
-// says, is refused with an error wrapping errTooLarge before it is read;
+// says, is refused with an error wrapping ErrFileTooLarge before it is read;
 // limit < 0 means no limit.
-func readLocal(roots *Roots, abs string, limit int64) (string, error) {
-	f, err := openLocal(roots, abs)
+func ReadLocal(roots *Roots, abs string, limit int64) (string, error) {
+	f, err := OpenLocal(roots, abs)
 	if err != nil {
 		return "", err
 	}
@@ -231,7 +228,7 @@ func readAllString(f *os.File, abs string, limit int64) (string, error) {
 		limit = math.MaxInt64 - 1
 	}
 	if fi.Size() > limit {
-		return "", fmt.Errorf("%s is %s: %w", abs, formatSize(fi.Size()), errTooLarge)
+		return "", fmt.Errorf("%s is %s: %w", abs, FormatSize(fi.Size()), ErrFileTooLarge)
 	}
 	var b strings.Builder
 	b.Grow(int(fi.Size()) + 1) // +1: a final read sees EOF without growing
@@ -240,7 +237,18 @@ func readAllString(f *os.File, abs string, limit int64) (string, error) {
 		return "", err
 	}
 	if n > limit {
-		return "", fmt.Errorf("%s grew past %s: %w", abs, formatSize(limit), errTooLarge)
+		return "", fmt.Errorf("%s grew past %s: %w", abs, FormatSize(limit), ErrFileTooLarge)
 	}
 	return b.String(), nil
+}
+
+// FormatSize renders a byte count for people and models.
+func FormatSize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
 }

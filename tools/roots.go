@@ -172,9 +172,9 @@ func (r *Roots) Display(abs string) string {
 	return filepath.ToSlash(rel)
 }
 
-// displayDir is Display for a directory named in a sentence: the primary
+// DisplayDir is Display for a directory named in a sentence: the primary
 // root itself reads "the session root" rather than ".".
-func (r *Roots) displayDir(abs string) string {
+func (r *Roots) DisplayDir(abs string) string {
 	if d := r.Display(abs); d != "." {
 		return d
 	}

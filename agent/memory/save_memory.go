@@ -3,7 +3,6 @@ package memory
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -20,13 +19,6 @@ type saveMemoryParams struct {
 	Fact string `json:"fact" required:"true" desc:"The fact to remember: one short, self-contained sentence."`
 }
 
-// saveMemoryTool appends facts to the user's main memory file.
-type saveMemoryTool struct {
-	path   string
-	desc   string
-	schema json.RawMessage
-}
-
 // SaveMemoryTool returns the save_memory tool, which appends a fact under
 // the AddedSection of fileName (default AGENTS.md) in userDir. The file lies
 // outside the workspace, so every call asks the user with an edit
@@ -37,25 +29,22 @@ func SaveMemoryTool(userDir, fileName string) tools.Tool {
 		fileName = DefaultFileNames()[0]
 	}
 	path := filepath.Join(userDir, fileName)
-	desc := strings.ReplaceAll(saveMemoryDescription, "{path}", path)
-	return &saveMemoryTool{path: path, desc: desc, schema: tools.SchemaFor[saveMemoryParams]()}
+	return tools.Define(tools.Def[saveMemoryParams]{
+		Name: "save_memory", Kind: tools.KindEdit,
+		Description: strings.ReplaceAll(saveMemoryDescription, "{path}", path),
+		Prepare: func(_ *tools.Env, p saveMemoryParams) (tools.Invocation, error) {
+			return prepareSave(path, p)
+		},
+	})
 }
 
-func (t *saveMemoryTool) Name() string            { return "save_memory" }
-func (t *saveMemoryTool) Description() string     { return t.desc }
-func (t *saveMemoryTool) Schema() json.RawMessage { return t.schema }
-func (t *saveMemoryTool) Kind() tools.Kind        { return tools.KindEdit }
-
-func (t *saveMemoryTool) Prepare(_ *tools.Env, args json.RawMessage) (tools.Invocation, error) {
-	p, err := tools.Bind[saveMemoryParams](args)
-	if err != nil {
-		return nil, err
-	}
+// prepareSave checks the fact to append to the memory file at path.
+func prepareSave(path string, p saveMemoryParams) (tools.Invocation, error) {
 	fact := cleanFact(p.Fact)
 	if fact == "" {
 		return nil, fmt.Errorf("%w: parameter %q must not be empty", tools.ErrInvalidArgs, "fact")
 	}
-	return &saveMemoryCall{path: t.path, fact: fact}, nil
+	return &saveMemoryCall{path: path, fact: fact}, nil
 }
 
 // saveMemoryCall is one validated save_memory call.

@@ -15,6 +15,7 @@ import (
 	"syscall"
 
 	"companion/config"
+	"companion/internal/cli"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -67,15 +68,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	fs := flag.NewFlagSet("companion acp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var f acpFlags
-	f.register(fs)
+	var f cli.Flags
+	f.Register(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		return 2
 	}
-	cfg, err := loadConfig(getenv, &f)
+	cfg, err := cli.LoadConfig(getenv, f)
 	if err != nil {
 		fmt.Fprintf(stderr, "companion: %v\n", err)
 		return 1
@@ -88,8 +89,9 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 	defer closeLog()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	reload := func() (config.Config, error) { return loadConfig(getenv, &f) }
-	if err := serveACP(ctx, cfg, reload, stdin, stdout, log); err != nil {
+	reload := func() (config.Config, error) { return cli.LoadConfig(getenv, f) }
+	a := cli.ACP{Version: version, Config: cfg, Reload: reload, Getenv: getenv, In: stdin, Out: stdout, Log: log}
+	if err := cli.ServeACP(ctx, a); err != nil {
 		log.Error("acp server stopped", "err", err)
 		return 1
 	}

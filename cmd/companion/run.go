@@ -13,12 +13,13 @@ import (
 	"time"
 
 	"companion/headless"
+	"companion/internal/cli"
 )
 
 // runFlags are the flags of `companion run` besides the model flags it
 // shares with `companion acp`.
 type runFlags struct {
-	acp            acpFlags
+	acp            cli.Flags
 	prompt         string
 	outputFormat   string
 	inputFormat    string
@@ -31,7 +32,7 @@ type runFlags struct {
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
-	f.acp.register(fs)
+	f.acp.Register(fs)
 	fs.StringVar(&f.prompt, "p", "", "the `prompt` (stdin, when piped, is appended)")
 	fs.StringVar(&f.prompt, "prompt", "", "the `prompt` (same as -p)")
 	fs.StringVar(&f.outputFormat, "output-format", "text", "text, json or stream-json")
@@ -89,7 +90,7 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer, geten
 		fmt.Fprintf(stderr, "companion run: unexpected argument %q (give the prompt with -p or on stdin)\n", fs.Arg(0))
 		return headless.ExitUsage
 	}
-	cfg, err := loadConfig(getenv, &f.acp)
+	cfg, err := cli.LoadConfig(getenv, f.acp)
 	if err != nil {
 		fmt.Fprintf(stderr, "companion: %v\n", err)
 		return headless.ExitError
@@ -110,14 +111,12 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer, geten
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	models := &modelSource{cfg: cfg, log: log}
-	defer models.close()
-	return headless.Run(ctx, headless.Options{
+	return cli.RunHeadless(ctx, headless.Options{
 		Prompt: f.prompt, Stdin: stdin, StdinPiped: piped(stdin), Stdout: stdout, Stderr: stderr,
 		OutputFormat: f.outputFormat, InputFormat: f.inputFormat, ApprovalMode: f.approvalMode,
 		Resume: f.resume, AllowedTools: f.rules(), MaxTurns: f.maxTurns, IncludePartial: f.partial,
-		ControlTimeout: f.controlTimeout, Cwd: cwd, Config: cfg, Model: models.get, Tools: builtinTools,
-		Name: "companion", Version: version, Log: log,
+		ControlTimeout: f.controlTimeout, Cwd: cwd, Config: cfg,
+		Version: version, Log: log,
 	})
 }
 

@@ -49,7 +49,10 @@ type Editor struct {
 	t      testing.TB
 	stdin  io.WriteCloser
 	stream *schemacheck.Stream
+	// exited receives the agent's exit once (Close, Kill); gone is closed
+	// when it exited, for any number of waiters.
 	exited chan error
+	gone   chan struct{}
 	// wait waits for the agent to end once its output closed; stop ends
 	// it at once, as a crash would.
 	wait func() error
@@ -132,7 +135,7 @@ func StartServe(t testing.TB, serve ServeFunc, handler HandlerFunc) *Editor {
 	t.Cleanup(func() {
 		e.stop()
 		select {
-		case <-e.exited:
+		case <-e.gone:
 		case <-time.After(Timeout):
 			t.Errorf("in-process agent did not stop within %v", Timeout)
 		}
@@ -147,7 +150,7 @@ func newEditor(t testing.TB, handler HandlerFunc) *Editor {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Editor{t: t, stream: v.NewStream(), exited: make(chan error, 1),
+	return &Editor{t: t, stream: v.NewStream(), exited: make(chan error, 1), gone: make(chan struct{}),
 		waiting: map[string]chan Msg{}, rawIDs: map[string]bool{}, changed: make(chan struct{}), handler: handler}
 }
 
@@ -168,6 +171,7 @@ func (e *Editor) read(stdout io.Reader) {
 		e.dispatch(m)
 	}
 	e.exited <- e.wait()
+	close(e.gone)
 }
 
 func (e *Editor) dispatch(m Msg) {

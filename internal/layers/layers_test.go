@@ -19,21 +19,22 @@ const module = "companion"
 // packages (e2e, bench) and the command may import anything.
 func allowed() map[string][]string {
 	return map[string][]string{
-		// Front ends. acp and headless still assemble sessions themselves
-		// (issue 15 item 1 moves that into a host package).
-		"acp": {"agent", "agent/model", "agent/store", "config", "frontend", "ide",
-			"ide/companion", "rpc", "tools", "tools/mcp"},
+		// Front ends: they decode, call the host, and encode.
+		"acp":             {"agent", "agent/model", "config", "host", "ide", "rpc", "tools", "tools/mcp"},
 		"acp/schema":      {},
 		"acp/schemacheck": {"acp/schema"},
-		"headless": {"agent", "agent/hooks", "agent/model", "agent/store", "config",
-			"frontend", "tools", "tools/mcp"},
-		"frontend": {"agent", "agent/checkpoint", "agent/hooks", "agent/memory", "agent/slash",
-			"agent/store", "config", "tools", "tools/mcp", "tools/policy"},
-		"rpc": {},
+		"headless":        {"agent", "agent/hooks", "agent/model", "config", "host", "tools", "tools/mcp"},
+		// The session host every front end shares.
+		"host": {"agent", "agent/checkpoint", "agent/hooks", "agent/memory", "agent/model",
+			"agent/model/gemini", "agent/model/openai", "agent/model/scripted", "agent/model/textproto",
+			"agent/slash", "agent/store", "config", "ide", "ide/companion", "tools", "tools/mcp", "tools/policy"},
+		// The commands' wiring, importable by tests.
+		"internal/cli": {"acp", "agent/memory", "config", "headless", "host", "tools", "tools/builtin"},
+		"rpc":          {},
 
 		// The core.
 		"agent": {"agent/checkpoint", "agent/hooks", "agent/memory", "agent/model", "agent/slash",
-			"agent/store", "ide", "tools", "tools/mcp", "tools/policy"},
+			"agent/store", "ide", "tools", "tools/builtin", "tools/mcp", "tools/policy"},
 		"agent/store":                    {},
 		"agent/checkpoint":               {},
 		"agent/memory":                   {"tools"},
@@ -45,7 +46,8 @@ func allowed() map[string][]string {
 		"agent/model/internal/modeltest": {"agent/model", "agent/model/scripted"},
 		"agent/hooks":                    {"tools/procgroup"},
 		"agent/slash":                    {},
-		"tools":                          {"tools/procgroup", "tools/shell"},
+		"tools":                          {},
+		"tools/builtin":                  {"tools", "tools/procgroup", "tools/shell"},
 		"tools/shell":                    {},
 		"tools/policy":                   {"tools"},
 		"tools/procgroup":                {},
@@ -75,7 +77,7 @@ func anything() []string { return []string{"cmd/companion", "e2e", "bench"} }
 // protocol is the packages the core must never reach, directly or through
 // another package: the wire layers and the front ends. A subpackage of one
 // counts as it.
-func protocol() []string { return []string{"acp", "rpc", "headless", "frontend", "host"} }
+func protocol() []string { return []string{"acp", "rpc", "headless", "host", "internal/cli"} }
 
 // core is the packages (with their subpackages) that know no protocol.
 func core() []string { return []string{"agent", "tools"} }

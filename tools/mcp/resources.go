@@ -4,7 +4,6 @@ import (
 	"context"
 	_ "embed"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -139,26 +138,19 @@ type readResourceParams struct {
 }
 
 // readResourceTool lets the model read MCP resources.
-type readResourceTool struct {
-	m      *Manager
-	schema json.RawMessage
-}
+type readResourceTool struct{ m *Manager }
 
 // newReadResourceTool returns mcp_read_resource over m's servers.
-func newReadResourceTool(m *Manager) *readResourceTool {
-	return &readResourceTool{m: m, schema: tools.SchemaFor[readResourceParams]()}
+func newReadResourceTool(m *Manager) tools.Tool {
+	t := &readResourceTool{m: m}
+	return tools.Define(tools.Def[readResourceParams]{
+		Name: readResourceName, Kind: tools.KindRead,
+		Description: readResourceDescription,
+		Prepare:     t.prepare,
+	})
 }
 
-func (t *readResourceTool) Name() string            { return readResourceName }
-func (t *readResourceTool) Description() string     { return readResourceDescription }
-func (t *readResourceTool) Schema() json.RawMessage { return t.schema }
-func (t *readResourceTool) Kind() tools.Kind        { return tools.KindRead }
-
-func (t *readResourceTool) Prepare(_ *tools.Env, args json.RawMessage) (tools.Invocation, error) {
-	p, err := tools.Bind[readResourceParams](args)
-	if err != nil {
-		return nil, err
-	}
+func (t *readResourceTool) prepare(_ *tools.Env, p readResourceParams) (tools.Invocation, error) {
 	if strings.TrimSpace(p.Server) == "" || strings.TrimSpace(p.URI) == "" {
 		return nil, fmt.Errorf("%w: server and uri must not be empty", tools.ErrInvalidArgs)
 	}

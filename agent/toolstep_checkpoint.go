@@ -1,0 +1,34 @@
+package agent
+
+import (
+	"context"
+
+	"companion/tools"
+)
+
+// checkpointStep saves what a call that changes something will touch,
+// for /undo, before it runs.
+func (s *Session) checkpointStep(ctx context.Context, p *prepared, next toolNext) {
+	if p.conf != nil {
+		s.checkpoint(ctx, p, p.conf)
+	}
+	next(ctx, p)
+}
+
+// checkpoint saves what a mutating call may touch. A failure is logged,
+// not fatal: the change still runs, as the user approved it.
+func (s *Session) checkpoint(ctx context.Context, p *prepared, conf *tools.Confirmation) {
+	if s.opts.Checkpoints == nil || conf.Type == tools.ConfirmInfo {
+		return
+	}
+	var paths []string
+	if conf.Path != "" {
+		paths = append(paths, conf.Path)
+	}
+	for _, l := range p.inv.Locations() {
+		paths = append(paths, l.Path)
+	}
+	if _, err := s.opts.Checkpoints.Save(ctx, "before "+p.inv.Title(), paths); err != nil {
+		s.opts.Log.Warn("checkpoint failed", "tool", p.fc.Name, "err", err)
+	}
+}

@@ -1,0 +1,61 @@
+package agent
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"testing"
+
+	"companion/agent/checkpoint"
+	"companion/tools"
+)
+
+// fakeCheckpoints records what was saved.
+type fakeCheckpoints struct {
+	mu    sync.Mutex
+	saved [][]string
+}
+
+func (f *fakeCheckpoints) Save(_ context.Context, _ string, paths []string) (checkpoint.Checkpoint, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.saved = append(f.saved, paths)
+	return checkpoint.Checkpoint{ID: "c1"}, nil
+}
+func (f *fakeCheckpoints) List(context.Context) ([]checkpoint.Checkpoint, error) { return nil, nil }
+func (f *fakeCheckpoints) Restore(context.Context, string) (checkpoint.Restoration, error) {
+	return checkpoint.Restoration{}, nil
+}
+
+func TestCheckpointStep(t *testing.T) {
+	tests := []struct {
+		name string
+		tool string
+		args map[string]any
+		want int
+	}{
+		{"an edit is saved first", "fake_edit", map[string]any{"Path": "a.txt", "Text": "x"}, 1},
+		{"a call that changes nothing is not", "echo", map[string]any{"text": "hi"}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cps := &fakeCheckpoints{}
+			s, _ := newTestSession(t, &fakeModel{}, func(o *Options) {
+				o.Tools, o.Checkpoints = tools.NewRegistry(echoTool{}, &editTool{}), cps
+			})
+			p := prepareCall(s, tt.tool, tt.args)
+			s.announceStep(context.Background(), p, func(context.Context, *prepared) {})
+			var n nextRecorder
+			s.checkpointStep(context.Background(), p, n.next)
+			if !n.ran {
+				t.Error("next did not run")
+			}
+			if len(cps.saved) != tt.want {
+				t.Fatalf("saved %d checkpoints, want %d", len(cps.saved), tt.want)
+			}
+			if tt.want > 0 && !slices.Contains(cps.saved[0], p.conf.Path) {
+				t.Errorf("saved %q, want the edited file %s", cps.saved[0], p.conf.Path)
+			}
+		})
+	}
+}

@@ -1,0 +1,40 @@
+package agent
+
+import (
+	"context"
+	"testing"
+
+	"companion/tools"
+)
+
+func TestPermissionStep(t *testing.T) {
+	tests := []struct {
+		name     string
+		mode     string
+		asker    Asker
+		wantNext bool
+	}{
+		{"yolo runs", ModeYolo, nil, true},
+		{"plan refuses", ModePlan, nil, false},
+		{"no asker refuses", ModeDefault, nil, false},
+		{"user allows", ModeDefault, &fakeAsker{answer: Answer{OptionID: ProceedOnce}}, true},
+		{"user rejects", ModeDefault, &fakeAsker{answer: Answer{OptionID: RejectOnceID}}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, _ := newTestSession(t, &fakeModel{}, func(o *Options) {
+				o.Tools, o.Mode, o.Asker = tools.NewRegistry(&editTool{}), tt.mode, tt.asker
+			})
+			p := prepareCall(s, "fake_edit", map[string]any{"Path": "a.txt", "Text": "x"})
+			s.announceStep(context.Background(), p, func(context.Context, *prepared) {})
+			var n nextRecorder
+			s.permissionStep(context.Background(), p, n.next)
+			if n.ran != tt.wantNext {
+				t.Errorf("next ran = %v, want %v", n.ran, tt.wantNext)
+			}
+			if !tt.wantNext && (p.res == nil || !p.res.Refused) {
+				t.Errorf("result = %+v, want a refusal", p.res)
+			}
+		})
+	}
+}

@@ -1,0 +1,154 @@
+package host
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+
+	"companion/agent/model"
+	"companion/agent/store"
+	"companion/config"
+	"companion/ide"
+	"companion/tools"
+)
+
+// Options configure a Host. Model and Tools are required.
+type Options struct {
+	// Name and Version describe companion to MCP servers and the IDE.
+	Name, Version string
+	// Config is the configuration at start-up; SetConfig replaces it.
+	Config config.Config
+	// Model returns the model provider for a session's settings (see
+	// Models.Get).
+	Model func(ctx context.Context, cfg config.Config) (model.Model, error)
+	// Tools returns the tool registry for a new session.
+	Tools func(cfg config.Config) *tools.Registry
+	// IDE links to an IDE that follows the Gemini CLI IDE companion spec
+	// when one is found: its context reaches the sessions under its
+	// workspace, and edits are offered in its diff view too.
+	IDE bool
+	// Getenv reads the environment the settings came from (HOME for the
+	// user's memory files); nil is os.Getenv.
+	Getenv func(string) string
+	Log    *slog.Logger
+}
+
+// Host builds, keeps and ends the sessions of one front end (one ACP
+// connection, one headless run): their settings, model, tools, MCP
+// servers, journal and IDE link.
+type Host struct {
+	opts Options
+	log  *slog.Logger
+	ide  *ideLink
+
+	// mu guards the fields below.
+	mu       sync.Mutex
+	cfg      config.Config
+	sessions map[string]*Session
+	// st keeps sessions on disk; opened on first use.
+	st *store.Store
+}
+
+// New returns a host; it does no I/O.
+func New(opts Options) *Host {
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	h := &Host{opts: opts, log: opts.Log, cfg: opts.Config, sessions: map[string]*Session{}}
+	h.ide = &ideLink{h: h}
+	return h
+}
+
+// Config returns the current configuration.
+func (h *Host) Config() config.Config {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.cfg
+}
+
+// SetConfig replaces the configuration for sessions opened from now on
+// (authenticate re-reads the settings); the model source builds a new
+// provider when the provider settings changed.
+func (h *Host) SetConfig(cfg config.Config) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.cfg = cfg
+}
+
+// Store returns the session store, opened on first use under the state
+// directory.
+func (h *Host) Store() *store.Store {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.st == nil {
+		h.st = OpenStore(h.cfg, h.log)
+	}
+	return h.st
+}
+
+// Session returns the live session with id.
+func (h *Host) Session(id string) (*Session, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	s, ok := h.sessions[id]
+	return s, ok
+}
+
+// Drop closes a live session and forgets it.
+func (h *Host) Drop(s *Session) {
+	h.mu.Lock()
+	if h.sessions[s.ID] == s {
+		delete(h.sessions, s.ID)
+	}
+	h.mu.Unlock()
+	s.close(h.log)
+}
+
+// Delete closes the live session with id, if any, and removes it from the
+// store; an unknown id is no error.
+func (h *Host) Delete(id string) error {
+	if s, ok := h.Session(id); ok {
+		h.Drop(s)
+	}
+	return h.Store().Delete(id)
+}
+
+// Close ends every session and the IDE link.
+func (h *Host) Close() {
+	h.mu.Lock()
+	sessions := h.sessions
+	h.sessions = map[string]*Session{}
+	h.mu.Unlock()
+	for _, s := range sessions {
+		s.close(h.log)
+	}
+	h.ide.close()
+}
+
+// register makes s findable by its id.
+func (h *Host) register(s *Session) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.sessions[s.ID] = s
+}
+
+// live returns every live session.
+func (h *Host) live() []*Session {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := make([]*Session, 0, len(h.sessions))
+	for _, s := range h.sessions {
+		out = append(out, s)
+	}
+	return out
+}
+
+// UpdateIDEContext hands an editor's context to the live session id, or
+// to every live session when id is empty.
+func (h *Host) UpdateIDEContext(id string, c ide.Context) {
+	for _, s := range h.live() {
+		if id == "" || s.ID == id {
+			s.Agent.UpdateIDEContext(c)
+		}
+	}
+}

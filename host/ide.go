@@ -1,0 +1,149 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"os"
+	"slices"
+	"sync"
+
+	"companion/agent"
+	"companion/ide"
+	"companion/ide/companion"
+	"companion/tools"
+)
+
+// ideLink connects, once per host and only when an IDE that follows the
+// Gemini CLI IDE companion spec is found, to that IDE: its context reaches
+// every session under its workspace, and edits also open its native diff.
+type ideLink struct {
+	h *Host
+
+	once sync.Once
+	// mu guards client.
+	mu     sync.Mutex
+	client *companion.Client
+}
+
+// start discovers the IDE from the session's directory and connects in
+// the background; no IDE is the normal case and costs one look-up.
+func (l *ideLink) start(cwd string) {
+	l.once.Do(func() {
+		opts := companion.DiscoverOptions{Cwd: cwd, PID: os.Getpid(), Log: l.h.log}
+		ep, err := companion.Discover(opts)
+		if err != nil {
+			if !errors.Is(err, companion.ErrNotFound) {
+				l.h.log.Info("no IDE companion", "err", err)
+			}
+			return
+		}
+		go l.connect(ep, opts)
+	})
+}
+
+func (l *ideLink) connect(ep *companion.Endpoint, opts companion.DiscoverOptions) {
+	client, err := companion.Connect(context.Background(), ep, companion.Options{
+		OnContext: l.deliver, Log: l.h.log, ClientName: l.h.opts.Name, ClientVersion: l.h.opts.Version,
+		Rediscover: func() (*companion.Endpoint, error) { return companion.Discover(opts) },
+	})
+	if err != nil {
+		l.h.log.Warn("cannot connect to the IDE companion", "port", ep.Port, "err", err)
+		return
+	}
+	l.mu.Lock()
+	l.client = client
+	l.mu.Unlock()
+}
+
+// deliver hands the IDE's context to the sessions inside its workspace.
+func (l *ideLink) deliver(ctx ide.Context) {
+	l.mu.Lock()
+	client := l.client
+	l.mu.Unlock()
+	var paths []string
+	if client != nil {
+		paths = client.Endpoint().WorkspacePaths
+	}
+	var targets []*Session
+	for _, s := range l.h.live() {
+		if len(paths) == 0 || slices.ContainsFunc(paths, func(p string) bool { return tools.Within(p, s.Agent.Root()) }) {
+			targets = append(targets, s)
+		}
+	}
+	for _, s := range targets {
+		s.Agent.UpdateIDEContext(ctx)
+	}
+}
+
+// diffClient returns the connected IDE when it can show diffs.
+func (l *ideLink) diffClient() *companion.Client {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.client != nil && l.client.DiffSupported() {
+		return l.client
+	}
+	return nil
+}
+
+// close ends the connection.
+func (l *ideLink) close() {
+	l.mu.Lock()
+	client := l.client
+	l.client = nil
+	l.mu.Unlock()
+	if client != nil {
+		client.Close()
+	}
+}
+
+// ideAsker asks about edits in the IDE's native diff as well as through
+// ACP: whichever answers first decides. Accepted in the IDE means the
+// (possibly edited) text there is written; rejected means nothing is; a
+// lost connection leaves the decision to the ACP answer, and an ACP answer
+// closes the IDE's diff.
+type ideAsker struct {
+	inner agent.Asker
+	link  *ideLink
+}
+
+func (a *ideAsker) Ask(ctx context.Context, q agent.Question) (agent.Answer, error) {
+	client := a.link.diffClient()
+	if client == nil || q.Confirm == nil || q.Confirm.Type != tools.ConfirmEdit {
+		return a.inner.Ask(ctx, q)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	diff, err := client.OpenDiff(ctx, q.Confirm.Path, q.Confirm.NewText)
+	if err != nil {
+		return a.inner.Ask(ctx, q)
+	}
+	type reply struct {
+		ans agent.Answer
+		err error
+	}
+	acp := make(chan reply, 1)
+	go func() {
+		ans, err := a.inner.Ask(ctx, q)
+		acp <- reply{ans, err}
+	}()
+	for {
+		select {
+		case r := <-diff:
+			switch r.Outcome {
+			case companion.DiffAccepted:
+				cancel() // withdraws the ACP question
+				text := r.Content
+				return agent.Answer{OptionID: agent.ProceedOnce, ModifiedContent: &text}, nil
+			case companion.DiffRejected:
+				cancel()
+				return agent.Answer{OptionID: agent.RejectOnceID}, nil
+			}
+			diff = nil // lost or closed: the ACP answer decides
+		case r := <-acp:
+			if diff != nil {
+				client.CloseDiff(context.WithoutCancel(ctx), q.Confirm.Path)
+			}
+			return r.ans, r.err
+		}
+	}
+}

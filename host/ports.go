@@ -1,0 +1,40 @@
+package host
+
+import (
+	"companion/agent"
+	"companion/tools"
+	"companion/tools/mcp"
+)
+
+// Ports are what a front end's client offers one session. The host wires
+// them into the agent session; every field but Sink may be nil.
+type Ports struct {
+	// Files reads and writes through the client; nil uses the local disk.
+	Files tools.Files
+	// Terminals runs commands in the client; nil runs them locally.
+	Terminals tools.Terminals
+	// Asker asks the user about calls the policy cannot decide; nil
+	// refuses them.
+	Asker agent.Asker
+	// Elicit lets MCP servers ask the user through a form; nil tells them
+	// the client cannot.
+	Elicit mcp.Elicitor
+	// Sink receives the session's events.
+	Sink agent.Sink
+	// Observer hears what happens to the session outside its turns.
+	Observer Observer
+}
+
+// Observer hears what the host learns about a session outside the agent's
+// event stream. Front ends register one with a session's Ports instead of
+// reaching back into the session.
+type Observer interface {
+	// Opened is called once the agent session exists, before its MCP
+	// servers start and before it is handed to the front end.
+	Opened(a *agent.Session)
+	// CommandsChanged is called when an MCP server's tools or prompts
+	// changed the session's command list.
+	CommandsChanged(cmds []agent.Command)
+	// MCPFailed is called once for each new reason an MCP server failed.
+	MCPFailed(server, reason string)
+}

@@ -1,0 +1,153 @@
+package host
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"companion/agent"
+	"companion/agent/checkpoint"
+	"companion/agent/hooks"
+	"companion/agent/memory"
+	"companion/agent/slash"
+	"companion/agent/store"
+	"companion/config"
+	"companion/tools"
+	"companion/tools/policy"
+)
+
+// NewSessionID returns a fresh, random session id.
+func NewSessionID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	return "sess_" + hex.EncodeToString(b[:])
+}
+
+// OpenStore opens the session store under the settings' state directory.
+func OpenStore(cfg config.Config, log *slog.Logger) *store.Store {
+	return store.Open(cfg.StateDir, log)
+}
+
+// SessionConfig lays the project's settings over the user's, in a trusted
+// folder only, and reports whether the folder is trusted. Parts that grant
+// powers wait until the user accepts the file's content (see
+// config.ApplyProject).
+func SessionConfig(cfg config.Config, root string) (config.Config, bool, error) {
+	if !cfg.FolderTrust.Trusts(root) {
+		return cfg, false, nil
+	}
+	f, err := config.ReadProjectFile(root)
+	if err != nil {
+		return cfg, true, err
+	}
+	return cfg.ApplyProject(f), true, nil
+}
+
+// Policy builds the permission policy from the settings' rules, with
+// extraAllow (rules given on the command line) added to the allow list.
+func Policy(cfg config.Config, roots *tools.Roots, trusted bool, extraAllow ...string) (*policy.Policy, error) {
+	var rules policy.Rules
+	p := cfg.Permissions
+	for _, set := range []struct {
+		in  []string
+		out *[]policy.Rule
+	}{{append(append([]string(nil), p.Allow...), extraAllow...), &rules.Allow}, {p.Ask, &rules.Ask}, {p.Deny, &rules.Deny}} {
+		for _, text := range set.in {
+			r, err := policy.ParseRule(text)
+			if err != nil {
+				return nil, fmt.Errorf("permission rule: %w", err)
+			}
+			*set.out = append(*set.out, r)
+		}
+	}
+	return policy.New(policy.Options{Trusted: trusted, Roots: roots, Rules: rules}), nil
+}
+
+// Hooks builds the hook runner from the user's hooks, then the project's,
+// then extra (hooks a front end's client registered); bad entries are
+// logged and skipped. It returns nil when there is no hook at all.
+func Hooks(cfg config.Config, log *slog.Logger, extra hooks.Config) *hooks.Runner {
+	var all hooks.Config
+	for _, raw := range []json.RawMessage{cfg.Hooks, cfg.ProjectHooks} {
+		if len(raw) == 0 {
+			continue
+		}
+		h, err := hooks.Parse(raw)
+		if err != nil {
+			log.Warn("some hooks were skipped", "err", err)
+		}
+		all = all.Merge(h)
+	}
+	all = all.Merge(extra)
+	if all.Empty() {
+		return nil
+	}
+	return hooks.NewRunner(all, hooks.Options{Log: log})
+}
+
+// Base is what every front end's session needs besides its client's
+// offers: the parts of agent.Options that come from the settings.
+type Base struct {
+	ID      string
+	Roots   *tools.Roots
+	Config  config.Config
+	Trusted bool
+	Tools   *tools.Registry
+	Log     *slog.Logger
+	// Hooks are hooks registered by the client, run after the settings'.
+	Hooks hooks.Config
+	// AllowRules are allow rules added for this session only.
+	AllowRules []string
+	// Getenv reads the environment (HOME for the user's memory files);
+	// nil is os.Getenv.
+	Getenv func(string) string
+}
+
+// AgentOptions fills agent.Options from the settings: policy, memory,
+// subagents, slash commands, hooks, checkpoints and limits. The caller
+// adds the model, the sink and its client's files, terminals and asker.
+func AgentOptions(b Base) (agent.Options, error) {
+	root := b.Roots.Primary()
+	cfg := b.Config
+	pol, err := Policy(cfg, b.Roots, b.Trusted, b.AllowRules...)
+	if err != nil {
+		return agent.Options{}, err
+	}
+	log := b.Log.With("session", b.ID)
+	getenv := b.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	opts := agent.Options{
+		ID: b.ID, Roots: b.Roots, ModelName: cfg.Model, Models: cfg.Models, Tools: b.Tools,
+		Policy: pol, SaveRule: func(rule string) error { return cfg.SaveProjectAllowRule(root, rule) },
+		StateDir:   filepath.Join(cfg.StateDir, "sessions", b.ID),
+		Memory:     memory.Options{FileNames: cfg.MemoryFileNames, UserDirs: cfg.MemoryDirs(getenv), Log: b.Log},
+		CompressAt: cfg.CompressionThreshold, Log: log, MaxRequests: cfg.MaxTurnRequests,
+	}
+	agents, errs := agent.LoadAgents(root, cfg.ConfigDir())
+	for _, err := range errs {
+		log.Warn("subagent definition skipped", "err", err)
+	}
+	opts.Agents = agents
+	cmds, errs := slash.Load(root, cfg.ConfigDir())
+	for _, err := range errs {
+		log.Warn("slash command skipped", "err", err)
+	}
+	opts.SlashCommands = cmds
+	opts.Hooks = Hooks(cfg, log, b.Hooks)
+	if pending := cfg.PendingProject; pending != nil {
+		opts.Notices = append(opts.Notices, agent.Notice{Level: "warning", Text: PendingText(pending)})
+		opts.AcceptSettings = func() (string, error) { return acceptPending(cfg, pending) }
+	}
+	if st, err := checkpoint.Open(checkpoint.StateDir(filepath.Join(cfg.StateDir, "checkpoints"), root), root, log); err == nil {
+		opts.Checkpoints = st
+	} else {
+		log.Warn("checkpoints are off", "err", err)
+	}
+	return opts, nil
+}

@@ -1,0 +1,71 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"log/slog"
+
+	"companion/acp"
+	"companion/config"
+	"companion/headless"
+	"companion/host"
+)
+
+// ACP is what ServeACP needs besides the context.
+type ACP struct {
+	// Version is companion's, for initialize's agentInfo.
+	Version string
+	Config  config.Config
+	// Reload re-reads the settings for authenticate; nil keeps Config.
+	Reload func() (config.Config, error)
+	// Getenv reads the environment Config came from; nil is os.Getenv.
+	Getenv func(string) string
+	In     io.Reader
+	Out    io.Writer
+	Log    *slog.Logger
+}
+
+// ServeACP wires the model source, the built-in tools and the ACP server,
+// and serves a.In and a.Out until a.In ends or ctx is cancelled.
+func ServeACP(ctx context.Context, a ACP) error {
+	models := host.NewModels(a.Log)
+	defer models.Close()
+	srv := acp.NewServer(acp.Options{
+		Options: host.Options{Name: "companion", Version: a.Version, Config: a.Config, Model: models.Get,
+			Tools: BuiltinTools, Getenv: a.Getenv, Log: a.Log},
+		ReloadConfig: a.Reload,
+	})
+	return srv.Serve(ctx, a.In, a.Out)
+}
+
+// Serve returns a function that serves ACP in process as `companion acp`
+// with flags f would in an environment getenv: settings, flags, the real
+// model source and tools; it logs as text to its log writer. Tests run
+// it through acptest.StartServe.
+func Serve(getenv func(string) string, f Flags, version string) func(ctx context.Context, in io.Reader, out io.Writer, log io.Writer) error {
+	return func(ctx context.Context, in io.Reader, out io.Writer, logw io.Writer) error {
+		cfg, err := LoadConfig(getenv, f)
+		if err != nil {
+			return err
+		}
+		var lv slog.Level
+		if cfg.LogLevel != "" {
+			if err := lv.UnmarshalText([]byte(cfg.LogLevel)); err != nil {
+				return err
+			}
+		}
+		log := slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: lv}))
+		reload := func() (config.Config, error) { return LoadConfig(getenv, f) }
+		return ServeACP(ctx, ACP{Version: version, Config: cfg, Reload: reload, Getenv: getenv, In: in, Out: out, Log: log})
+	}
+}
+
+// RunHeadless runs `companion run` as o says with the real model source
+// and the built-in tools, and returns the exit code.
+func RunHeadless(ctx context.Context, o headless.Options) int {
+	models := host.NewModels(o.Log)
+	defer models.Close()
+	o.Model, o.Tools = models.Get, BuiltinTools
+	o.Name = "companion"
+	return headless.Run(ctx, o)
+}

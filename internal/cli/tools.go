@@ -1,0 +1,24 @@
+package cli
+
+import (
+	"companion/agent/memory"
+	"companion/config"
+	"companion/tools"
+	"companion/tools/builtin"
+)
+
+// BuiltinTools is every built-in tool, configured from cfg.
+func BuiltinTools(cfg config.Config) *tools.Registry {
+	all := builtin.ReadOnly(builtin.ReadOnlyOptions{})
+	all = append(all, builtin.Editing(builtin.EditOptions{})...)
+	all = append(all, builtin.Extras(builtin.ExtraOptions{AllowPrivate: cfg.AllowPrivateFetch})...)
+	all = append(all, builtin.Shell(builtin.ShellOptions{})...)
+	if dir := cfg.ConfigDir(); dir != "" {
+		names := cfg.MemoryFileNames
+		if len(names) == 0 {
+			names = memory.DefaultFileNames()
+		}
+		all = append(all, memory.SaveMemoryTool(dir, names[0]))
+	}
+	return tools.NewRegistry(all...)
+}

@@ -1,0 +1,189 @@
+package builtin
+
+import (
+	"bytes"
+	"companion/tools"
+	"context"
+	"encoding/json"
+	"flag"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata/golden")
+
+// parseTxtar splits a txtar archive into its files, in order. It is the
+// whole format: a comment, then "-- name --" lines each starting a file.
+func parseTxtar(data []byte) (names []string, files map[string][]byte) {
+	files = map[string][]byte{}
+	cur := ""
+	for line := range bytes.Lines(data) {
+		s := strings.TrimRight(string(line), "\r\n")
+		if strings.HasPrefix(s, "-- ") && strings.HasSuffix(s, " --") && len(s) > 6 {
+			cur = strings.TrimSpace(s[3 : len(s)-3])
+			names = append(names, cur)
+			files[cur] = []byte{}
+			continue
+		}
+		if cur != "" {
+			files[cur] = append(files[cur], line...)
+		}
+	}
+	return names, files
+}
+
+// newSandbox writes the txtar archive testdata/<archive> into a fresh
+// directory and returns its real path.
+func newSandbox(t *testing.T, archive string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", archive))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := realTempDir(t)
+	names, files := parseTxtar(data)
+	for _, name := range names {
+		writeFile(t, filepath.Join(root, filepath.FromSlash(name)), files[name])
+	}
+	return root
+}
+
+// realTempDir is t.TempDir with symlinks resolved (macOS's /tmp is a link).
+func realTempDir(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func writeFile(t *testing.T, path string, data []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// rootsFixture builds two roots and an outside directory with symlinks
+// between them:
+//
+//	root/src/a.go
+//	root/inlink -> root/src        (stays inside)
+//	root/outlink -> outside        (escapes)
+//	root/toextra -> extra          (into the other root)
+//	root/dangling -> outside/new   (dangling, escapes)
+func rootsFixture(t *testing.T) (root, extra, outside string) {
+	t.Helper()
+	base := realTempDir(t)
+	root, extra, outside = filepath.Join(base, "root"), filepath.Join(base, "extra"), filepath.Join(base, "outside")
+	writeFile(t, filepath.Join(root, "src", "a.go"), []byte("package src\n"))
+	writeFile(t, filepath.Join(extra, "e.txt"), []byte("e\n"))
+	writeFile(t, filepath.Join(outside, "o.txt"), []byte("o\n"))
+	for link, target := range map[string]string{
+		"inlink": filepath.Join(root, "src"), "outlink": outside,
+		"toextra": extra, "dangling": filepath.Join(outside, "new"),
+	} {
+		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
+			t.Skipf("symlinks unavailable: %v", err)
+		}
+	}
+	return root, extra, outside
+}
+
+// newEnv returns an Env over the given roots that reads from disk.
+func newEnv(t *testing.T, primary string, extra ...string) *tools.Env {
+	t.Helper()
+	roots, err := tools.NewRoots(primary, extra...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &tools.Env{Roots: roots, Log: slog.New(slog.DiscardHandler)}
+}
+
+// toolByName returns a read-only tool built with opts.
+func toolByName(t *testing.T, name string, opts ReadOnlyOptions) tools.Tool {
+	t.Helper()
+	tool, ok := tools.NewRegistry(ReadOnly(opts)...).Get(name)
+	if !ok {
+		t.Fatalf("no tool %q", name)
+	}
+	return tool
+}
+
+// call prepares and runs a tool call, failing the test on any error.
+func call(t *testing.T, tool tools.Tool, env *tools.Env, args string) *tools.Result {
+	t.Helper()
+	inv, err := tool.Prepare(env, json.RawMessage(args))
+	if err != nil {
+		t.Fatalf("%s(%s): Prepare: %v", tool.Name(), args, err)
+	}
+	res, err := inv.Execute(context.Background(), nil)
+	if err != nil {
+		t.Fatalf("%s(%s): Execute: %v", tool.Name(), args, err)
+	}
+	return res
+}
+
+// mustJSON marshals v for use as tool arguments.
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// checkGolden compares got with testdata/golden/<name>, rewriting it with
+// -update.
+func checkGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		writeFile(t, path, []byte(got))
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from golden file:\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
+	}
+}
+
+// countdownCtx is a context that becomes cancelled after its Err method has
+// been called n times: it cancels a walk part-way without any timing.
+type countdownCtx struct {
+	context.Context
+	// mu guards n.
+	mu   sync.Mutex
+	n    int
+	once sync.Once
+	done chan struct{}
+}
+
+func newCountdownCtx(n int) *countdownCtx {
+	return &countdownCtx{Context: context.Background(), n: n, done: make(chan struct{})}
+}
+
+func (c *countdownCtx) Done() <-chan struct{} { return c.done }
+
+func (c *countdownCtx) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n > 0 {
+		c.n--
+		return nil
+	}
+	c.once.Do(func() { close(c.done) })
+	return context.Canceled
+}

@@ -1,0 +1,127 @@
+package builtin
+
+import (
+	"companion/tools"
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// gitDir is never listed or searched, whatever the ignore rules say.
+const gitDir = ".git"
+
+// walker visits the regular files under a directory in a fixed order (depth
+// first, each directory's entries sorted by name), skipping .git, entries the
+// ignore rules exclude and symlinks (never followed, so a walk cannot leave
+// the roots). Every directory is read through an os.Root opened on dir, so
+// a folder swapped for a symbolic link during the walk cannot lead it out.
+// It checks ctx at every directory.
+type walker struct {
+	// roots confines the opening of dir (see tools.OpenLocalDir).
+	roots *tools.Roots
+	// top is dir, opened; walk opens it when the caller has not, and
+	// closes what it opened.
+	top *os.Root
+	// root is the workspace root holding dir; ignore rules are relative to it.
+	root string
+	// dir is where the walk starts.
+	dir string
+	// ignore holds the ignore rules; nil ignores nothing.
+	ignore *ignoreTree
+	// maxDepth limits how deep the walk goes below dir (1: only dir's own
+	// entries); 0 means no limit.
+	maxDepth int
+	// ignored counts entries skipped by the ignore rules.
+	ignored int
+}
+
+// visitFunc receives one regular file: its absolute path, its components
+// relative to the walk's start directory, and its directory entry. It returns
+// errStopWalk to end the walk early.
+type visitFunc func(abs string, rel []string, d fs.DirEntry) error
+
+// walk runs visit on every file. It returns ctx's error when cancelled.
+func (w *walker) walk(ctx context.Context, visit visitFunc) error {
+	if w.top == nil {
+		if err := w.open(); err != nil {
+			return nil // an unreadable start is an empty walk, as below
+		}
+		defer w.close()
+	}
+	err := w.walkDir(ctx, w.dir, relComponents(w.root, w.dir), nil, visit)
+	if errors.Is(err, errStopWalk) {
+		return nil
+	}
+	return err
+}
+
+func (w *walker) walkDir(ctx context.Context, abs string, fromRoot, rel []string, visit visitFunc) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	entries, err := tools.ReadDirRoot(w.top, relPath(rel))
+	if err != nil {
+		return nil // unreadable directories are skipped, as git and rg do
+	}
+	rules := w.ignore.rules(fromRoot)
+	for _, d := range entries {
+		name := d.Name()
+		if name == gitDir {
+			continue
+		}
+		childRoot := append(fromRoot[:len(fromRoot):len(fromRoot)], name)
+		childRel := append(rel[:len(rel):len(rel)], name)
+		if rules.match(childRoot, d.IsDir()) {
+			w.ignored++
+			continue
+		}
+		childAbs := filepath.Join(abs, name)
+		switch {
+		case d.IsDir():
+			if w.maxDepth > 0 && len(childRel) >= w.maxDepth {
+				continue
+			}
+			err = w.walkDir(ctx, childAbs, childRoot, childRel, visit)
+		case d.Type().IsRegular():
+			err = visit(childAbs, childRel, d)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// open opens the walk's start directory.
+func (w *walker) open() error {
+	top, err := tools.OpenLocalDir(w.roots, w.dir)
+	if err != nil {
+		return err
+	}
+	w.top = top
+	return nil
+}
+
+// close closes the start directory.
+func (w *walker) close() {
+	if w.top != nil {
+		_ = w.top.Close()
+		w.top = nil
+	}
+}
+
+// openFile opens a file the walk found, by its components relative to
+// the start directory, through the walk's os.Root.
+func (w *walker) openFile(rel []string) (*os.File, error) {
+	return w.top.Open(relPath(rel))
+}
+
+// relPath joins path components for an os.Root ("." for none).
+func relPath(rel []string) string {
+	if len(rel) == 0 {
+		return "."
+	}
+	return filepath.Join(rel...)
+}
