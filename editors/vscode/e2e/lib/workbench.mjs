@@ -79,6 +79,25 @@ export class Workbench {
     }
   }
 
+  /**
+   * pickInPalette clicks the palette entry label without waiting for the
+   * palette to close (an entry such as "Go to File" turns it into another
+   * picker). A palette that closes under the pointer, because something
+   * took focus as it opened, is opened again.
+   */
+  async pickInPalette(label) {
+    for (let attempt = 1; ; attempt++) {
+      const row = await this.openPaletteAt(label);
+      try {
+        await row.click({ timeout: 5_000 });
+        return;
+      } catch (err) {
+        if (attempt === 3) throw err;
+        await this.page.keyboard.press("Escape");
+      }
+    }
+  }
+
   // openPaletteAt opens the command palette filtered on label and returns
   // the locator of the matching entry.
   async openPaletteAt(label) {

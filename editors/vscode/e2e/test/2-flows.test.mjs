@@ -156,7 +156,7 @@ test("Add Selection to Chat quotes the selected lines in the prompt box", () =>
     await chat.newSession();
     // "Go to File" turns the palette into the file picker (so not runCommand,
     // which waits for the palette to close).
-    await (await wb.openPaletteAt("Go to File")).click();
+    await wb.pickInPalette("Go to File");
     await wb.page.locator(".quick-input-widget input.input").fill("lines.txt");
     await wb.page.locator(".quick-input-list .monaco-list-row", { hasText: "lines.txt" }).first().click();
     await wb.page.locator(".quick-input-widget").waitFor({ state: "hidden", timeout: WAIT_MS });
