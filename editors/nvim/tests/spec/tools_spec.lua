@@ -62,10 +62,17 @@ describe('tools', function()
     -- A review left in Insert mode takes the user's next keys as text: the
     -- timer types the accept key there as a user would, then leaves Insert
     -- mode so the test can go on and show what reached the file.
-    local typed = false
+    -- Insert mode must have outlasted the review's opening by a few ticks:
+    -- stopinsert takes effect when the event that opened it returns.
+    local typed, ticks = false, 0
     local timer = vim.loop.new_timer()
     timer:start(20, 20, vim.schedule_wrap(function()
       if typed or not diff.current() or vim.api.nvim_get_mode().mode ~= 'i' then
+        ticks = 0
+        return
+      end
+      ticks = ticks + 1
+      if ticks < 5 then
         return
       end
       typed = true
