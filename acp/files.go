@@ -11,10 +11,13 @@ import (
 	"companion/tools"
 )
 
-// files reads through the editor when it offers fs/read_text_file, so the
-// model sees unsaved buffers; otherwise, or when the editor cannot read a
-// file that exists on disk, it reads the disk. A "not found" from the
-// editor (-32002, or a message saying so) means the file is new.
+// files reads and writes through the editor when it offers
+// fs/read_text_file and fs/write_text_file, so the model sees unsaved
+// buffers and the editor tracks edits; the disk is used only when the
+// capability was not advertised. The editor decides what it answered: an
+// error from it fails the tool with that error and is never overridden by
+// reading the disk. A "not found" from the editor (-32002, or a message
+// saying so) means the file is new.
 type files struct {
 	client *Client
 }
@@ -32,8 +35,9 @@ func (f *files) ReadTextFile(ctx context.Context, path string) (string, error) {
 	if errors.As(err, &rerr) && (rerr.Code == rpc.CodeResourceNotFound || saysNotFound(rerr.Message)) {
 		return "", fmt.Errorf("%s: %w", path, fs.ErrNotExist)
 	}
-	// The editor failed for another reason: the disk decides.
-	return readLocal(ctx, path)
+	// The editor refused or failed: its answer stands (a client that
+	// denies reads must not be overridden by the disk).
+	return "", fmt.Errorf("the editor answered: %w", err)
 }
 
 // readLocal reads the disk, confined by the roots ctx carries.

@@ -39,7 +39,8 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	c := newConnState(s)
 	defer c.host.Close()
 	conn := rpc.NewConn(ctx, stdio{in, out}, c.mux(), rpc.Options{Framing: rpc.Newline, Logger: s.log,
-		Inline: []string{MethodInitialize, MethodSessionCancel, MethodIDEContextUpdate}})
+		Inline: []string{MethodInitialize, MethodSessionCancel, MethodIDEContextUpdate},
+		Redact: s.opts.Redact}) // secrets out of answers, errors and session/update
 	select {
 	case <-conn.Done():
 	case <-ctx.Done():

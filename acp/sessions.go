@@ -137,10 +137,11 @@ func (c *connState) SessionSetConfigOption(ctx context.Context, _ *rpc.Conn, p *
 	return &SetSessionConfigOptionResponse{ConfigOptions: configOptions(s.agent)}, nil
 }
 
-// modeState is the legacy modes view of the session.
+// modeState is the legacy modes view of the session; an untrusted
+// workspace lists only the modes that ask before edits and commands.
 func modeState(a *agent.Session) *SessionModeState {
 	st := &SessionModeState{CurrentModeID: SessionModeID(a.Mode())}
-	for _, m := range agent.Modes() {
+	for _, m := range a.AvailableModes() {
 		st.AvailableModes = append(st.AvailableModes, SessionMode{ID: SessionModeID(m.ID), Name: m.Name, Description: m.Description})
 	}
 	return st
@@ -150,7 +151,7 @@ func modeState(a *agent.Session) *SessionModeState {
 // then model.
 func configOptions(a *agent.Session) []SessionConfigOption {
 	var modes, models []SessionConfigSelectOption
-	for _, m := range agent.Modes() {
+	for _, m := range a.AvailableModes() {
 		modes = append(modes, SessionConfigSelectOption{Value: SessionConfigValueID(m.ID), Name: m.Name, Description: m.Description})
 	}
 	for _, m := range a.Models() {

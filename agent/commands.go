@@ -121,6 +121,9 @@ func (s *Session) modeCommand(ctx context.Context, arg string) string {
 	if !validMode(arg) {
 		return fmt.Sprintf("Unknown mode %q. Available: default, auto_edit, yolo, plan.", arg)
 	}
+	if err := s.checkMode(arg); err != nil {
+		return "Mode not switched: " + err.Error() + "."
+	}
 	s.setModeAndAnnounce(ctx, arg)
 	return fmt.Sprintf("Mode switched to %s.", arg)
 }

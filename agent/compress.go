@@ -79,8 +79,9 @@ func (s *Session) compress(ctx context.Context) string {
 
 // summarise asks the model for a snapshot of old, streaming it out.
 func (s *Session) summarise(ctx context.Context, id string, old []model.Content) (string, error) {
-	req := &model.Request{Model: s.ModelName(), System: "You write precise, compact state snapshots of coding sessions.",
-		Contents: append(append([]model.Content(nil), old...), contentText(compressPrompt))}
+	req := &model.Request{Model: s.ModelName(),
+		System:   "You write precise, compact state snapshots of coding sessions." + dataFramePrompt(s.dataNonce),
+		Contents: append(frameToolOutputs(s.dataNonce, old), contentText(compressPrompt))}
 	req.Contents = curate(req.Contents)
 	var b strings.Builder
 	for chunk, err := range s.opts.Model.Stream(ctx, req) {

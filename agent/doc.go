@@ -13,4 +13,10 @@
 // runs through a chain of steps (toolchain.go, one toolstep_*.go file per
 // step): report, timing, hooks, announce, permission, checkpoint,
 // diagnostics, execute.
+//
+// Untrusted text stays data (untrusted.go): every function response and
+// every attached file reaches the model inside a frame whose tag carries a
+// per-session random nonce, which the system prompt explains. Function
+// responses are framed as each request is built (history and the editor
+// keep the plain text); attached files are framed when they are read.
 package agent

@@ -10,6 +10,9 @@ var (
 	ErrClosed = errors.New("the session is closed")
 	// ErrUnknownMode is returned by SetMode for a mode that does not exist.
 	ErrUnknownMode = errors.New("unknown mode")
+	// ErrUntrusted is returned by SetMode for yolo or auto_edit in a
+	// workspace that is not trusted.
+	ErrUntrusted = errors.New("the workspace is not trusted")
 	// ErrUnknownModel is returned by SetModel for a model that is not offered.
 	ErrUnknownModel = errors.New("unknown model")
 )

@@ -266,11 +266,12 @@ func decodeEvent(r eventRecord) (Event, error) {
 }
 
 // journalUser records the user's prompt for replay: its text parts as
-// user chunks (live clients show the prompt themselves).
+// user chunks (live clients show the prompt themselves), attached files
+// without their data frames.
 func (s *Session) journalUser(parts []model.Part) {
 	for _, p := range parts {
 		if p.Text != "" {
-			s.journalEvent(UserChunk{Text: p.Text})
+			s.journalEvent(UserChunk{Text: unframeData(s.dataNonce, p.Text)})
 		}
 	}
 }

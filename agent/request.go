@@ -15,7 +15,8 @@ func (s *Session) buildRequest(ctx context.Context) (*model.Request, error) {
 		return nil, err
 	}
 	s.maybeCompress(ctx)
-	req := &model.Request{Model: s.ModelName(), System: system, Contents: maskOldOutputs(s.curated()),
+	contents := frameToolOutputs(s.dataNonce, maskOldOutputs(s.curated()))
+	req := &model.Request{Model: s.ModelName(), System: system, Contents: contents,
 		ThinkingBudget: s.thinkingBudget()}
 	if note := s.reminder(); note != "" {
 		// Ephemeral: the note rides on this request only, never in history.

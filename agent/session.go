@@ -119,6 +119,8 @@ type Session struct {
 	runChain toolNext
 	// jw writes the session's journal.
 	jw *journalWriter
+	// dataNonce names the session's data frames (see untrusted.go).
+	dataNonce string
 
 	// Parts with their own lock.
 	// turn lets one turn run at a time.
@@ -164,7 +166,7 @@ func NewSession(opts Options) (*Session, error) {
 		return nil, err
 	}
 	jw := &journalWriter{j: opts.Journal, log: opts.Log, now: opts.Now}
-	s := &Session{opts: opts, jw: jw, hist: &history{journal: jw},
+	s := &Session{opts: opts, jw: jw, hist: &history{journal: jw}, dataNonce: newDataNonce(),
 		models: newModelPicker(opts.ModelName, opts.Models), stats: newStats(),
 		todos: &todos{every: opts.TodoReminderEvery}, policy: opts.Policy}
 	s.ide = s.newIDETracker()
@@ -250,8 +252,8 @@ func (s *Session) Mode() string { return s.policy.Mode() }
 
 // SetMode changes the approval mode; it applies to the next tool call.
 func (s *Session) SetMode(id string) error {
-	if !validMode(id) {
-		return fmt.Errorf("%w %q", ErrUnknownMode, id)
+	if err := s.checkMode(id); err != nil {
+		return err
 	}
 	s.policy.SetMode(id)
 	s.journal(recSettings, settingsRecord{Mode: id})
@@ -261,6 +263,9 @@ func (s *Session) SetMode(id string) error {
 // setModeAndAnnounce changes the mode on the agent's own initiative and
 // tells the front end.
 func (s *Session) setModeAndAnnounce(ctx context.Context, id string) {
+	if s.checkMode(id) != nil {
+		return
+	}
 	s.policy.SetMode(id)
 	s.journal(recSettings, settingsRecord{Mode: id})
 	s.emit(ctx, ModeChanged{ID: id})

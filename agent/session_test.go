@@ -225,7 +225,7 @@ func TestPromptRunsTools(t *testing.T) {
 	if last.Role != model.RoleUser || len(last.Parts) != 3 {
 		t.Fatalf("last content = %+v; want 3 function responses", last)
 	}
-	if got := last.Parts[0].FunctionResponse.Response["output"]; got != "hi" {
+	if got := framedText(t, m.requests()[1].System, last.Parts[0].FunctionResponse.Response["output"]); got != "hi" {
 		t.Errorf("echo output = %v", got)
 	}
 	if got, _ := last.Parts[1].FunctionResponse.Response["error"].(string); !strings.Contains(got, `no tool named "nope"`) {

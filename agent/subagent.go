@@ -30,8 +30,8 @@ type AgentDef struct {
 }
 
 // LoadAgents reads agent definitions from the user directory, then the
-// project's (which win on a name clash). Broken files are reported, not
-// fatal.
+// project's (which win on a name clash); an empty projectRoot reads no
+// project (an untrusted workspace). Broken files are reported, not fatal.
 func LoadAgents(projectRoot, userDir string) ([]AgentDef, []error) {
 	byName := map[string]AgentDef{}
 	var errs []error
@@ -39,7 +39,9 @@ func LoadAgents(projectRoot, userDir string) ([]AgentDef, []error) {
 	if userDir != "" {
 		dirs = append(dirs, filepath.Join(userDir, "agents"))
 	}
-	dirs = append(dirs, filepath.Join(projectRoot, ".companion", "agents"))
+	if projectRoot != "" {
+		dirs = append(dirs, filepath.Join(projectRoot, ".companion", "agents"))
+	}
 	for _, dir := range dirs {
 		paths, _ := filepath.Glob(filepath.Join(dir, "*.md"))
 		for _, p := range paths {

@@ -83,7 +83,7 @@ func TestDelegation(t *testing.T) {
 			}
 			last := reqs[3].Contents
 			resp := last[len(last)-1].Parts[0].FunctionResponse
-			if resp == nil || resp.Response["output"] != "child answer" {
+			if resp == nil || framedText(t, reqs[3].System, resp.Response["output"]) != "child answer" {
 				t.Errorf("delegation result = %+v", resp)
 			}
 			var streamed string

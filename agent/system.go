@@ -26,6 +26,7 @@ func (s *Session) systemPrompt(ctx context.Context) (string, error) {
 	} else {
 		b.WriteString(basePrompt)
 	}
+	b.WriteString(dataFramePrompt(s.dataNonce))
 	if s.opts.AppendSystemPrompt != "" {
 		b.WriteString("\n\n" + s.opts.AppendSystemPrompt)
 	}

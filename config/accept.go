@@ -101,27 +101,8 @@ func (c *Config) Accept(path, hash string) error {
 	}
 	rec := c.readAccepted()
 	rec.Files[path] = hash
-	data, err := json.MarshalIndent(rec, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), "."+acceptedName+"-*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(append(data, '\n'))
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), p)
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("record accepted settings: %w", werr)
+	if err := writeJSON(p, rec); err != nil {
+		return fmt.Errorf("record accepted settings: %w", err)
 	}
 	return nil
 }

@@ -60,6 +60,8 @@ type Config struct {
 	FolderTrust FolderTrust `json:"folderTrust,omitzero"`
 	// AllowPrivateFetch lets web_fetch reach private and loopback addresses.
 	AllowPrivateFetch bool `json:"allowPrivateFetch,omitempty"`
+	// ShellEnvironment adjusts which variables shell commands inherit.
+	ShellEnvironment ShellEnvironment `json:"shellEnvironment,omitzero"`
 	// StateDir holds sessions, checkpoints and command logs; "" means
 	// $XDG_STATE_HOME/companion (or ~/.local/state/companion).
 	StateDir string `json:"stateDir,omitempty"`
@@ -106,7 +108,8 @@ type Permissions struct {
 	Deny  []string `json:"deny,omitempty"`
 }
 
-// FolderTrust lists the folders the user trusts.
+// FolderTrust lists the folders the user trusts: the settings' list, then
+// the folders trusted with `companion trust` (Config.TrustFolder).
 type FolderTrust struct {
 	Enabled bool     `json:"enabled,omitempty"`
 	Trusted []string `json:"trusted,omitempty"`
@@ -173,6 +176,7 @@ func Load(getenv func(string) string) (Config, error) {
 	if err := readSettings(c.SettingsPath, &c); err != nil {
 		return c, err
 	}
+	c.FolderTrust.Trusted = append(c.FolderTrust.Trusted, c.TrustedFolders()...)
 	if c.Model == "" || len(c.MCPServers) == 0 {
 		model, servers := geminiCLISettings(getenv)
 		if c.Model == "" {

@@ -63,6 +63,9 @@ type Options struct {
 	// Name and Version describe companion to SDKs and MCP servers.
 	Name, Version string
 	Log           *slog.Logger
+	// Redact, when set, replaces secret values in session files (see
+	// host.Options.Redact).
+	Redact func([]byte) []byte
 }
 
 // Check validates the options' combination; its errors wrap ErrUsage.

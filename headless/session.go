@@ -37,7 +37,8 @@ func (s *runSession) close(*Options) { s.host.Close() }
 // with rep as its sink and asker as its way to ask (nil: calls that need
 // approval are refused).
 func openSession(ctx context.Context, o *Options, ex extras, rep *reporter, asker agent.Asker) (*runSession, error) {
-	h := host.New(host.Options{Name: o.Name, Version: o.Version, Config: o.Config, Model: o.Model, Tools: o.Tools, Log: o.Log})
+	h := host.New(host.Options{Name: o.Name, Version: o.Version, Config: o.Config, Model: o.Model, Tools: o.Tools, Log: o.Log,
+		Redact: o.Redact})
 	req := host.Request{ID: o.Resume, Cwd: o.Cwd, MCP: ex.mcp, Hooks: ex.hooks, AllowRules: o.AllowedTools,
 		Agents: ex.agents, SystemPrompt: ex.systemPrompt, AppendSystemPrompt: ex.appendPrompt, MaxRequests: o.MaxTurns}
 	if req.ID == "" {

@@ -13,6 +13,13 @@
 // cleanup. Models builds model providers from the settings and builds a
 // new one when they change.
 //
+// Workspace trust is one rule for every front end (trust.go): a session is
+// untrusted when folder trust does not list its folder or the editor says
+// isTrusted:false (which always wins). An untrusted session loads nothing
+// from the project, offers no yolo or auto_edit and asks before every edit
+// and command; a live session that loses trust drops to default and is
+// told once why.
+//
 // Front ends reach it through small ports: Ports carries what a client
 // offers one session (files, terminals, an asker, an elicitor for MCP
 // forms, the event sink) and an Observer that hears what happens outside

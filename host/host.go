@@ -31,6 +31,9 @@ type Options struct {
 	// user's memory files); nil is os.Getenv.
 	Getenv func(string) string
 	Log    *slog.Logger
+	// Redact, when set, replaces secret values (API keys) in the records
+	// written to session files; see package secrets.
+	Redact func([]byte) []byte
 }
 
 // Host builds, keeps and ends the sessions of one front end (one ACP
@@ -41,12 +44,19 @@ type Host struct {
 	log  *slog.Logger
 	ide  *ideLink
 
+	// trustMu serialises trust changes (ACP updates and the IDE link) so
+	// that a session's agent ends with the trust its host last computed.
+	trustMu sync.Mutex
+
 	// mu guards the fields below.
 	mu       sync.Mutex
 	cfg      config.Config
 	sessions map[string]*Session
 	// st keeps sessions on disk; opened on first use.
 	st *store.Store
+	// editorTrust is the editor's last connection-wide isTrusted (a context
+	// update without a session id); nil until it says.
+	editorTrust *bool
 }
 
 // New returns a host; it does no I/O.
@@ -144,11 +154,13 @@ func (h *Host) live() []*Session {
 }
 
 // UpdateIDEContext hands an editor's context to the live session id, or
-// to every live session when id is empty.
+// to every live session when id is empty. Its isTrusted decides the trust
+// of those sessions and, without an id, of the sessions opened after it.
 func (h *Host) UpdateIDEContext(id string, c ide.Context) {
 	for _, s := range h.live() {
 		if id == "" || s.ID == id {
 			s.Agent.UpdateIDEContext(c)
 		}
 	}
+	h.applyEditorTrust(id, c)
 }

@@ -55,7 +55,8 @@ func (l *ideLink) connect(ep *companion.Endpoint, opts companion.DiscoverOptions
 	l.mu.Unlock()
 }
 
-// deliver hands the IDE's context to the sessions inside its workspace.
+// deliver hands the IDE's context to the sessions inside its workspace,
+// its isTrusted deciding their trust as an ACP editor's does.
 func (l *ideLink) deliver(ctx ide.Context) {
 	l.mu.Lock()
 	client := l.client
@@ -72,6 +73,9 @@ func (l *ideLink) deliver(ctx ide.Context) {
 	}
 	for _, s := range targets {
 		s.Agent.UpdateIDEContext(ctx)
+		if ctx.IsTrusted != nil {
+			l.h.setEditorTrust(s, *ctx.IsTrusted)
+		}
 	}
 }
 

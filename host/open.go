@@ -53,6 +53,8 @@ type Session struct {
 	Agents []string
 
 	journal *store.Writer
+	// trust is the session's workspace trust; the host's mu guards it.
+	trust trust
 }
 
 // close ends the agent session (and its MCP servers) and its journal.
@@ -115,14 +117,15 @@ func (h *Host) Restore(ctx context.Context, req Request, p Ports) (*Session, []a
 // open makes the agent session, new (recs nil) or restored from its
 // records, registers it, tells the observer and starts its MCP servers.
 func (h *Host) open(ctx context.Context, req Request, p Ports, journal *store.Writer, recs []store.Record) (*Session, []agent.Event, error) {
-	opts, cfg, err := h.options(ctx, req, p)
+	opts, cfg, t, err := h.options(ctx, req, p)
 	if err != nil {
 		return nil, nil, err
 	}
 	if journal != nil {
-		opts.Journal = journal
+		opts.Journal = h.journalFor(journal)
 	}
-	s := &Session{ID: req.ID, Ports: p, journal: journal, Agents: []string{}}
+	opts.Hooks = opts.Hooks.WithRedact(h.opts.Redact) // secrets out of hooks' input
+	s := &Session{ID: req.ID, Ports: p, journal: journal, Agents: []string{}, trust: t}
 	for _, d := range opts.Agents {
 		s.Agents = append(s.Agents, d.Name)
 	}
@@ -157,23 +160,27 @@ func (h *Host) open(ctx context.Context, req Request, p Ports, journal *store.Wr
 
 // options assembles the agent options of req from the settings, the
 // model and the ports.
-func (h *Host) options(ctx context.Context, req Request, p Ports) (agent.Options, config.Config, error) {
+func (h *Host) options(ctx context.Context, req Request, p Ports) (agent.Options, config.Config, trust, error) {
 	roots, err := Roots(req.Cwd, req.Extra)
 	if err != nil {
-		return agent.Options{}, config.Config{}, err
+		return agent.Options{}, config.Config{}, trust{}, err
 	}
-	cfg, trusted, err := SessionConfig(h.Config(), roots.Primary())
-	if err != nil {
-		return agent.Options{}, cfg, mark(ErrInvalid, err)
+	cfg := h.Config()
+	t := h.sessionTrust(cfg, roots.Primary())
+	if t.trusted() {
+		if cfg, _, err = SessionConfig(cfg, roots.Primary()); err != nil {
+			return agent.Options{}, cfg, t, mark(ErrInvalid, err)
+		}
 	}
+	t.told, t.loaded = !t.trusted(), t.trusted()
 	m, err := h.opts.Model(ctx, cfg)
 	if err != nil {
-		return agent.Options{}, cfg, fmt.Errorf("cannot start the model: %w", err)
+		return agent.Options{}, cfg, t, fmt.Errorf("cannot start the model: %w", err)
 	}
-	opts, err := AgentOptions(Base{ID: req.ID, Roots: roots, Config: cfg, Trusted: trusted, Tools: h.opts.Tools(cfg),
-		Log: h.log, Hooks: req.Hooks, AllowRules: req.AllowRules, Getenv: h.opts.Getenv})
+	opts, err := AgentOptions(Base{ID: req.ID, Roots: roots, Config: cfg, Trusted: t.trusted(), Untrusted: t.why(),
+		Tools: h.opts.Tools(cfg), Log: h.log, Hooks: req.Hooks, AllowRules: req.AllowRules, Getenv: h.opts.Getenv})
 	if err != nil {
-		return agent.Options{}, cfg, mark(ErrRules, err)
+		return agent.Options{}, cfg, t, mark(ErrRules, err)
 	}
 	opts.Model, opts.Sink, opts.Files, opts.Terminals, opts.Asker = m, p.Sink, p.Files, p.Terminals, p.Asker
 	if h.opts.IDE && p.Asker != nil {
@@ -184,7 +191,7 @@ func (h *Host) options(ctx context.Context, req Request, p Ports) (agent.Options
 	}
 	opts.Agents = append(opts.Agents, req.Agents...)
 	opts.SystemPrompt, opts.AppendSystemPrompt = req.SystemPrompt, req.AppendSystemPrompt
-	return opts, cfg, nil
+	return opts, cfg, t, nil
 }
 
 // Roots checks cwd and the additional directories (absolute, existing

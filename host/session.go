@@ -96,8 +96,11 @@ type Base struct {
 	Roots   *tools.Roots
 	Config  config.Config
 	Trusted bool
-	Tools   *tools.Registry
-	Log     *slog.Logger
+	// Untrusted says why the workspace is not trusted (see UntrustedNotice);
+	// the session then starts with that notice.
+	Untrusted string
+	Tools     *tools.Registry
+	Log       *slog.Logger
 	// Hooks are hooks registered by the client, run after the settings'.
 	Hooks hooks.Config
 	// AllowRules are allow rules added for this session only.
@@ -129,20 +132,19 @@ func AgentOptions(b Base) (agent.Options, error) {
 		Memory:     memory.Options{FileNames: cfg.MemoryFileNames, UserDirs: cfg.MemoryDirs(getenv), Log: b.Log},
 		CompressAt: cfg.CompressionThreshold, Log: log, MaxRequests: cfg.MaxTurnRequests,
 	}
-	agents, errs := agent.LoadAgents(root, cfg.ConfigDir())
-	for _, err := range errs {
-		log.Warn("subagent definition skipped", "err", err)
-	}
-	opts.Agents = agents
-	cmds, errs := slash.Load(root, cfg.ConfigDir())
-	for _, err := range errs {
-		log.Warn("slash command skipped", "err", err)
-	}
-	opts.SlashCommands = cmds
+	opts.Agents, opts.SlashCommands = definitions(root, cfg.ConfigDir(), b.Trusted, log)
 	opts.Hooks = Hooks(cfg, log, b.Hooks)
+	if !b.Trusted && b.Untrusted != "" {
+		opts.Notices = append(opts.Notices, agent.Notice{Level: "warning", Text: UntrustedNotice(b.Untrusted)})
+	}
 	if pending := cfg.PendingProject; pending != nil {
 		opts.Notices = append(opts.Notices, agent.Notice{Level: "warning", Text: PendingText(pending)})
-		opts.AcceptSettings = func() (string, error) { return acceptPending(cfg, pending) }
+		opts.AcceptSettings = func() (string, error) {
+			if !pol.Trusted() {
+				return "", errUntrusted
+			}
+			return acceptPending(cfg, pending)
+		}
 	}
 	if st, err := checkpoint.Open(checkpoint.StateDir(filepath.Join(cfg.StateDir, "checkpoints"), root), root, log); err == nil {
 		opts.Checkpoints = st
@@ -150,4 +152,23 @@ func AgentOptions(b Base) (agent.Options, error) {
 		log.Warn("checkpoints are off", "err", err)
 	}
 	return opts, nil
+}
+
+// definitions loads the subagents and file commands of the user config
+// directory and, in a trusted workspace only, of the project under root.
+// Broken files are logged and skipped.
+func definitions(root, userDir string, trusted bool, log *slog.Logger) ([]agent.AgentDef, []slash.Command) {
+	projectRoot := root
+	if !trusted {
+		projectRoot = ""
+	}
+	agents, errs := agent.LoadAgents(projectRoot, userDir)
+	for _, err := range errs {
+		log.Warn("subagent definition skipped", "err", err)
+	}
+	cmds, errs := slash.Load(projectRoot, userDir)
+	for _, err := range errs {
+		log.Warn("slash command skipped", "err", err)
+	}
+	return agents, cmds
 }

@@ -137,7 +137,7 @@ func (c *Conn) Notify(ctx context.Context, method string, params any) error {
 	}
 	// Written straight to the stream: notifications sit on the streaming hot
 	// path, and going through jsonrpc2 would encode the params three times.
-	if err := c.s.write(data); err != nil {
+	if err := c.s.write(c.s.redacted(data)); err != nil {
 		return c.sendError("notify "+method, err)
 	}
 	return nil

@@ -64,6 +64,12 @@ type Options struct {
 	// Logger receives every message at Debug level and problems at Warn or
 	// Error. nil discards.
 	Logger *slog.Logger
+	// Redact, when set, rewrites each outgoing response and notification
+	// (its encoded JSON) before it is framed: companion replaces secret
+	// values there. Requests this side sends are left alone, since the
+	// peer acts on them verbatim (a file's new content). The result must
+	// still be one JSON value.
+	Redact func([]byte) []byte
 }
 
 // withDefaults returns o with zero fields replaced by their defaults.

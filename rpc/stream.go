@@ -29,6 +29,8 @@ type stream struct {
 	frames  frameReader
 	framing Framing
 	log     *slog.Logger
+	// redact rewrites outgoing responses and notifications; nil keeps them.
+	redact func([]byte) []byte
 	// start is closed once the Conn is wired; ReadObject waits for it.
 	start chan struct{}
 	// drain runs once the input has ended, before jsonrpc2 learns of it, so
@@ -61,6 +63,7 @@ func newStream(rwc io.ReadWriteCloser, o Options) *stream {
 		frames:  newFrameReader(o.Framing, rwc, o.MaxMessageBytes),
 		framing: o.Framing,
 		log:     o.Logger,
+		redact:  o.Redact,
 		start:   make(chan struct{}),
 		ids:     map[uint64]json.RawMessage{},
 	}
@@ -177,7 +180,18 @@ func (s *stream) WriteObject(obj any) error {
 	if err != nil {
 		return err
 	}
+	if bytes.HasPrefix(data, synthResponsePrefix) { // a response, not one of our requests
+		data = s.redacted(data)
+	}
 	return s.write(s.restoreID(data))
+}
+
+// redacted is data after Options.Redact.
+func (s *stream) redacted(data []byte) []byte {
+	if s.redact == nil {
+		return data
+	}
+	return s.redact(data)
 }
 
 var (

@@ -115,10 +115,9 @@ func (r *Runner) exec(ctx context.Context, h Hook, dir string, stdin []byte) ([]
 	cmd.Stdin = bytes.NewReader(stdin)
 	stdout, stderr := &capped{max: maxStdout}, &capped{max: maxStderr}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	cmd.SysProcAttr = procgroup.Attr()
 	cmd.Cancel = func() error { return procgroup.Kill(cmd.Process.Pid) }
 	cmd.WaitDelay = waitDelay
-	if err := cmd.Start(); err != nil {
+	if err := procgroup.Start(cmd); err != nil {
 		return nil, nil, 0, fmt.Errorf("%w: %w", ErrStart, err)
 	}
 	err := cmd.Wait()

@@ -52,6 +52,9 @@ type Options struct {
 	Log *slog.Logger
 	// Now stamps the input's timestamp; default time.Now.
 	Now func() time.Time
+	// Redact, when set, rewrites each hook's JSON input before it is
+	// written to the hook (companion replaces secret values).
+	Redact func([]byte) []byte
 }
 
 // Runner runs the configured hooks of an event. A nil *Runner runs
@@ -101,6 +104,17 @@ func NewRunner(cfg Config, opts Options) *Runner {
 	return r
 }
 
+// WithRedact returns a Runner running the same hooks whose input goes
+// through redact first (see Options.Redact); nil stays nil.
+func (r *Runner) WithRedact(redact func([]byte) []byte) *Runner {
+	if r == nil {
+		return nil
+	}
+	c := *r
+	c.opts.Redact = redact
+	return &c
+}
+
 // Has reports whether any hook is configured for event, so callers can
 // skip building an Input on the hot path.
 func (r *Runner) Has(event string) bool {
@@ -128,6 +142,9 @@ func (r *Runner) Run(ctx context.Context, event string, in Input) (Outcome, erro
 		stdin, err := json.Marshal(payload)
 		if err != nil {
 			return out, fmt.Errorf("hooks: %s input: %w", event, err)
+		}
+		if r.opts.Redact != nil {
+			stdin = r.opts.Redact(stdin)
 		}
 		a, err := r.runHook(ctx, event, h.Hook, in.Cwd, stdin)
 		if ctx.Err() != nil {

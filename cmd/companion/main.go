@@ -16,12 +16,18 @@ import (
 
 	"companion/config"
 	"companion/internal/cli"
+	"companion/tools/procgroup"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "0.1.0-dev"
 
 func main() {
+	// The guard of a command's process group runs before anything else:
+	// no flags, no settings, no logging (see procgroup.Guard).
+	if len(os.Args) > 1 && os.Args[1] == procgroup.GuardCommand {
+		os.Exit(procgroup.Guard(os.Args[2:]))
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 }
 
@@ -32,6 +38,7 @@ Usage:
   companion run [flags] -p PROMPT   run one prompt without an editor (scripts, CI, SDKs)
   companion mcp add|remove|list   edit the MCP servers in your settings
   companion settings accept [DIR]   let a project's settings grant powers (allow rules, hooks, MCP servers)
+  companion trust [--revoke] [DIR]   trust a folder (used when folderTrust is enabled)
   companion version        print the version
 
 Run 'companion acp -h' or 'companion run -h' for the flags.
@@ -52,6 +59,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		return runMCP(args[1:], stdout, stderr, getenv)
 	case "settings":
 		return runSettings(args[1:], stdout, stderr, getenv)
+	case "trust":
+		return runTrust(args[1:], stdout, stderr, getenv)
 	case "version", "--version", "-v":
 		fmt.Fprintf(stdout, "companion %s\n", version)
 		return 0
@@ -81,7 +90,8 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		fmt.Fprintf(stderr, "companion: %v\n", err)
 		return 1
 	}
-	log, closeLog, err := newLogger(cfg.LogFile, cfg.LogLevel, stderr)
+	red := cli.NewRedactor(cfg)
+	log, closeLog, err := newLogger(cfg.LogFile, cfg.LogLevel, stderr, red.Writer)
 	if err != nil {
 		fmt.Fprintf(stderr, "companion: %v\n", err)
 		return 1
@@ -90,7 +100,8 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	reload := func() (config.Config, error) { return cli.LoadConfig(getenv, f) }
-	a := cli.ACP{Version: version, Config: cfg, Reload: reload, Getenv: getenv, In: stdin, Out: stdout, Log: log}
+	a := cli.ACP{Version: version, Config: cfg, Reload: reload, Getenv: getenv, In: stdin, Out: stdout, Log: log,
+		Redactor: red}
 	if err := cli.ServeACP(ctx, a); err != nil {
 		log.Error("acp server stopped", "err", err)
 		return 1
@@ -99,8 +110,8 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 }
 
 // newLogger logs to file when set, else to stderr, at level (debug, info,
-// warn, error; default info).
-func newLogger(file, level string, stderr io.Writer) (*slog.Logger, func(), error) {
+// warn, error; default info), through wrap (a secrets.Redactor's Writer).
+func newLogger(file, level string, stderr io.Writer, wrap func(io.Writer) io.Writer) (*slog.Logger, func(), error) {
 	var lv slog.Level
 	if level != "" {
 		if err := lv.UnmarshalText([]byte(level)); err != nil {
@@ -115,6 +126,7 @@ func newLogger(file, level string, stderr io.Writer) (*slog.Logger, func(), erro
 		}
 		w, closeFn = f, func() { f.Close() }
 	}
+	w = wrap(w)
 	// Libraries that use the standard log package (genai does) write there too.
 	log.SetOutput(w)
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lv})), closeFn, nil

@@ -98,7 +98,7 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer, geten
 	if cfg.LogLevel == "" {
 		cfg.LogLevel = "warn" // stderr is the progress display
 	}
-	log, closeLog, err := newLogger(cfg.LogFile, cfg.LogLevel, stderr)
+	log, closeLog, err := newLogger(cfg.LogFile, cfg.LogLevel, stderr, cli.NewRedactor(cfg).Writer)
 	if err != nil {
 		fmt.Fprintf(stderr, "companion: %v\n", err)
 		return headless.ExitUsage

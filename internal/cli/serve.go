@@ -9,6 +9,7 @@ import (
 	"companion/config"
 	"companion/headless"
 	"companion/host"
+	"companion/secrets"
 )
 
 // ACP is what ServeACP needs besides the context.
@@ -23,6 +24,31 @@ type ACP struct {
 	In     io.Reader
 	Out    io.Writer
 	Log    *slog.Logger
+	// Redactor keeps the configured keys out of session files and of what
+	// the editor receives; the caller's log writer should go through it
+	// too (see NewRedactor). nil makes one from Config.
+	Redactor *secrets.Redactor
+}
+
+// NewRedactor returns the redactor for cfg's keys: what a front end
+// wraps its log writer in and hands to ServeACP.
+func NewRedactor(cfg config.Config) *secrets.Redactor {
+	return secrets.NewRedactor(cfg.Secrets()...)
+}
+
+// redactReload makes reload teach red the keys of the settings it reads,
+// so keys added before authenticate are redacted too.
+func redactReload(reload func() (config.Config, error), red *secrets.Redactor) func() (config.Config, error) {
+	if reload == nil {
+		return nil
+	}
+	return func() (config.Config, error) {
+		cfg, err := reload()
+		if err == nil {
+			red.Add(cfg.Secrets()...)
+		}
+		return cfg, err
+	}
 }
 
 // ServeACP wires the model source, the built-in tools and the ACP server,
@@ -30,10 +56,14 @@ type ACP struct {
 func ServeACP(ctx context.Context, a ACP) error {
 	models := host.NewModels(a.Log)
 	defer models.Close()
+	red := a.Redactor
+	if red == nil {
+		red = NewRedactor(a.Config)
+	}
 	srv := acp.NewServer(acp.Options{
 		Options: host.Options{Name: "companion", Version: a.Version, Config: a.Config, Model: models.Get,
-			Tools: BuiltinTools, Getenv: a.Getenv, Log: a.Log},
-		ReloadConfig: a.Reload,
+			Tools: BuiltinTools, Getenv: a.Getenv, Log: a.Log, Redact: red.Bytes},
+		ReloadConfig: redactReload(a.Reload, red),
 	})
 	return srv.Serve(ctx, a.In, a.Out)
 }
@@ -54,9 +84,11 @@ func Serve(getenv func(string) string, f Flags, version string) func(ctx context
 				return err
 			}
 		}
-		log := slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: lv}))
+		red := NewRedactor(cfg)
+		log := slog.New(slog.NewTextHandler(red.Writer(logw), &slog.HandlerOptions{Level: lv}))
 		reload := func() (config.Config, error) { return LoadConfig(getenv, f) }
-		return ServeACP(ctx, ACP{Version: version, Config: cfg, Reload: reload, Getenv: getenv, In: in, Out: out, Log: log})
+		return ServeACP(ctx, ACP{Version: version, Config: cfg, Reload: reload, Getenv: getenv, In: in, Out: out, Log: log,
+			Redactor: red})
 	}
 }
 
@@ -66,6 +98,9 @@ func RunHeadless(ctx context.Context, o headless.Options) int {
 	models := host.NewModels(o.Log)
 	defer models.Close()
 	o.Model, o.Tools = models.Get, BuiltinTools
+	if o.Redact == nil {
+		o.Redact = NewRedactor(o.Config).Bytes
+	}
 	o.Name = "companion"
 	return headless.Run(ctx, o)
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"companion/agent/memory"
 	"companion/config"
+	"companion/secrets"
 	"companion/tools"
 	"companion/tools/builtin"
 )
@@ -12,7 +13,8 @@ func BuiltinTools(cfg config.Config) *tools.Registry {
 	all := builtin.ReadOnly(builtin.ReadOnlyOptions{})
 	all = append(all, builtin.Editing(builtin.EditOptions{})...)
 	all = append(all, builtin.Extras(builtin.ExtraOptions{AllowPrivate: cfg.AllowPrivateFetch})...)
-	all = append(all, builtin.Shell(builtin.ShellOptions{})...)
+	all = append(all, builtin.Shell(builtin.ShellOptions{Env: secrets.EnvFilter{Include: cfg.ShellEnvironment.Include,
+		Exclude: cfg.ShellEnvironment.Exclude, Values: cfg.Secrets()}})...)
 	if dir := cfg.ConfigDir(); dir != "" {
 		names := cfg.MemoryFileNames
 		if len(names) == 0 {

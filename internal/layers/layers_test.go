@@ -29,7 +29,7 @@ func allowed() map[string][]string {
 			"agent/model/gemini", "agent/model/openai", "agent/model/scripted", "agent/model/textproto",
 			"agent/slash", "agent/store", "config", "ide", "ide/companion", "tools", "tools/mcp", "tools/policy"},
 		// The commands' wiring, importable by tests.
-		"internal/cli": {"acp", "agent/memory", "config", "headless", "host", "tools", "tools/builtin"},
+		"internal/cli": {"acp", "agent/memory", "config", "headless", "host", "secrets", "tools", "tools/builtin"},
 		"rpc":          {},
 
 		// The core.
@@ -47,7 +47,7 @@ func allowed() map[string][]string {
 		"agent/hooks":                    {"tools/procgroup"},
 		"agent/slash":                    {},
 		"tools":                          {},
-		"tools/builtin":                  {"tools", "tools/procgroup", "tools/shell"},
+		"tools/builtin":                  {"secrets", "tools", "tools/procgroup", "tools/shell"},
 		"tools/shell":                    {},
 		"tools/policy":                   {"tools"},
 		"tools/procgroup":                {},
@@ -58,6 +58,7 @@ func allowed() map[string][]string {
 		"ide/companion":               {"ide"},
 		"ide/companion/companiontest": {},
 		"config":                      {},
+		"secrets":                     {},
 
 		// Generator and test harnesses.
 		"internal/acpgen":            {},

@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"companion/secrets"
 	"companion/tools"
 	"time"
 )
@@ -200,6 +201,11 @@ type ShellOptions struct {
 	KillGrace time.Duration
 	// TerminalOutputLimit is the output an editor terminal keeps (1 MiB).
 	TerminalOutputLimit int
+	// Env filters the environment local commands inherit; the zero value
+	// drops the variables whose names look like credentials. Editor
+	// terminals run in the editor's environment, which companion cannot
+	// narrow (ACP's terminal/create only adds variables).
+	Env secrets.EnvFilter
 }
 
 // withDefaults fills the zero fields.

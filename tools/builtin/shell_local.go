@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"companion/secrets"
 	"companion/tools"
 	"companion/tools/procgroup"
 	"context"
@@ -35,9 +36,8 @@ func (c *runShellCall) startLocal() (*localProcess, *tools.Result, error) {
 	cmd := exec.Command(shellPath(c.opts.Shell), "-c", c.p.Command)
 	cmd.Dir = c.dir
 	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.Env = append(os.Environ(), "COMPANION=1")
-	cmd.SysProcAttr = procgroup.Attr()
-	err = cmd.Start()
+	cmd.Env = append(secrets.ShellEnv(os.Environ(), c.opts.Env), "COMPANION=1")
+	err = procgroup.Start(cmd)
 	_ = logf.Close() // the child holds its own descriptors
 	if err != nil {
 		_ = os.Remove(logf.Name())

@@ -55,8 +55,7 @@ func startProcess(cfg *ServerConfig, log *slog.Logger) (*process, error) {
 	cmd.Dir = cfg.Cwd
 	cmd.Env = mergeEnv(os.Environ(), cfg.Env)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = files[0], files[3], files[5]
-	cmd.SysProcAttr = procgroup.Attr()
-	err := cmd.Start()
+	err := procgroup.Start(cmd)
 	closeFiles(files[0], files[3], files[5])
 	if err != nil {
 		closeFiles(files[1], files[2], files[4])

@@ -56,13 +56,13 @@ type Options struct {
 // Policy decides about one session's tool calls. It is safe for concurrent
 // use.
 type Policy struct {
-	roots   *tools.Roots
-	trusted bool
-	rules   Rules
+	roots *tools.Roots
+	rules Rules
 
-	// mu guards mode and session.
-	mu   sync.Mutex
-	mode string
+	// mu guards mode, trusted and session.
+	mu      sync.Mutex
+	mode    string
+	trusted bool
 	// session holds the "always" answers given in this session.
 	session Rules
 }
@@ -70,6 +70,9 @@ type Policy struct {
 // New returns a policy.
 func New(opts Options) *Policy {
 	if opts.Mode == "" {
+		opts.Mode = ModeDefault
+	}
+	if !opts.Trusted && Unsafe(opts.Mode) {
 		opts.Mode = ModeDefault
 	}
 	return &Policy{roots: opts.Roots, trusted: opts.Trusted, rules: opts.Rules, mode: opts.Mode}
@@ -82,11 +85,41 @@ func (p *Policy) Mode() string {
 	return p.mode
 }
 
-// SetMode changes the approval mode.
+// SetMode changes the approval mode. An untrusted policy keeps its mode
+// instead of switching to yolo or auto_edit (see Unsafe).
 func (p *Policy) SetMode(mode string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if !p.trusted && Unsafe(mode) {
+		return
+	}
 	p.mode = mode
+}
+
+// Unsafe reports whether a mode approves calls without asking, which an
+// untrusted folder refuses: yolo and auto_edit.
+func Unsafe(mode string) bool {
+	return mode == ModeYolo || mode == ModeAutoEdit
+}
+
+// Trusted reports whether the folder is trusted.
+func (p *Policy) Trusted() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.trusted
+}
+
+// SetTrusted changes whether the folder is trusted. Distrust drops yolo and
+// auto_edit to default; dropped reports whether it did.
+func (p *Policy) SetTrusted(trusted bool) (dropped bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.trusted = trusted
+	if !trusted && Unsafe(p.mode) {
+		p.mode = ModeDefault
+		return true
+	}
+	return false
 }
 
 // Remember adds a rule for the rest of the session (an "always" answer).
@@ -104,7 +137,7 @@ func (p *Policy) Remember(allow bool, rs ...Rule) {
 // (read-only tools) are allowed unless a deny rule names them.
 func (p *Policy) Decide(c Call) Verdict {
 	p.mu.Lock()
-	mode, session := p.mode, p.session
+	mode, session, trusted := p.mode, p.session, p.trusted
 	p.mu.Unlock()
 	c.Root = p.roots.Primary()
 	all := Rules{
@@ -132,7 +165,7 @@ func (p *Policy) Decide(c Call) Verdict {
 			return Verdict{Ask, reason}
 		}
 	}
-	if !p.trusted {
+	if !trusted {
 		return Verdict{Ask, "this folder is not trusted"}
 	}
 	if _, ok := firstMatch(all.Ask, c, false); ok {

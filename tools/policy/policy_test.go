@@ -236,3 +236,34 @@ func TestAlwaysRulesNarrow(t *testing.T) {
 		}
 	}
 }
+
+func TestTrustRefusesUnsafeModes(t *testing.T) {
+	roots, err := tools.NewRoots(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := New(Options{Mode: ModeYolo, Trusted: true, Roots: roots})
+	if dropped := p.SetTrusted(false); !dropped || p.Mode() != ModeDefault || p.Trusted() {
+		t.Fatalf("SetTrusted(false) = %v, mode %q, trusted %v; want dropped to default", dropped, p.Mode(), p.Trusted())
+	}
+	for _, m := range []string{ModeYolo, ModeAutoEdit} {
+		p.SetMode(m)
+		if p.Mode() != ModeDefault {
+			t.Errorf("untrusted SetMode(%s) switched to %q", m, p.Mode())
+		}
+	}
+	p.SetMode(ModePlan)
+	if p.Mode() != ModePlan {
+		t.Errorf("untrusted SetMode(plan) = %q", p.Mode())
+	}
+	if p.SetTrusted(true) || !p.Trusted() {
+		t.Error("SetTrusted(true) dropped a mode or did not trust")
+	}
+	p.SetMode(ModeYolo)
+	if p.Mode() != ModeYolo {
+		t.Errorf("trusted SetMode(yolo) = %q", p.Mode())
+	}
+	if New(Options{Mode: ModeAutoEdit, Roots: roots}).Mode() != ModeDefault {
+		t.Error("New untrusted kept auto_edit")
+	}
+}

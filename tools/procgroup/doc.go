@@ -1,5 +1,23 @@
 // Package procgroup starts commands in process groups of their own and
 // signals whole groups, so a command and everything it started stop
-// together. The shell tool, MCP servers and hooks share it. On systems
-// without process groups it falls back to the single process.
+// together. The shell tool (foreground, background and file commands'
+// !{}), MCP servers and hooks share it. On systems without process
+// groups it falls back to the single process.
+//
+// On Linux, Start also puts each group under a guard that kills the whole
+// group when companion dies, however it dies (exit, crash, kill -9, the
+// editor going away). The guard is a sibling of the command, not its
+// parent: the command stays companion's direct child and group leader, so
+// its exit status, signals and standard streams are untouched, and the
+// guard outlives the command's leader for as long as anything it left
+// running remains in the group. The guard learns of companion's death
+// from a lifeline pipe whose only writer is companion (end of file comes
+// the moment the kernel closes a dead process's descriptors), not from a
+// parent-death signal, which Linux sends when the forking thread ends
+// rather than the process. It is a short bash script when bash is
+// installed, else companion itself run as `companion __guard PGID`
+// (GuardCommand, Guard). Elsewhere commands are not guarded and outlive a
+// companion that dies without stopping them.
+//
+// procgroup imports nothing of companion.
 package procgroup

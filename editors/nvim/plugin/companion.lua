@@ -32,3 +32,12 @@ end, { desc = 'companion: cancel the running turn' })
 command('CompanionSessions', function()
   require('companion').sessions()
 end, { desc = 'companion: load a saved session' })
+
+command('CompanionTrust', function(opts)
+  require('companion').trust(opts.args, opts.bang)
+end, {
+  nargs = '?',
+  bang = true,
+  complete = 'dir',
+  desc = 'companion: trust the folder (default: the working directory); ! revokes',
+})

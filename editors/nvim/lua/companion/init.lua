@@ -6,6 +6,7 @@
 -- :CompanionToggle     show or hide the chat
 -- :CompanionCancel     cancel the running turn
 -- :CompanionSessions   pick a saved session and load it
+-- :CompanionTrust[!] [dir]  trust the folder (! revokes): `companion trust`
 local config = require('companion.config')
 
 local M = {}
@@ -62,6 +63,37 @@ end
 -- new_session starts a fresh session in the chat.
 function M.new_session()
   app():new_session()
+end
+
+-- trust runs `companion trust [--revoke] DIR` (DIR defaults to the working
+-- directory) with the plugin's binary and environment, so the folder is
+-- trusted where folderTrust is enabled; new sessions see it. It tells the
+-- user the outcome and returns ok and the command's output.
+function M.trust(dir, revoke)
+  dir = (dir and dir ~= '') and vim.fn.fnamemodify(dir, ':p') or vim.fn.getcwd()
+  local o = config.options
+  local argv = { o.cmd, 'trust' }
+  if revoke then
+    table.insert(argv, '--revoke')
+  end
+  table.insert(argv, dir)
+  local out = {}
+  local collect = function(_, data)
+    vim.list_extend(out, data or {})
+  end
+  local job_opts = { stdout_buffered = true, stderr_buffered = true, on_stdout = collect, on_stderr = collect }
+  if o.env and next(o.env) then
+    job_opts.env = o.env
+  end
+  local ok, job = pcall(vim.fn.jobstart, argv, job_opts)
+  if not ok or job <= 0 then
+    vim.notify('companion: cannot run ' .. o.cmd .. ' trust', vim.log.levels.ERROR)
+    return false, ''
+  end
+  local code = vim.fn.jobwait({ job }, 10000)[1]
+  local text = vim.trim(table.concat(out, '\n'))
+  vim.notify('companion: ' .. text, code == 0 and vim.log.levels.INFO or vim.log.levels.ERROR)
+  return code == 0, text
 end
 
 -- stop ends the agent process.

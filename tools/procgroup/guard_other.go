@@ -1,0 +1,14 @@
+//go:build !linux
+
+package procgroup
+
+import "io"
+
+// guardArgv is nil: commands are guarded on Linux only.
+func guardArgv() []string { return nil }
+
+// startGuard starts nothing where there is no guard.
+func startGuard([]string) io.WriteCloser { return nil }
+
+// Guard is the guard's entry point; there is none here, so it fails.
+func Guard([]string) int { return 2 }

@@ -1,0 +1,58 @@
+package procgroup
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+)
+
+// GuardCommand is the hidden subcommand of companion that runs its own
+// guard (see Guard). main dispatches to it before any other work.
+const GuardCommand = "__guard"
+
+// Start starts cmd as the leader of a new process group and, on Linux,
+// puts the group under a guard that kills all of it (SIGKILL) when
+// companion dies: exit, crash or kill -9. The command stays companion's
+// direct child, so its exit status, signals and standard streams are
+// exactly what they would be without the guard. Elsewhere, and when no
+// guard can start, the command runs unguarded (today's behaviour there:
+// it outlives a companion that dies).
+func Start(cmd *exec.Cmd) error {
+	return start(cmd, guardArgv())
+}
+
+// start starts cmd in a new process group, guarded by the guard command
+// when guard is not empty. The guard starts first and learns the group
+// from its lifeline once cmd has started, so a companion that dies at any
+// moment after cmd's start leaves no unguarded command (save in the
+// microseconds between the start and that write).
+func start(cmd *exec.Cmd, guard []string) error {
+	cmd.SysProcAttr = Attr()
+	var lifeline io.WriteCloser
+	if len(guard) > 0 {
+		lifeline = startGuard(guard)
+	}
+	if err := cmd.Start(); err != nil {
+		if lifeline != nil {
+			_ = lifeline.Close() // the guard reads no group and exits
+		}
+		return err
+	}
+	if lifeline != nil {
+		_, _ = fmt.Fprintf(lifeline, "%d\n", cmd.Process.Pid)
+	}
+	return nil
+}
+
+// selfGuard is the running executable as a guard (`exe __guard`), or nil
+// when it cannot be one: test binaries (names ending in ".test") do not
+// dispatch GuardCommand.
+func selfGuard() []string {
+	exe, err := os.Executable()
+	if err != nil || strings.HasSuffix(exe, ".test") {
+		return nil
+	}
+	return []string{exe, GuardCommand}
+}
