@@ -35,8 +35,13 @@ func (f *files) ReadTextFile(ctx context.Context, path string) (string, error) {
 	if errors.As(err, &rerr) && (rerr.Code == rpc.CodeResourceNotFound || saysNotFound(rerr.Message)) {
 		return "", fmt.Errorf("%s: %w", path, fs.ErrNotExist)
 	}
-	// The editor refused or failed: its answer stands (a client that
-	// denies reads must not be overridden by the disk).
+	// Many clients answer a missing file with a generic error: a file the
+	// disk does not have either is new. Otherwise the editor refused or
+	// failed, and its answer stands (a client that denies reads must not be
+	// overridden by the disk).
+	if tools.MissingLocally(ctx, path) {
+		return "", fmt.Errorf("%s: %w", path, fs.ErrNotExist)
+	}
 	return "", fmt.Errorf("the editor answered: %w", err)
 }
 

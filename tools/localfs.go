@@ -203,3 +203,12 @@ func MakeParents(ctx context.Context, path string) error {
 	}
 	return r.Close()
 }
+
+// MissingLocally reports whether path does not exist on the local disk,
+// looked up confined like LocalFiles. The editor path of a read uses it to
+// tell a new file from a refusal when the editor answers a missing file
+// with a generic error: only existence is read, never content.
+func MissingLocally(ctx context.Context, path string) bool {
+	_, err := StatLocal(rootsFrom(ctx), filepath.Clean(path))
+	return errors.Is(err, fs.ErrNotExist)
+}

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -83,5 +84,22 @@ func TestStaleTempsRemoved(t *testing.T) {
 	}
 	if !slices.Contains(names, "a.txt") {
 		t.Errorf("a.txt not written: %v", names)
+	}
+}
+
+// TestMissingLocally: only a path the disk lacks counts as missing; an
+// existing file, readable or not, does not.
+func TestMissingLocally(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "there.txt")
+	if err := os.WriteFile(file, []byte("x"), 0o000); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if MissingLocally(ctx, file) {
+		t.Error("an existing file counted as missing")
+	}
+	if !MissingLocally(ctx, filepath.Join(dir, "new.txt")) {
+		t.Error("a missing file did not count as missing")
 	}
 }
