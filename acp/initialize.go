@@ -3,6 +3,7 @@ package acp
 import (
 	"context"
 
+	"companion/config"
 	"companion/rpc"
 )
 
@@ -34,8 +35,9 @@ func (c *connState) Initialize(_ context.Context, _ *rpc.Conn, p *InitializeRequ
 				Resume:                &SessionResumeCapabilities{},
 			},
 			Auth: AgentAuthCapabilities{Logout: &LogoutCapabilities{}},
-			// companion's extensions: the editor context notification.
-			Meta: map[string]any{"companion": map[string]any{"ideContext": true}},
+			// companion's extensions: the editor context notification, the
+			// command sandbox.
+			Meta: map[string]any{"companion": companionMeta(c.host.Config())},
 		},
 		AuthMethods: []AuthMethod{{Agent: &AuthMethodAgent{
 			ID:          authMethodAPIKey,
@@ -77,4 +79,14 @@ func (c *connState) Logout(context.Context, *rpc.Conn, *LogoutRequest) (*LogoutR
 	c.loggedOut = true
 	c.mu.Unlock()
 	return &LogoutResponse{}, nil
+}
+
+// companionMeta is companion's part of initialize's _meta: the editor
+// context notification, and the command sandbox when one is on.
+func companionMeta(cfg config.Config) map[string]any {
+	m := map[string]any{"ideContext": true}
+	if mode := cfg.Sandbox; mode != "" && mode != "off" {
+		m["sandbox"] = map[string]any{"mode": mode, "engine": "bwrap"}
+	}
+	return m
 }

@@ -203,6 +203,11 @@ func toUpdate(ev agent.Event) (SessionUpdate, bool) {
 
 func toolCallUpdate(ev agent.ToolCallUpdated) *ToolCallUpdate {
 	up := &ToolCallUpdate{ToolCallID: ToolCallID(ev.ID), Status: ToolCallStatus(ev.Status)}
+	if ev.Outcome != "" {
+		// ACP has no terminal status for a user's decision: the call stays
+		// "failed" and _meta says it was rejected or cancelled.
+		up.Meta = map[string]any{"companion": map[string]any{"outcome": ev.Outcome}}
+	}
 	if ev.TerminalID != "" {
 		// The editor's terminal shows the output, live and after release;
 		// the final text would only repeat it.

@@ -2,7 +2,10 @@ package acp
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
+
+	"companion/agent"
 )
 
 // TestFastChunkMatchesEncodingJSON checks the hand-written encoding of
@@ -33,5 +36,35 @@ func TestFastChunkMatchesEncodingJSON(t *testing.T) {
 	}
 	if _, ok := u.fastChunk(SessionUpdate{Plan: &Plan{}}); ok {
 		t.Error("fast path taken for a plan")
+	}
+}
+
+// TestToolCallUpdateOutcome checks that a call the user rejected or
+// cancelled says so in _meta, while a plain failure does not.
+func TestToolCallUpdateOutcome(t *testing.T) {
+	for _, tt := range []struct {
+		name, outcome, want string
+	}{
+		{"rejected", agent.OutcomeRejected, `"_meta":{"companion":{"outcome":"rejected"}}`},
+		{"cancelled", agent.OutcomeCancelled, `"_meta":{"companion":{"outcome":"cancelled"}}`},
+		{"failed", "", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			up := toolCallUpdate(agent.ToolCallUpdated{ID: "c1", Status: agent.ToolFailed, Text: "no", Outcome: tt.outcome})
+			b, err := json.Marshal(up)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := string(b)
+			if !strings.Contains(got, `"status":"failed"`) {
+				t.Errorf("status not failed: %s", got)
+			}
+			if tt.want == "" && strings.Contains(got, "_meta") {
+				t.Errorf("unexpected _meta: %s", got)
+			}
+			if tt.want != "" && !strings.Contains(got, tt.want) {
+				t.Errorf("got %s, want %s in it", got, tt.want)
+			}
+		})
 	}
 }

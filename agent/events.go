@@ -79,7 +79,16 @@ type ToolCallUpdated struct {
 	// Refused is set when the call never ran: a hook, the policy or the
 	// user refused it.
 	Refused bool `json:",omitempty"`
+	// Outcome says why a failed call ended when it was the user's
+	// decision: OutcomeRejected or OutcomeCancelled; "" otherwise.
+	Outcome string `json:",omitempty"`
 }
+
+// Outcomes of a call the user ended (ToolCallUpdated.Outcome).
+const (
+	OutcomeRejected  = "rejected"
+	OutcomeCancelled = "cancelled"
+)
 
 // CompactionUpdated reports a compression of the history: started
 // ("in_progress"), then "completed" with the summary or "failed" with the

@@ -29,6 +29,7 @@ type prepared struct {
 	// started is the call as announced; conf is what the call will
 	// change, nil when it changes nothing.
 	refusal      string
+	outcome      string // OutcomeRejected / OutcomeCancelled when the user ended the call
 	hookDecision hooks.Decision
 	started      ToolCallStarted
 	conf         *tools.Confirmation

@@ -24,6 +24,7 @@ func (s *Session) execute(ctx context.Context, p *prepared) *tools.Result {
 	p.terminal = out.close()
 	switch {
 	case ctx.Err() != nil:
+		p.outcome = OutcomeCancelled
 		return tools.ErrorResult("The user cancelled this tool call.")
 	case err != nil:
 		s.opts.Log.Error("tool failed", "tool", p.fc.Name, "err", err)

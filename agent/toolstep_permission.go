@@ -70,8 +70,12 @@ func (s *Session) permit(ctx context.Context, q Question, p *prepared, hook hook
 		refusal = "The permission request failed, so the call was not run."
 	case err != nil, ans.Cancelled:
 		refusal = "The user cancelled; the call was not run."
+		p.outcome = OutcomeCancelled
 	default:
 		refusal = s.applyAnswer(ctx, call, ans, p.inv)
+		if ans.OptionID == RejectOnceID || ans.OptionID == RejectAlwaysOption {
+			p.outcome = OutcomeRejected
+		}
 	}
 	if refusal == "" && ans.UpdatedInput != nil {
 		refusal = s.reprepare(p, ans.UpdatedInput, "The user's changed input")

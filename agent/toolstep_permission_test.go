@@ -13,12 +13,16 @@ func TestPermissionStep(t *testing.T) {
 		mode     string
 		asker    Asker
 		wantNext bool
+		// wantOutcome is the user's decision the call's end reports.
+		wantOutcome string
 	}{
-		{"yolo runs", ModeYolo, nil, true},
-		{"plan refuses", ModePlan, nil, false},
-		{"no asker refuses", ModeDefault, nil, false},
-		{"user allows", ModeDefault, &fakeAsker{answer: Answer{OptionID: ProceedOnce}}, true},
-		{"user rejects", ModeDefault, &fakeAsker{answer: Answer{OptionID: RejectOnceID}}, false},
+		{"yolo runs", ModeYolo, nil, true, ""},
+		{"plan refuses", ModePlan, nil, false, ""},
+		{"no asker refuses", ModeDefault, nil, false, ""},
+		{"user allows", ModeDefault, &fakeAsker{answer: Answer{OptionID: ProceedOnce}}, true, ""},
+		{"user rejects", ModeDefault, &fakeAsker{answer: Answer{OptionID: RejectOnceID}}, false, OutcomeRejected},
+		{"user rejects always", ModeDefault, &fakeAsker{answer: Answer{OptionID: RejectAlwaysOption}}, false, OutcomeRejected},
+		{"user cancels", ModeDefault, &fakeAsker{answer: Answer{Cancelled: true}}, false, OutcomeCancelled},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -34,6 +38,9 @@ func TestPermissionStep(t *testing.T) {
 			}
 			if !tt.wantNext && (p.res == nil || !p.res.Refused) {
 				t.Errorf("result = %+v, want a refusal", p.res)
+			}
+			if p.outcome != tt.wantOutcome {
+				t.Errorf("outcome = %q, want %q", p.outcome, tt.wantOutcome)
 			}
 		})
 	}

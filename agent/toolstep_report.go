@@ -37,7 +37,7 @@ func (s *Session) finishTool(ctx context.Context, p *prepared) {
 		raw, _ = json.Marshal(res.Raw)
 	}
 	s.emit(ctx, ToolCallUpdated{ID: p.id, Status: status, Text: text, Images: res.Images, Raw: raw, Diff: res.Diff,
-		Refused: res.Refused, TerminalID: p.terminal})
+		Refused: res.Refused, TerminalID: p.terminal, Outcome: p.outcome})
 }
 
 // refuse ends a call that was not allowed to run (by a hook, the policy

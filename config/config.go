@@ -62,6 +62,12 @@ type Config struct {
 	AllowPrivateFetch bool `json:"allowPrivateFetch,omitempty"`
 	// ShellEnvironment adjusts which variables shell commands inherit.
 	ShellEnvironment ShellEnvironment `json:"shellEnvironment,omitzero"`
+	// Sandbox runs shell commands under a sandbox: "off" (or ""),
+	// "read-only" or "workspace-write" (tools/sandbox). Only the user's
+	// settings and the --sandbox flag set it: a project's cannot.
+	Sandbox string `json:"sandbox,omitempty"`
+	// SandboxNetwork lets sandboxed commands reach the network.
+	SandboxNetwork bool `json:"sandboxNetwork,omitempty"`
 	// StateDir holds sessions, checkpoints and command logs; "" means
 	// $XDG_STATE_HOME/companion (or ~/.local/state/companion).
 	StateDir string `json:"stateDir,omitempty"`

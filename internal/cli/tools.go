@@ -6,6 +6,7 @@ import (
 	"companion/secrets"
 	"companion/tools"
 	"companion/tools/builtin"
+	"companion/tools/sandbox"
 )
 
 // BuiltinTools is every built-in tool, configured from cfg.
@@ -14,7 +15,7 @@ func BuiltinTools(cfg config.Config) *tools.Registry {
 	all = append(all, builtin.Editing(builtin.EditOptions{})...)
 	all = append(all, builtin.Extras(builtin.ExtraOptions{AllowPrivate: cfg.AllowPrivateFetch})...)
 	all = append(all, builtin.Shell(builtin.ShellOptions{Env: secrets.EnvFilter{Include: cfg.ShellEnvironment.Include,
-		Exclude: cfg.ShellEnvironment.Exclude, Values: cfg.Secrets()}})...)
+		Exclude: cfg.ShellEnvironment.Exclude, Values: cfg.Secrets()}, Sandbox: shellSandbox(cfg)})...)
 	if dir := cfg.ConfigDir(); dir != "" {
 		names := cfg.MemoryFileNames
 		if len(names) == 0 {
@@ -23,4 +24,14 @@ func BuiltinTools(cfg config.Config) *tools.Registry {
 		all = append(all, memory.SaveMemoryTool(dir, names[0]))
 	}
 	return tools.NewRegistry(all...)
+}
+
+// shellSandbox is the sandbox shell commands run in. LoadConfig has
+// checked the mode; one that does not parse is the strictest, never off.
+func shellSandbox(cfg config.Config) *sandbox.Sandbox {
+	mode, err := sandbox.ParseMode(cfg.Sandbox)
+	if err != nil {
+		mode = sandbox.ReadOnly
+	}
+	return sandbox.New(mode, cfg.SandboxNetwork)
 }

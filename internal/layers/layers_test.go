@@ -29,8 +29,9 @@ func allowed() map[string][]string {
 			"agent/model/gemini", "agent/model/openai", "agent/model/scripted", "agent/model/textproto",
 			"agent/slash", "agent/store", "config", "ide", "ide/companion", "tools", "tools/mcp", "tools/policy"},
 		// The commands' wiring, importable by tests.
-		"internal/cli": {"acp", "agent/memory", "config", "headless", "host", "secrets", "tools", "tools/builtin"},
-		"rpc":          {},
+		"internal/cli": {"acp", "agent/memory", "config", "headless", "host", "secrets", "tools", "tools/builtin",
+			"tools/sandbox"},
+		"rpc": {},
 
 		// The core.
 		"agent": {"agent/checkpoint", "agent/hooks", "agent/memory", "agent/model", "agent/slash",
@@ -47,7 +48,8 @@ func allowed() map[string][]string {
 		"agent/hooks":                    {"tools/procgroup"},
 		"agent/slash":                    {},
 		"tools":                          {},
-		"tools/builtin":                  {"secrets", "tools", "tools/procgroup", "tools/shell"},
+		"tools/builtin":                  {"secrets", "tools", "tools/procgroup", "tools/sandbox", "tools/shell"},
+		"tools/sandbox":                  {},
 		"tools/shell":                    {},
 		"tools/policy":                   {"tools"},
 		"tools/procgroup":                {},

@@ -3,6 +3,7 @@ package builtin
 import (
 	"companion/secrets"
 	"companion/tools"
+	"companion/tools/sandbox"
 	"time"
 )
 
@@ -206,6 +207,9 @@ type ShellOptions struct {
 	// terminals run in the editor's environment, which companion cannot
 	// narrow (ACP's terminal/create only adds variables).
 	Env secrets.EnvFilter
+	// Sandbox, when its mode is not off, runs local commands under it and
+	// runs them locally even when the editor offers terminals; nil is off.
+	Sandbox *sandbox.Sandbox
 }
 
 // withDefaults fills the zero fields.

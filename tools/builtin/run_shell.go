@@ -117,14 +117,17 @@ func (c *runShellCall) Execute(ctx context.Context, out tools.Output) (*tools.Re
 	if out == nil {
 		out = discardOutput{}
 	}
+	// A sandbox wraps only commands run here: an editor terminal would
+	// run them outside it.
+	terminals := c.env.Terminals != nil && !c.opts.Sandbox.Active()
 	switch {
 	case c.p.IsBackground && c.env.Background == nil:
 		return tools.ErrorResult("Background commands are not available in this session; run the command without is_background."), nil
-	case c.p.IsBackground && c.env.Terminals != nil:
+	case c.p.IsBackground && terminals:
 		return c.startTerminalBackground(ctx, out)
 	case c.p.IsBackground:
 		return c.startLocalBackground()
-	case c.env.Terminals != nil:
+	case terminals:
 		return c.runTerminal(ctx, out)
 	}
 	return c.runLocal(ctx, out)

@@ -33,7 +33,14 @@ func (c *runShellCall) startLocal() (*localProcess, *tools.Result, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	cmd := exec.Command(shellPath(c.opts.Shell), "-c", c.p.Command)
+	argv, err := c.opts.Sandbox.Wrap(c.env.Roots.All(), []string{shellPath(c.opts.Shell), "-c", c.p.Command})
+	if err != nil {
+		_ = logf.Close()
+		_ = os.Remove(logf.Name())
+		return nil, tools.ErrorResult(fmt.Sprintf("The command was not run: the %s sandbox is on, but %v. "+
+			"Install bubblewrap or allow unprivileged user namespaces, or set the sandbox to off.", c.opts.Sandbox.Mode, err)), nil
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = c.dir
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.Env = append(secrets.ShellEnv(os.Environ(), c.opts.Env), "COMPANION=1")
@@ -85,6 +92,9 @@ func (c *runShellCall) runLocal(ctx context.Context, out tools.Output) (*tools.R
 	cp, err := captureFile(p.log, c.opts.HeadBytes, c.opts.TailBytes)
 	if err != nil {
 		return nil, err
+	}
+	if note := c.opts.Sandbox.Note(e.status.Code != nil && *e.status.Code != 0, cp.text); note != "" {
+		e.notes = append(e.notes, note)
 	}
 	if !cp.truncated && !adopted {
 		_ = os.Remove(p.log)

@@ -84,6 +84,18 @@ function App:note(text)
   self:view().transcript:note(text)
 end
 
+-- note_once adds a note unless the transcript already ends with it (the
+-- same start error, met again when the user retries).
+function App:note_once(text)
+  local t = self:view().transcript
+  local last = t.blocks[#t.blocks]
+  if last and last.kind == 'note' and last.text == text then
+    return
+  end
+  t:note(text)
+  t.blocks[#t.blocks].text = text
+end
+
 -- actions are what the chat's keys do.
 function App:actions()
   local pickers = require('companion.pickers')
@@ -144,6 +156,9 @@ function App:on_exit(code, stderr)
   local tail = vim.split(stderr or '', '\n', { trimempty = true })
   tail = table.concat(vim.list_slice(tail, math.max(#tail - 5, 1)), '\n')
   -- pcall: while Neovim exits the chat buffer may be gone already.
+  if self.chat then
+    pcall(self.chat.transcript.progress, self.chat.transcript, nil)
+  end
   pcall(self.note, self, ('**The agent exited (code %d).**%s'):format(code, tail ~= '' and ('\n' .. tail) or ''))
   self.client, self.session, self.busy = nil, nil, nil
   self:render_status()
@@ -187,7 +202,10 @@ function App:ensure_client(cb)
     local waiting = self.waiting
     self.waiting = {}
     if err then
-      self:note('**Could not start companion:** ' .. tostring(err.message or err))
+      local msg = tostring(err.message or err)
+      local spawn = msg:find('not an executable', 1, true) or msg:find('^cannot start ')
+      self:note_once(('**Could not start companion:** %s.%s'):format(msg, spawn
+        and ' Set `cmd` in setup() (see `:checkhealth companion`); a prompt you send stays in the input.' or ''))
     end
     for _, w in ipairs(waiting) do
       w(err)
@@ -343,6 +361,7 @@ function App:submit(text)
   self:ensure(function(err)
     if err then
       self.busy = nil
+      self.chat:restore_input(text) -- not sent: the user's text is not lost
       return
     end
     self:send_prompt(text)
@@ -359,6 +378,8 @@ function App:send_prompt(text)
   local blocks = mentions.blocks(text, self.session.cwd, self.client:supports('embedded'))
   self.busy = self.client:prompt(sid, blocks, function(err, res)
     self.busy = nil
+    self.chat.transcript:progress(nil)
+    self.chat.transcript:finish_thought()
     if err then
       self:note('**Error:** ' .. tostring(err.message))
     else
@@ -372,6 +393,8 @@ function App:send_prompt(text)
     end
     self:render_status()
   end)
+  local cancel = config.options.keymaps.cancel
+  self.chat.transcript:progress('⋯ working…' .. (cancel and (' (' .. cancel .. ' cancels)') or ''))
   self:render_status()
 end
 

@@ -7,6 +7,10 @@ local transcript = require('companion.transcript')
 
 local M = {}
 
+vim.cmd('highlight default link CompanionToolFailed ErrorMsg')
+vim.cmd('highlight default link CompanionToolDeclined Comment')
+vim.cmd('highlight default link CompanionProgress Comment')
+
 local Chat = {}
 Chat.__index = Chat
 
@@ -82,6 +86,19 @@ function Chat:submit()
   self.actions.submit(text)
 end
 
+-- restore_input puts text that could not be sent back in the prompt buffer
+-- (unless the user typed something new there meanwhile).
+function Chat:restore_input(text)
+  if not vim.api.nvim_buf_is_valid(self.input) then
+    return
+  end
+  local now = vim.api.nvim_buf_get_lines(self.input, 0, -1, false)
+  if vim.trim(table.concat(now, '\n')) ~= '' then
+    return
+  end
+  vim.api.nvim_buf_set_lines(self.input, 0, -1, false, vim.split(text, '\n', { plain = true }))
+end
+
 -- is_open tells whether the transcript window is showing.
 function Chat:is_open()
   return self.win ~= nil and vim.api.nvim_win_is_valid(self.win)
@@ -104,6 +121,17 @@ function Chat:transcript_options()
   vim.wo[win].foldexpr = "v:lua.require'companion.transcript'.foldexpr(v:lnum)"
   vim.wo[win].foldlevel = 0
   vim.wo[win].foldenable = true
+  -- Card status: a failure stands out, the user's own decision does not.
+  vim.api.nvim_win_call(win, function()
+    for _, id in ipairs(self.match_ids or {}) do
+      pcall(vim.fn.matchdelete, id)
+    end
+    self.match_ids = {
+      vim.fn.matchadd('CompanionToolFailed', [=[\v^✗ \[[^]]+ · failed\]]=]),
+      vim.fn.matchadd('CompanionToolDeclined', [=[\v^⊘ \[[^]]+ · (rejected|cancelled)\]]=]),
+      vim.fn.matchadd('CompanionProgress', [=[\v^⋯ working….*$]=]),
+    }
+  end)
   window_options(self.input_win)
   vim.wo[self.input_win].winfixheight = true
 end

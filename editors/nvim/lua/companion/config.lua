@@ -41,6 +41,9 @@ M.defaults = {
   -- trace: a file that gets every ACP message both ways (debugging), or a
   -- function(direction, line) with direction 'send' or 'recv'.
   trace = nil,
+  -- tabline: readable tab labels for the chat and reviews ("companion chat",
+  -- "review notes.txt") when 'tabline' is not set already.
+  tabline = true,
 }
 
 -- options holds the merged settings of this Neovim.

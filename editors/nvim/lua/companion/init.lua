@@ -19,6 +19,9 @@ end
 -- setup sets the options (see config.lua and README.md).
 function M.setup(opts)
   config.setup(opts)
+  if config.options.tabline then
+    require('companion.tabline').install()
+  end
   return M
 end
 

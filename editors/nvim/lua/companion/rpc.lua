@@ -375,9 +375,14 @@ function M.spawn(cmd, opts)
   if opts.env and next(opts.env) then
     job_opts.env = opts.env
   end
+  if vim.fn.executable(cmd[1]) ~= 1 then
+    return nil, nil, ('%s is not an executable program'):format(cmd[1])
+  end
   local ok, job = pcall(vim.fn.jobstart, cmd, job_opts)
   if not ok or job <= 0 then
-    return nil, nil, ('cannot start %s: %s'):format(cmd[1], ok and ('jobstart returned ' .. job) or job)
+    -- "Vim:E475: Invalid value for argument cmd: …" → "Invalid value …"
+    local why = ok and ('jobstart returned ' .. job) or tostring(job):gsub('^Vim:E%d+: ', '')
+    return nil, nil, ('cannot start %s: %s'):format(cmd[1], why)
   end
   conn = M.Conn({
     write = function(s)

@@ -19,14 +19,59 @@ M.status_icon = {
   completed = '✓',
   failed = '✗',
   cancelled = '⊘',
+  rejected = '⊘',
 }
+
+-- outcome returns 'rejected' or 'cancelled' when a failed call ended by the
+-- user's decision (companion says so in _meta.companion.outcome; ACP has no
+-- such status), else nil.
+local function outcome(call)
+  local meta = type(call._meta) == 'table' and call._meta.companion
+  local o = type(meta) == 'table' and meta.outcome
+  if o == 'rejected' or o == 'cancelled' then
+    return o
+  end
+  return nil
+end
+
+-- refresh_folds recomputes the folds of the windows of transcripts changed
+-- while Insert mode was on: Neovim does not update other windows' folds in
+-- Insert mode (0.7 leaves them at level 0 until 'zx'). Setting 'foldmethod'
+-- again updates them and keeps the folds the user opened.
+local function refresh_folds()
+  for buf, self in pairs(by_buf) do
+    if self.folds_stale and vim.api.nvim_buf_is_valid(buf) then
+      self.folds_stale = nil
+      for _, win in ipairs(vim.fn.win_findbuf(buf)) do
+        if vim.wo[win].foldmethod == 'expr' then
+          vim.wo[win].foldmethod = 'expr'
+        end
+      end
+    end
+  end
+end
+
+local fold_group
 
 -- new makes a transcript over buf (a scratch, markdown buffer).
 -- opts.terminal_tail(id) returns the last lines a terminal printed.
 function M.new(buf, opts)
   local self = setmetatable({ buf = buf, opts = opts or {}, blocks = {}, tools = {}, starts = {}, valid = 0 }, T)
   by_buf[buf] = self
+  if not fold_group then
+    fold_group = vim.api.nvim_create_augroup('companion_transcript_folds', { clear = true })
+    vim.api.nvim_create_autocmd('InsertLeave', {
+      group = fold_group,
+      callback = function() vim.schedule(refresh_folds) end,
+    })
+  end
   return self
+end
+
+-- in_insert tells whether Insert (or Replace) mode is on.
+local function in_insert()
+  local mode = vim.api.nvim_get_mode().mode
+  return mode:sub(1, 1) == 'i' or mode:sub(1, 1) == 'R'
 end
 
 -- start returns the 0-based first line of block i (cached; blocks above a
@@ -67,14 +112,18 @@ function T:set_lines(from, to, lines)
   vim.api.nvim_buf_set_lines(buf, from, to, false, lines)
   vim.bo[buf].modifiable = false
   self.folds_tick = nil
+  if in_insert() then
+    self.folds_stale = true
+  end
   if self.opts.on_change then
     self.opts.on_change()
   end
 end
 
 -- add appends a block and draws it. The first block replaces the empty
--- line a new buffer starts with.
+-- line a new buffer starts with. A thought before it is over.
 function T:add(block)
+  self:finish_thought()
   local i = #self.blocks + 1
   if i > 1 then
     table.insert(block.lines, 1, '')
@@ -105,13 +154,34 @@ local text_style = {
   thought = { header = '> Thinking…', prefix = '> ' },
 }
 
+-- thought_done is the header of a thought the model has finished.
+M.thought_done = '> Thought'
+
+-- finish_thought retitles the last block when it is a thought still
+-- titled "Thinking…": something came after it, or the turn ended.
+function T:finish_thought()
+  local i = #self.blocks
+  local b = self.blocks[i]
+  if not b or b.kind ~= 'thought' or b.done then
+    return
+  end
+  b.done = true
+  local k = i > 1 and 2 or 1 -- after the separator
+  if b.lines[k] ~= text_style.thought.header then
+    return
+  end
+  b.lines[k] = M.thought_done
+  local row = self:start(i) + k - 1
+  self:set_lines(row, row + 1, { M.thought_done })
+end
+
 -- append_text streams text into the last block of kind ('user', 'agent',
 -- 'thought'), starting a new block when the last block is another kind or
 -- another message.
 function T:append_text(kind, text, message_id)
   local last = self.blocks[#self.blocks]
   local style = text_style[kind]
-  if not last or last.kind ~= kind or (message_id and last.message_id and last.message_id ~= message_id) then
+  if not last or last.kind ~= kind or last.done or (message_id and last.message_id and last.message_id ~= message_id) then
     self:add({ kind = kind, message_id = message_id, lines = { style.header, style.prefix } })
     last = self.blocks[#self.blocks]
   end
@@ -182,7 +252,8 @@ function T:content_lines(out, content)
     elseif c.type == 'content' and type(c.content) == 'table' then
       local block = c.content
       local text = block.type == 'text' and block.text or ('[' .. tostring(block.type) .. ']')
-      indented(out, text, '  ', 6)
+      -- An edit's diff is what the user wants to see: a short one whole.
+      indented(out, text, '  ', text:find('```diff', 1, true) and 40 or 6)
     end
   end
 end
@@ -190,6 +261,9 @@ end
 -- tool_lines renders a tool call card: status, kind, title, then details.
 function T:tool_lines(call)
   local status = call.status or 'pending'
+  if status == 'failed' then
+    status = outcome(call) or status
+  end
   local title = tostring(call.title or call.toolCallId)
   if title:find('\n', 1, true) then
     title = title:match('^[^\n]*') .. ' …' -- a multi-line command: its first line
@@ -315,7 +389,32 @@ end
 -- clear empties the transcript (a new or loaded session).
 function T:clear()
   self.blocks, self.tools, self.starts, self.valid, self.plan_index = {}, {}, {}, 0, nil
+  self.progress_n = nil
   self:set_lines(0, -1, {})
+end
+
+-- end_row is the 0-based line after the last block.
+function T:end_row()
+  local n = #self.blocks
+  if n == 0 then
+    return 0
+  end
+  return self:start(n) + #self.blocks[n].lines
+end
+
+-- progress shows text on a line of its own below the blocks while a turn
+-- runs (new blocks go above it); nil removes it.
+function T:progress(text)
+  if #self.blocks == 0 then
+    return
+  end
+  local row = self:end_row()
+  local lines = text and { '', text } or {}
+  if not self.progress_n and not text then
+    return
+  end
+  self:set_lines(row, row + (self.progress_n or 0), lines)
+  self.progress_n = text and #lines or nil
 end
 
 -- text returns the whole transcript (tests and yanking).

@@ -17,7 +17,8 @@ describe('chat', function()
     local text = h.transcript()
     assert.matches('## You\nSay hello please', text, 1, true)
     assert.matches('## companion\nHello from **companion**.\nSecond line.', text, 1, true)
-    assert.matches('> Thinking…\n> The user wants a greeting.', text, 1, true)
+    assert.matches('> Thought\n> The user wants a greeting.', text, 1, true)
+    assert.is_nil(text:find('Thinking…', 1, true), 'the header still says Thinking… after the turn')
     assert.are.equal('end_turn', app.last_stop)
   end)
 
@@ -29,12 +30,45 @@ describe('chat', function()
     local lines = vim.api.nvim_buf_get_lines(app.chat.buf, 0, -1, false)
     local header
     for i, l in ipairs(lines) do
-      if l == '> Thinking…' then header = i end
+      if l == '> Thought' then header = i end
     end
     assert.is_not_nil(header, 'thought header in ' .. vim.inspect(lines))
     vim.api.nvim_win_call(app.chat.win, function()
       assert.are.equal(header, vim.fn.foldclosed(header + 1))
       assert.are.equal(-1, vim.fn.foldclosed(header - 2))
+    end)
+  end)
+
+  it('folds thoughts streamed while the prompt is in Insert mode', function()
+    h.start('stream')
+    vim.cmd('Companion')
+    local app = h.app()
+    vim.api.nvim_set_current_win(app.chat.input_win)
+    -- The user sends with the Insert-mode key and stays in Insert mode
+    -- while the answer streams; the timer leaves Insert mode once it ended.
+    local left = false
+    local timer = vim.loop.new_timer()
+    timer:start(20, 20, vim.schedule_wrap(function()
+      if left or app.busy ~= nil or not h.transcript():find('Second line', 1, true) then
+        return
+      end
+      left = true
+      vim.api.nvim_input('<Esc>')
+    end))
+    vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('ASay hello<C-s>', true, false, true), 'x!', false)
+    timer:stop()
+    timer:close()
+    assert.is_true(left)
+    vim.wait(50)
+    local lines = vim.api.nvim_buf_get_lines(app.chat.buf, 0, -1, false)
+    local header
+    for i, l in ipairs(lines) do
+      if l == '> Thought' then header = i end
+    end
+    assert.is_not_nil(header, 'thought header in ' .. vim.inspect(lines))
+    vim.api.nvim_win_call(app.chat.win, function()
+      assert.are.equal(1, vim.fn.foldlevel(header + 1))
+      assert.are.equal(header, vim.fn.foldclosed(header + 1))
     end)
   end)
 

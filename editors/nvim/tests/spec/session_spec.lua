@@ -80,8 +80,12 @@ describe('session', function()
     h.start('hang')
     require('companion').open('Think forever')
     h.wait(function() return h.transcript():find('Starting to think', 1, true) end, 'the first chunk')
+    -- A progress line at the end of the chat itself while the agent works.
+    local tail = 'Starting to think\n\n⋯ working… (<C-c> cancels)'
+    assert.are.equal(tail, h.transcript():sub(-#tail))
     assert.is_true(require('companion').cancel())
     h.wait_turn()
+    assert.is_nil(h.transcript():find('working…', 1, true), 'the progress line is gone')
     assert.are.equal('cancelled', h.app().last_stop)
     assert.matches('(turn ended: cancelled)', h.transcript(), 1, true)
   end)
@@ -104,6 +108,9 @@ describe('session', function()
     assert.are.equal(1, #answered)
     assert.are.equal(1, #of_method(sent, 'session/cancel'))
     assert.are.equal('hello world\n', h.read_file(env.project .. '/notes.txt'))
+    -- The card says cancelled (the agent's final update included), not failed.
+    assert.matches('⊘ [edit · cancelled]', h.transcript(), 1, true)
+    assert.is_nil(h.transcript():find('failed', 1, true))
   end)
 
   it('lists and loads a saved session after a restart, replaying it', function()

@@ -1,0 +1,87 @@
+package sandbox
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestParseMode(t *testing.T) {
+	for in, want := range map[string]Mode{"": Off, "off": Off, "read-only": ReadOnly, " workspace-write ": WorkspaceWrite} {
+		if got, err := ParseMode(in); err != nil || got != want {
+			t.Errorf("ParseMode(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	if _, err := ParseMode("danger"); !errors.Is(err, ErrUnknownMode) {
+		t.Errorf("ParseMode(danger) error = %v, want ErrUnknownMode", err)
+	}
+}
+
+func TestArgs(t *testing.T) {
+	base := "--ro-bind / / --dev /dev --proc /proc --tmpfs /tmp"
+	tail := "--unshare-pid --die-with-parent --new-session -- sh -c x"
+	existing := map[string]bool{"/w/.git/hooks": true, "/w/.companion": true, "/v/.git/config": true}
+	tests := []struct {
+		name    string
+		mode    Mode
+		network bool
+		roots   []string
+		want    string
+	}{
+		{"read-only binds roots read-only", ReadOnly, false, []string{"/w", "/v"}, base + " --ro-bind /w /w --ro-bind /v /v --unshare-net " + tail},
+		{"read-only with network", ReadOnly, true, []string{"/w"}, base + " --ro-bind /w /w " + tail},
+		{"workspace-write binds roots, then protects what exists", WorkspaceWrite, false, []string{"/w", "/v"},
+			base + " --bind /w /w --bind /v /v --ro-bind /w/.git/hooks /w/.git/hooks --ro-bind /w/.companion /w/.companion" +
+				" --ro-bind /v/.git/config /v/.git/config --unshare-net " + tail},
+		{"workspace-write no roots", WorkspaceWrite, true, nil, base + " " + tail},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Args(tt.mode, tt.network, tt.roots, func(p string) bool { return existing[p] }, []string{"sh", "-c", "x"})
+			if want := strings.Fields(tt.want); !slices.Equal(got, want) {
+				t.Errorf("Args =\n%q\nwant\n%q", got, want)
+			}
+		})
+	}
+}
+
+func TestWrapOff(t *testing.T) {
+	argv := []string{"sh", "-c", "x"}
+	for _, s := range []*Sandbox{nil, {}, New(Off, false)} {
+		got, err := s.Wrap([]string{"/w"}, argv)
+		if err != nil || !slices.Equal(got, argv) {
+			t.Errorf("Wrap off = %q, %v; want argv unchanged", got, err)
+		}
+	}
+}
+
+func TestWrapWithoutBwrap(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	s := New(WorkspaceWrite, false)
+	if _, err := s.Wrap([]string{"/w"}, []string{"true"}); err == nil || !strings.Contains(err.Error(), "bwrap") {
+		t.Errorf("Wrap without bwrap error = %v, want one naming bwrap", err)
+	}
+}
+
+func TestNote(t *testing.T) {
+	tests := []struct {
+		s      *Sandbox
+		failed bool
+		out    string
+		want   string
+	}{
+		{New(WorkspaceWrite, false), true, "touch: cannot touch '/x': Read-only file system", "workspace-write sandbox: writes outside the session's folders and a private /tmp are blocked and network access is blocked."},
+		{New(ReadOnly, true), true, "Read-only file system", "read-only sandbox: writes outside a private /tmp are blocked."},
+		{New(ReadOnly, false), true, "curl: (7) Couldn't connect to server", "network access is blocked"},
+		{New(ReadOnly, false), false, "Read-only file system", ""},
+		{New(ReadOnly, false), true, "no such file", ""},
+		{New(Off, false), true, "Read-only file system", ""},
+	}
+	for _, tt := range tests {
+		got := tt.s.Note(tt.failed, tt.out)
+		if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
+			t.Errorf("Note(%v, %q) = %q, want it to hold %q", tt.failed, tt.out, got, tt.want)
+		}
+	}
+}
