@@ -65,6 +65,8 @@ export type ToWebview =
   | { type: "files"; requestId: string; items: FileMention[] }
   /** Text for the prompt box (e.g. "Add selection to chat"). */
   | { type: "insertText"; text: string; mentions?: FileMention[] }
+  /** A prompt could not be delivered (the agent is not running, a turn runs…): it goes back to the box with the error. */
+  | { type: "promptFailed"; text: string; mentions: FileMention[]; error: string }
   | { type: "error"; message: string };
 
 /** Messages the webview posts to the extension. */
@@ -85,4 +87,6 @@ export type FromWebview =
   | { type: "openLocation"; path: string; line?: number | null }
   /** Files matching `query` for the `@` completion. */
   | { type: "searchFiles"; requestId: string; query: string }
+  /** Bring the terminal a command runs (or ran) in to the front. */
+  | { type: "focusTerminal"; terminalId: string }
   | { type: "restartAgent" };

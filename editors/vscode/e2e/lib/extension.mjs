@@ -31,10 +31,11 @@ export function builtExtension() {
  * startCompanionServer starts code-server with the extension installed and
  * configured to run $COMPANION_BIN on the scripted model script. The agent
  * gets a HOME of its own, so no user settings or sessions leak in or out.
- * files: workspace files to create (name → text). Returns { server,
- * workspace, cleanup }.
+ * files: workspace files to create (name → text); settings: more settings
+ * (or overrides, e.g. a wrong companion.path). Returns { server, workspace,
+ * settings, cleanup }.
  */
-export async function startCompanionServer({ script, files = {} }) {
+export async function startCompanionServer({ script, files = {}, settings: extra = {} }) {
   const bin = companionBin();
   const root = await mkdtemp(path.join(os.tmpdir(), "companion-e2e-"));
   const workspace = path.join(root, "ws");
@@ -48,6 +49,7 @@ export async function startCompanionServer({ script, files = {} }) {
     "companion.env": { HOME: home, XDG_CONFIG_HOME: path.join(home, ".config") },
     // The DOM renderer keeps terminal text in the DOM, where tests read it.
     "terminal.integrated.gpuAcceleration": "off",
+    ...extra,
   };
   let server;
   try {
@@ -60,5 +62,5 @@ export async function startCompanionServer({ script, files = {} }) {
     await server.stop();
     if (!process.env.COMPANION_E2E_KEEP) await rm(root, { recursive: true, force: true });
   };
-  return { server, workspace, cleanup };
+  return { server, workspace, settings, cleanup };
 }

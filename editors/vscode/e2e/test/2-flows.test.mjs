@@ -116,6 +116,10 @@ test("a rejected edit leaves the file alone and the agent is told", () =>
     await chat.waitIdle();
     assert.equal(await readFile(path.join(env.workspace, "keep.txt"), "utf8"), KEEP);
     await diff.waitFor({ state: "detached", timeout: WAIT_MS });
+    // A user's decision, not a failure.
+    const card = chat.frame.locator('#messages .tool-call[data-kind="edit"]').last();
+    await chat.frame.locator('#messages .tool-call[data-kind="edit"][data-status="rejected"]').waitFor({ timeout: WAIT_MS });
+    assert.equal(await card.locator(".tool-status").innerText(), "rejected");
   }));
 
 test("an approved shell command runs in a VS Code terminal", () =>
@@ -130,6 +134,13 @@ test("an approved shell command runs in a VS Code terminal", () =>
     await chat.agentMessage("The command ran.").waitFor({ timeout: WAIT_MS });
     await chat.waitIdle();
     await chat.frame.locator('#messages .tool-call[data-kind="execute"][data-status="completed"]').waitFor({ timeout: WAIT_MS });
+    // The terminal's header keeps the command's quotes.
+    await wb.page.locator(".terminal-wrapper .xterm-rows", { hasText: "-c 'echo e2e-shell-$((6*7))'" }).waitFor({ timeout: WAIT_MS });
+    // The card shows the last lines and a link to the terminal (the link itself: webview and unit tests).
+    const card = chat.frame.locator('#messages .tool-call[data-kind="execute"]').last();
+    await card.locator(".terminal-tail", { hasText: "e2e-shell-42" }).waitFor({ timeout: WAIT_MS });
+    assert.match(await card.locator(".tool-terminal").innerText(), /exit code 0/);
+    await card.locator("a.terminal-link").waitFor({ timeout: WAIT_MS });
   }));
 
 test("a tool call's location opens the file at its line; the chat survives hide and show", () =>
@@ -154,25 +165,42 @@ test("a tool call's location opens the file at its line; the chat survives hide 
 test("Add Selection to Chat quotes the selected lines in the prompt box", () =>
   flow("selection", async () => {
     await chat.newSession();
-    // "Go to File" turns the palette into the file picker (so not runCommand,
-    // which waits for the palette to close).
-    await wb.pickInPalette("Go to File");
-    await wb.page.locator(".quick-input-widget input.input").fill("lines.txt");
-    await wb.page.locator(".quick-input-list .monaco-list-row", { hasText: "lines.txt" }).first().click();
-    await wb.page.locator(".quick-input-widget").waitFor({ state: "hidden", timeout: WAIT_MS });
+    // The file is open from the flow before; else "Go to File" opens it
+    // (pickInPalette: it turns the palette into the file picker).
+    const tab = wb.page.locator(".tabs-container .tab", { hasText: "lines.txt" }).first();
+    if (await tab.isVisible()) {
+      await tab.click();
+    } else {
+      await wb.pickInPalette("Go to File");
+      await wb.page.locator(".quick-input-widget input.input").fill("lines.txt");
+      await wb.page.locator(".quick-input-list .monaco-list-row", { hasText: "lines.txt" }).first().click();
+      await wb.page.locator(".quick-input-widget").waitFor({ state: "hidden", timeout: WAIT_MS });
+    }
     const line = wb.page.locator(".monaco-editor .view-line", { hasText: "line two" });
     await line.waitFor({ timeout: WAIT_MS });
-    await line.click({ clickCount: 3 }); // the whole line
-    await wb.page.locator("#status\\.editor\\.selection", { hasText: "selected" }).waitFor({ timeout: WAIT_MS });
-    await wb.runCommand("Companion: Add Selection to Chat");
     const prompt = chat.frame.locator("textarea#prompt");
-    await waitFor(
-      async () => {
-        const v = await prompt.inputValue();
-        return v.includes("`lines.txt` line 2:") && v.includes("line two") ? v : undefined;
-      },
-      { what: async () => `the prompt box to quote line 2 (now ${JSON.stringify(await prompt.inputValue())})` },
-    );
+    const quoted = async () => {
+      const v = await prompt.inputValue();
+      return v.includes("`lines.txt` line 2:") && v.includes("line two") ? v : undefined;
+    };
+    // A busy workbench can drop the selection or close the palette as the
+    // command is picked: select and add again, a few times at most.
+    for (let attempt = 1; ; attempt++) {
+      await prompt.fill("");
+      await line.click({ clickCount: 3 }); // the whole line
+      await wb.page.locator("#status\\.editor\\.selection", { hasText: "selected" }).waitFor({ timeout: WAIT_MS });
+      try {
+        await wb.runCommand("Companion: Add Selection to Chat");
+        await waitFor(quoted, {
+          ms: 10_000,
+          what: async () => `the prompt box to quote line 2 (now ${JSON.stringify(await prompt.inputValue())})`,
+        });
+        break;
+      } catch (err) {
+        if (attempt === 3) throw err;
+        await wb.page.keyboard.press("Escape");
+      }
+    }
     await chat.frame.locator("button#send").click();
     await chat.agentMessage("line two").waitFor({ timeout: WAIT_MS });
     await chat.waitIdle();

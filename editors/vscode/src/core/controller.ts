@@ -56,6 +56,8 @@ export class ChatController {
   private readonly context: ContextSender;
   private session: SessionState | undefined;
   private readonly running = new Set<string>(); // sessions whose turn runs
+  private readonly cancelling = new Set<string>(); // sessions whose running turn the user cancelled
+  private readonly terminalCalls = new Map<string, { sessionId: string; toolCallId: string }>(); // terminal id → its tool call (ids never repeat)
   private loading: { sessionId: string; buffer: acp.SessionUpdate[] } | undefined;
   private status: { state: AgentState; message?: string; agent?: { name: string; version?: string } } = { state: "stopped" };
   private usage: StatusInfo["usage"];
@@ -66,7 +68,7 @@ export class ChatController {
     private readonly opts: ControllerOptions,
   ) {
     this.permissions = new Permissions(editor);
-    this.terminals = new Terminals(editor);
+    this.terminals = new Terminals(editor, (id) => this.terminalChanged(id));
     this.context = new ContextSender(
       () => editor.ideContext(),
       (params) => this.notifyContext(params),
@@ -122,7 +124,14 @@ export class ChatController {
       case "ready":
         return this.replayAll();
       case "prompt":
-        return this.prompt(msg.text, msg.mentions);
+        try {
+          return await this.prompt(msg.text, msg.mentions);
+        } catch (err) {
+          if (!(err instanceof PromptNotDelivered)) throw err;
+          // The prompt goes back to the box with why, instead of vanishing.
+          this.editor.post({ type: "promptFailed", text: msg.text, mentions: msg.mentions, error: err.message });
+          return;
+        }
       case "cancel":
         return this.cancel();
       case "permissionResponse":
@@ -132,7 +141,9 @@ export class ChatController {
       case "setMode":
         return this.setMode(msg.modeId);
       case "newSession":
-        return this.newSession();
+        return this.newSession().catch((err) => {
+          throw new Error(`Cannot start a new session: ${errorText(err)}`);
+        });
       case "listSessions":
         return this.listSessions();
       case "loadSession":
@@ -141,6 +152,9 @@ export class ChatController {
         return this.editor.openLocation(msg.path, msg.line);
       case "searchFiles":
         return this.editor.post({ type: "files", requestId: msg.requestId, items: await this.editor.findFiles(msg.query) });
+      case "focusTerminal":
+        if (!this.terminals.focus(msg.terminalId)) this.editor.post({ type: "error", message: "That terminal is closed." });
+        return;
       case "restartAgent":
         return this.supervisor.restart();
     }
@@ -235,11 +249,18 @@ export class ChatController {
 
   /** prompt sends the user's message (creating a session when there is none). */
   async prompt(text: string, mentions: FileMention[]): Promise<void> {
-    if (!this.session) await this.newSession();
-    if (this.running.has(this.session!.sessionId)) throw new Error("A turn is already running; cancel it first.");
-    const conn = await this.connection();
-    const s = this.session!;
-    const blocks = await buildPrompt(text, mentions, (p) => this.editor.openDocumentText(p));
+    let conn: AgentConnection;
+    let s: SessionState;
+    let blocks: acp.ContentBlock[];
+    try {
+      if (!this.session) await this.newSession();
+      if (this.running.has(this.session!.sessionId)) throw new Error("A turn is already running; cancel it first.");
+      conn = await this.connection();
+      s = this.session!;
+      blocks = await buildPrompt(text, mentions, (p) => this.editor.openDocumentText(p));
+    } catch (err) {
+      throw new PromptNotDelivered(errorText(authHintText(err)));
+    }
     for (const u of userMessageUpdates(text, mentions)) this.record(s.sessionId, u);
     await this.context.flush(false);
     this.setTurn({ type: "turn", sessionId: s.sessionId, state: "running" });
@@ -254,6 +275,7 @@ export class ChatController {
   private setTurn(msg: ToWebview & { type: "turn" }): void {
     if (msg.state === "running") this.running.add(msg.sessionId);
     else this.running.delete(msg.sessionId);
+    this.cancelling.delete(msg.sessionId);
     if (msg.sessionId === this.session?.sessionId) this.editor.post(msg);
   }
 
@@ -261,6 +283,7 @@ export class ChatController {
   async cancel(): Promise<void> {
     const sessionId = this.session?.sessionId;
     if (!sessionId) return;
+    if (this.running.has(sessionId)) this.cancelling.add(sessionId);
     this.permissions.cancelSession(sessionId);
     const conn = this.supervisor.connection;
     await conn?.agent.notify(acp.methods.agent.session.cancel, { sessionId });
@@ -298,7 +321,8 @@ export class ChatController {
     };
   }
 
-  private onUpdate({ sessionId, update }: acp.SessionNotification): void {
+  private onUpdate({ sessionId, update: raw }: acp.SessionNotification): void {
+    const update = this.withOutcome(sessionId, raw);
     if (this.loading?.sessionId === sessionId) {
       this.loading.buffer.push(update);
       return;
@@ -310,6 +334,50 @@ export class ChatController {
       this.editor.showStatus({ state: this.status.state, message: this.status.message, usage: this.usage });
     }
     this.record(sessionId, update);
+    if (update.sessionUpdate === "tool_call" || update.sessionUpdate === "tool_call_update") {
+      for (const c of update.content ?? []) {
+        if (c.type !== "terminal" || this.terminalCalls.has(c.terminalId)) continue;
+        this.terminalCalls.set(c.terminalId, { sessionId, toolCallId: update.toolCallId });
+        this.terminalChanged(c.terminalId); // it may have printed, or ended, already
+      }
+    }
+  }
+
+  /**
+   * terminalChanged shows a command's last lines on its tool call card: a
+   * tool_call_update of that call carrying `_meta.companion.terminalOutput`
+   * (the final one kept in the transcript like any update, so a replay shows it too).
+   */
+  private terminalChanged(terminalId: string): void {
+    const call = this.terminalCalls.get(terminalId);
+    const card = this.terminals.card(terminalId);
+    if (!call || !card || (!card.tail && !card.exit)) return;
+    const update: acp.SessionUpdate = {
+      sessionUpdate: "tool_call_update",
+      toolCallId: call.toolCallId,
+      _meta: { companion: { terminalOutput: { terminalId, tail: card.tail, exit: card.exit } } },
+    };
+    if (!card.exit) {
+      // Live lines are only shown; the transcript keeps the final ones (a long command would fill it).
+      if (call.sessionId === this.session?.sessionId) this.editor.post({ type: "update", sessionId: call.sessionId, update });
+      return;
+    }
+    this.record(call.sessionId, update);
+  }
+
+  /**
+   * withOutcome marks a failed tool call the user refused (rejected its
+   * request, dismissed it, or cancelled the turn) with
+   * `_meta.companion.outcome`, unless the agent said so already: a user's
+   * decision is not shown as a failure.
+   */
+  private withOutcome(sessionId: string, u: acp.SessionUpdate): acp.SessionUpdate {
+    if (u.sessionUpdate !== "tool_call_update" || u.status !== "failed") return u;
+    const meta = (u._meta ?? {}) as { companion?: Record<string, unknown> };
+    if (meta.companion?.outcome) return u;
+    const outcome = this.permissions.outcome(u.toolCallId) ?? (this.cancelling.has(sessionId) ? "cancelled" : undefined);
+    if (!outcome) return u;
+    return { ...u, _meta: { ...meta, companion: { ...meta.companion, outcome } } };
   }
 
   /** record keeps an update and shows it when its session is current. */
@@ -392,6 +460,9 @@ function applyToState(s: SessionState, u: acp.SessionUpdate): void {
   else if (u.sessionUpdate === "config_option_update") s.configOptions = u.configOptions;
   else if (u.sessionUpdate === "current_mode_update" && s.modes) s.modes = { ...s.modes, currentModeId: u.currentModeId };
 }
+
+/** PromptNotDelivered: the prompt never reached the agent (no agent, no session, a turn running). */
+export class PromptNotDelivered extends Error {}
 
 /** errorText makes a message of anything thrown (RequestError keeps its message). */
 export function errorText(err: unknown): string {

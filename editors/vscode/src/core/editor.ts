@@ -33,6 +33,8 @@ export interface TerminalView {
   write(data: string): void;
   /** Tells the view the process ended. */
   exited(summary: string): void;
+  /** Brings the view to the front (the chat card's "show terminal" link). */
+  show(): void;
   /** Removes the view. */
   dispose(): void;
 }

@@ -35,6 +35,8 @@ export function pickOption(options: acp.PermissionOption[], kinds: acp.Permissio
 /** Permissions routes permission requests to diff editors and chat cards. */
 export class Permissions {
   private readonly pending = new Map<string, Pending>();
+  /** The user's refusals by tool call id: what a later "failed" update of that call really means. */
+  private readonly refused = new Map<string, "rejected" | "cancelled">();
   private next = 1;
 
   constructor(private readonly editor: Editor) {}
@@ -55,6 +57,9 @@ export class Permissions {
     review?.decision.then((d) => answer({ optionId: pickOption(req.options, d === "accept" ? ["allow_once", "allow_always"] : ["reject_once", "reject_always"]) }));
     try {
       const { optionId } = await answered;
+      const kind = req.options.find((o) => o.optionId === optionId)?.kind;
+      if (optionId === null) this.remember(req.toolCall.toolCallId, "cancelled");
+      else if (kind === "reject_once" || kind === "reject_always") this.remember(req.toolCall.toolCallId, "rejected");
       return respond(req.options, optionId, diff, review);
     } finally {
       signal.removeEventListener("abort", onAbort);
@@ -99,6 +104,16 @@ export class Permissions {
   /** cancelAll answers every open request "cancelled" (the agent went away). */
   cancelAll(): void {
     for (const p of this.pending.values()) p.answer({ optionId: null });
+  }
+
+  /** outcome is "rejected" / "cancelled" when the user refused this tool call's request. */
+  outcome(toolCallId: string): "rejected" | "cancelled" | undefined {
+    return this.refused.get(toolCallId);
+  }
+
+  private remember(toolCallId: string, outcome: "rejected" | "cancelled"): void {
+    this.refused.set(toolCallId, outcome);
+    if (this.refused.size > 500) this.refused.delete(this.refused.keys().next().value!);
   }
 
   /** cards returns a session's open requests as cards, for a webview shown again. */

@@ -7,17 +7,35 @@ import { spawn, type ChildProcess } from "node:child_process";
 import * as acp from "@agentclientprotocol/sdk";
 import type { Editor, TerminalView } from "./editor";
 
+/** TAIL_BYTES is how much of a command's latest output its chat card can show. */
+const TAIL_BYTES = 4096;
+/** TAIL_LINES is how many of the last lines the card shows. */
+export const TAIL_LINES = 8;
+/** CHANGE_DELAY_MS spaces the card's output refreshes while a command prints. */
+const CHANGE_DELAY_MS = 300;
+
+/** What the chat card of a command shows: its last lines, and how it ended. */
+export interface TerminalTail {
+  tail: string;
+  exit: string | null;
+}
+
 /** One running or finished command. */
 class Terminal {
   private output = "";
   private truncated = false;
   private exit: acp.TerminalExitStatus | null = null;
+  /** The latest output for the chat card (never capped by the agent's limit). */
+  recent = "";
+  exitSummary: string | null = null;
+  private changeTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly exitedPromise: Promise<acp.TerminalExitStatus>;
 
   constructor(
     private readonly child: ChildProcess,
     private readonly view: TerminalView,
     private readonly limit: number | null,
+    private readonly changed: () => void = () => {},
   ) {
     this.exitedPromise = new Promise((resolve) => {
       child.on("error", (err) => {
@@ -32,6 +50,11 @@ class Terminal {
 
   private append(s: string): void {
     this.view.write(s);
+    this.recent = keepTail(this.recent + s, TAIL_BYTES);
+    this.changeTimer ??= setTimeout(() => {
+      this.changeTimer = undefined;
+      if (!this.exit) this.changed();
+    }, CHANGE_DELAY_MS);
     this.output += s;
     if (this.limit !== null && Buffer.byteLength(this.output, "utf8") > this.limit) {
       this.output = keepTail(this.output, this.limit);
@@ -42,8 +65,12 @@ class Terminal {
   private finish(status: acp.TerminalExitStatus, resolve: (s: acp.TerminalExitStatus) => void): void {
     if (this.exit) return;
     this.exit = status;
-    this.view.exited(status.signal ? `killed by ${status.signal}` : `exit code ${status.exitCode}`);
+    this.exitSummary = status.signal ? `killed by ${status.signal}` : `exit code ${status.exitCode}`;
+    this.view.exited(this.exitSummary);
+    clearTimeout(this.changeTimer);
+    this.changeTimer = undefined;
     resolve(status);
+    this.changed();
   }
 
   /** snapshot answers terminal/output. */
@@ -55,6 +82,16 @@ class Terminal {
   async waitForExit(): Promise<acp.WaitForTerminalExitResponse> {
     const s = await this.exitedPromise;
     return { exitCode: s.exitCode, signal: s.signal };
+  }
+
+  /** card is what the chat card shows of this command. */
+  card(): TerminalTail {
+    return { tail: lastLines(this.recent, TAIL_LINES), exit: this.exitSummary };
+  }
+
+  /** show brings the view to the front. */
+  show(): void {
+    this.view.show();
   }
 
   /** kill ends the whole process group (the command and its children). */
@@ -77,12 +114,45 @@ export function keepTail(s: string, maxBytes: number): string {
   return bytes.subarray(start).toString("utf8");
 }
 
+/** lastLines returns the last n lines of s as a terminal leaves them: no colour codes, a line rewritten after \r shows its last text. */
+export function lastLines(s: string, n: number): string {
+  const plain = s.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, "").replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g, "");
+  const lines = plain.replace(/\r+\n/g, "\n").replace(/\n$/, "").split("\n").map((l) => l.slice(l.lastIndexOf("\r") + 1));
+  return lines.slice(-n).join("\n");
+}
+
+/** shellQuote writes a command line as a POSIX shell would need to read it back. */
+export function shellQuote(words: string[]): string {
+  return words.map((w) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(" ");
+}
+
+/** KEEP_FINISHED is how many released terminals stay known for their chat cards. */
+const KEEP_FINISHED = 100;
+
 /** Terminals implements terminal/* for one agent connection. */
 export class Terminals {
   private readonly byId = new Map<string, Terminal>();
+  /** Every terminal still shown (released ones too), for the chat cards. */
+  private readonly shown = new Map<string, Terminal>();
   private next = 1;
 
-  constructor(private readonly editor: Editor) {}
+  /** changed is called when a command printed (throttled) or ended. */
+  constructor(
+    private readonly editor: Editor,
+    private readonly changed: (terminalId: string) => void = () => {},
+  ) {}
+
+  /** card is what the chat card of a terminal shows, while the terminal is known. */
+  card(terminalId: string): TerminalTail | undefined {
+    return this.shown.get(terminalId)?.card();
+  }
+
+  /** focus brings a terminal's view to the front; false when it is gone. */
+  focus(terminalId: string): boolean {
+    const t = this.shown.get(terminalId);
+    t?.show();
+    return !!t;
+  }
 
   /** create answers terminal/create: starts the command and shows it. */
   create(req: acp.CreateTerminalRequest): acp.CreateTerminalResponse {
@@ -95,10 +165,13 @@ export class Terminals {
       detached: true, // its own process group, so kill reaches grandchildren
       stdio: ["ignore", "pipe", "pipe"],
     });
-    const label = [req.command, ...(req.args ?? [])].join(" ");
+    const label = shellQuote([req.command, ...(req.args ?? [])]);
     const view = this.editor.createTerminalView(`companion: ${shorten(label)}`, () => this.byId.get(id)?.kill());
     view.write(`$ ${label}\n`);
-    this.byId.set(id, new Terminal(child, view, req.outputByteLimit ?? null));
+    const term = new Terminal(child, view, req.outputByteLimit ?? null, () => this.changed(id));
+    this.byId.set(id, term);
+    this.shown.set(id, term);
+    if (this.shown.size > KEEP_FINISHED) this.shown.delete(this.shown.keys().next().value!);
     return { terminalId: id };
   }
 

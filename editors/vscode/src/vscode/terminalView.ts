@@ -29,6 +29,7 @@ export function createTerminalView(name: string, onClose: () => void): TerminalV
   return {
     write: emit,
     exited: (summary) => emit(`\n[${summary}]\n`),
+    show: () => terminal.show(false),
     dispose: () => terminal.dispose(),
   };
 }

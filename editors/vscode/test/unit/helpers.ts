@@ -35,6 +35,7 @@ export class FakeTerminalView implements TerminalView {
   text = "";
   exitSummary: string | undefined;
   disposed = false;
+  shown = 0;
   constructor(
     readonly name: string,
     readonly close: () => void,
@@ -44,6 +45,9 @@ export class FakeTerminalView implements TerminalView {
   }
   exited(summary: string): void {
     this.exitSummary = summary;
+  }
+  show(): void {
+    this.shown++;
   }
   dispose(): void {
     this.disposed = true;

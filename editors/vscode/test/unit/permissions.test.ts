@@ -36,6 +36,7 @@ test("a rejected edit leaves the file alone", async (t) => {
   assert.equal(editor.diffs.length, 1);
   assert.deepEqual(editor.written, []);
   assert.equal(await readFile(path.join(workspace, "b.txt"), "utf8"), "keep me\n");
+  assert.equal(finalOutcome(editor), "rejected", "the failed update says the user rejected it");
 });
 
 test("the chat card can accept an edit too, with the diff's current text", async (t) => {
@@ -44,7 +45,7 @@ test("the chat card can accept an edit too, with the diff's current text", async
   const turn = controller.handle({ type: "prompt", text: "create c.txt", mentions: [] });
   const card = await editor.waitFor("the permission card", () => editor.posted.find((m): m is ToWebview & { type: "permission" } => m.type === "permission"));
   await controller.handle({ type: "prompt", text: "x", mentions: [] }); // refused: a turn runs
-  assert.ok(editor.posted.some((m) => m.type === "error" && /already running/.test(m.message)));
+  assert.ok(editor.posted.some((m) => m.type === "promptFailed" && m.text === "x" && /already running/.test(m.error)), "the refused prompt goes back to the box");
   assert.equal(editor.diffs[0].oldText, null, "a new file has no current text");
   const allow = card.options.find((o) => o.kind === "allow_once")!;
   await controller.handle({ type: "permissionResponse", requestId: card.requestId, optionId: allow.optionId });
@@ -72,7 +73,23 @@ test("a shell command is a chat card, then runs in a terminal with live output",
   assert.match(view.text, /terminal-says-hi/);
   assert.match(view.text, /err-line/);
   assert.equal(view.exitSummary, "exit code 0");
-  assert.ok(editor.updates().some((u) => u.sessionUpdate === "tool_call_update" && u.content?.some((c) => c.type === "terminal")), "the tool call embeds the terminal");
+  const embedded = editor.updates().find((u) => u.sessionUpdate === "tool_call_update" && u.content?.some((c) => c.type === "terminal"));
+  assert.ok(embedded && embedded.sessionUpdate === "tool_call_update", "the tool call embeds the terminal");
+  const terminalId = embedded.content!.flatMap((c) => (c.type === "terminal" ? [c.terminalId] : []))[0];
+  // The card gets the command's last lines, as a tool_call_update of the same call.
+  const outputs = editor.updates().flatMap((u) => {
+    const out = u.sessionUpdate === "tool_call_update" ? (u._meta as { companion?: { terminalOutput?: { terminalId: string; tail: string; exit?: string | null } } } | undefined)?.companion?.terminalOutput : undefined;
+    return out && u.sessionUpdate === "tool_call_update" ? [{ toolCallId: u.toolCallId, ...out }] : [];
+  });
+  const last = outputs.at(-1);
+  assert.ok(last, "a terminalOutput update");
+  assert.equal(last.toolCallId, embedded.toolCallId);
+  assert.equal(last.terminalId, terminalId);
+  assert.match(last.tail, /terminal-says-hi\n(.|\n)*err-line/);
+  assert.equal(last.exit, "exit code 0");
+  // The card's link focuses that terminal.
+  await controller.handle({ type: "focusTerminal", terminalId });
+  assert.equal(view.shown, 1);
 });
 
 test("dismissing a command card cancels the tool call", async (t) => {
@@ -85,7 +102,15 @@ test("dismissing a command card cancels the tool call", async (t) => {
   await controller.handle({ type: "permissionResponse", requestId: card.requestId, optionId: null });
   await turnEnded(editor);
   assert.equal(editor.terminals.length, 0);
+  assert.equal(finalOutcome(editor), "cancelled", "the failed update says the user cancelled it");
 });
+
+/** finalOutcome is the `_meta.companion.outcome` of the last failed tool_call_update posted to the webview. */
+function finalOutcome(editor: { updates(): import("@agentclientprotocol/sdk").SessionUpdate[] }): unknown {
+  const failed = editor.updates().filter((u) => u.sessionUpdate === "tool_call_update" && u.status === "failed");
+  assert.ok(failed.length > 0, "a failed tool_call_update");
+  return (failed.at(-1)!._meta as { companion?: { outcome?: unknown } } | undefined)?.companion?.outcome;
+}
 
 test("read_file sees the unsaved buffer through fs/read_text_file", async (t) => {
   const { editor, controller, workspace } = await start(

@@ -91,7 +91,7 @@ test("a missing binary is an error status, not a crash", async (t) => {
   const status = editor.posted.find((m) => m.type === "status" && m.state === "error") as { message?: string } | undefined;
   assert.match(status?.message ?? "", /cannot start \/nonexistent\/companion.*companion\.path/);
   await c.handle({ type: "prompt", text: "hi", mentions: [] });
-  assert.ok(editor.posted.some((m) => m.type === "error"));
+  assert.ok(editor.posted.some((m) => m.type === "promptFailed" && m.text === "hi" && /companion\.path/.test(m.error)), "the prompt comes back with the error");
 });
 
 test("cancel ends a streaming turn as cancelled", async (t) => {
@@ -184,4 +184,24 @@ test("other workspace folders are sent as additionalDirectories", async (t) => {
   await controller.handle({ type: "prompt", text: "read it", mentions: [] });
   await turnEnded(editor);
   assert.equal(editor.agentText(), "Read the second root.");
+});
+
+test("a command cancelled while it runs is marked cancelled, not failed", async (t) => {
+  const { editor, controller } = await start(t, [
+    { chunks: [{ functionCall: { name: "run_shell_command", args: { command: "echo started-now; sleep 30" } } }] },
+    { match: '"functionResponse"', chunks: [{ text: "ok" }] },
+  ]);
+  const turn = controller.handle({ type: "prompt", text: "run", mentions: [] });
+  const card = await editor.waitFor("the card", () => editor.posted.find((m): m is ToWebview & { type: "permission" } => m.type === "permission"));
+  await controller.handle({ type: "permissionResponse", requestId: card.requestId, optionId: card.options.find((o) => o.kind === "allow_once")!.optionId });
+  await editor.waitFor("the command to print", () => editor.terminals[0]?.text.includes("started-now"));
+  await controller.handle({ type: "cancel" });
+  await turn;
+  await turnEnded(editor);
+  const ends = editor.updates().filter((u) => u.sessionUpdate === "tool_call_update" && (u.status === "failed" || u.status === "completed"));
+  assert.ok(ends.length > 0, "the call ended");
+  for (const u of ends) {
+    assert.ok(u.sessionUpdate === "tool_call_update" && u.status === "failed", JSON.stringify(u));
+    assert.equal((u._meta as { companion?: { outcome?: unknown } } | undefined)?.companion?.outcome, "cancelled", JSON.stringify(u));
+  }
 });

@@ -64,3 +64,16 @@ test("a command that cannot start reports exit 127", async (t) => {
   assert.equal(exit.exitCode, 127);
   assert.match(terms.output({ sessionId: "s", terminalId }).output, /ENOENT/);
 });
+
+test("the view's header quotes arguments the way a shell would need them", async (t) => {
+  const { editor, terms } = setup(t);
+  const { terminalId } = terms.create({ sessionId: "s", command: "bash", args: ["-c", "echo qa-shell-$((6*7))", "it's", "", "plain"] });
+  await terms.waitForExit({ sessionId: "s", terminalId });
+  assert.equal(editor.terminals[0].text.split("\n")[0], `$ bash -c 'echo qa-shell-$((6*7))' 'it'\\''s' '' plain`);
+});
+
+test("the chat card's tail is the last lines as the terminal shows them", async () => {
+  const { lastLines } = await import("../../src/core/terminals");
+  assert.equal(lastLines("a\nb\nc\n", 2), "b\nc");
+  assert.equal(lastLines("\x1b[31mred\x1b[0m\r\nprogress 10%\rprogress 100%\n", 8), "red\nprogress 100%");
+});

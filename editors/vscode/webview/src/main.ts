@@ -74,6 +74,7 @@ class App {
     if (!msg || typeof msg !== "object" || typeof msg.type !== "string") return;
     if (msg.type === "files") return this.#composer.files(msg.requestId, msg.items);
     if (msg.type === "insertText") return this.#composer.insert(msg.text, msg.mentions);
+    if (msg.type === "promptFailed") this.#composer.giveBack(msg.text, msg.mentions);
     this.#change(() => apply(this.#state, msg));
   }
 

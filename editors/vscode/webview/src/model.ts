@@ -12,8 +12,8 @@ import type { FileMention, SessionSummary, ToWebview } from "./protocol";
 /** AgentStatus is the agent process state shown in the header. */
 export type AgentStatus = Extract<ToWebview, { type: "status" }>;
 
-/** ToolStatus is an ACP tool call status, plus the local "cancelled". */
-export type ToolStatus = acp.ToolCallStatus | "cancelled";
+/** ToolStatus is an ACP tool call status, plus the user's decisions "rejected" and "cancelled" (not failures). */
+export type ToolStatus = acp.ToolCallStatus | "rejected" | "cancelled";
 
 /** ToolView is a tool call as accumulated from tool_call / tool_call_update. */
 export interface ToolView {
@@ -23,6 +23,8 @@ export interface ToolView {
   status: ToolStatus;
   content: acp.ToolCallContent[];
   locations: acp.ToolCallLocation[];
+  /** The last lines of each terminal the call runs in, by terminal id (the extension's `_meta.companion.terminalOutput`). */
+  terminalOutput?: Record<string, { tail: string; exit: string | null }>;
 }
 
 interface ItemBase {
@@ -117,6 +119,8 @@ export interface ViewState {
   /** sessions is the history list; null until asked for. */
   sessions: SessionSummary[] | null;
   sessionsError: string | null;
+  /** promptError says why the last prompt was not delivered (shown by the prompt box, which got it back). */
+  promptError?: string | null;
   /** seq numbers new items. */
   seq: number;
   /** chrome is bumped when anything outside the transcript changes. */

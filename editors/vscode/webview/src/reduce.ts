@@ -26,12 +26,32 @@ export function apply(state: ViewState, msg: ToWebview): void {
       state.sessionsError = msg.error ?? null;
       return chrome(state);
     case "error":
-      state.banner = { kind: "error", text: msg.message };
+      // While the agent is down, the way out (Restart agent) stays on the banner.
+      state.banner = { kind: "error", text: msg.message, restart: agentDown(state) || undefined };
       return chrome(state);
+    case "promptFailed": return promptFailed(state, msg);
     case "files":
     case "insertText":
       return; // composer business, not part of the model
   }
+}
+
+/** agentDown: the agent is not running and only a restart brings it back. */
+function agentDown(state: ViewState): boolean {
+  return state.status?.state === "error" || state.status?.state === "stopped";
+}
+
+/** promptFailed takes back the prompt shown on send (the composer gets its text back) and says why. */
+function promptFailed(state: ViewState, msg: Extract<ToWebview, { type: "promptFailed" }>): void {
+  for (let i = state.items.length - 1; i >= 0; i--) {
+    const it = state.items[i];
+    if (it.kind === "user" && it.local && it.text === msg.text) {
+      state.items.splice(i, 1);
+      break;
+    }
+  }
+  state.promptError = msg.error;
+  chrome(state);
 }
 
 function chrome(state: ViewState): void {
@@ -134,6 +154,10 @@ export function settlePermission(state: ViewState, requestId: string, optionId: 
 /** addLocalPrompt shows a prompt the user just sent, before the agent answers. */
 export function addLocalPrompt(state: ViewState, text: string, mentions: FileMention[]): void {
   endStreaming(state);
+  if (state.promptError) {
+    state.promptError = null;
+    chrome(state);
+  }
   push(state, { kind: "user", text, mentions, local: true });
 }
 

@@ -147,9 +147,34 @@ function upsertTool(state: ViewState, u: acp.ToolCall | acp.ToolCallUpdate): voi
 function patchTool(call: ToolView, u: acp.ToolCall | acp.ToolCallUpdate): void {
   if (u.title != null) call.title = u.title;
   if (u.kind != null) call.kind = u.kind;
-  if (u.status != null) call.status = u.status;
+  if (u.status != null) call.status = u.status === "failed" ? (toolOutcome(u) ?? "failed") : u.status;
   if (u.content != null) call.content = u.content;
   if (u.locations != null) call.locations = u.locations;
+  const out = (u._meta as { companion?: { terminalOutput?: { terminalId?: unknown; tail?: unknown; exit?: unknown } } } | null | undefined)?.companion?.terminalOutput;
+  if (out && typeof out.terminalId === "string" && typeof out.tail === "string") {
+    call.terminalOutput = { ...call.terminalOutput, [out.terminalId]: { tail: out.tail, exit: typeof out.exit === "string" ? out.exit : null } };
+  }
+}
+
+/**
+ * toolOutcome tells a user's decision from a failure: companion's
+ * `_meta.companion.outcome` ("rejected" / "cancelled"), else the tool
+ * result's own words (rawOutput or text content).
+ */
+export function toolOutcome(u: acp.ToolCall | acp.ToolCallUpdate): "rejected" | "cancelled" | null {
+  const meta = (u._meta as { companion?: { outcome?: unknown } } | null | undefined)?.companion?.outcome;
+  if (meta === "rejected" || meta === "cancelled") return meta;
+  const texts: string[] = [];
+  if (typeof u.rawOutput === "string") texts.push(u.rawOutput);
+  else if (u.rawOutput && typeof u.rawOutput === "object") {
+    for (const v of Object.values(u.rawOutput as Record<string, unknown>)) if (typeof v === "string") texts.push(v);
+  }
+  for (const c of u.content ?? []) if (c.type === "content" && c.content.type === "text") texts.push(c.content.text);
+  for (const t of texts) {
+    if (/^\s*The user rejected\b/.test(t)) return "rejected";
+    if (/^\s*The user cancelled\b/.test(t)) return "cancelled";
+  }
+  return null;
 }
 
 function setMode(state: ViewState, modeId: string): void {

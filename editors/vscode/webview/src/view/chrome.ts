@@ -50,6 +50,7 @@ export class Chrome {
     this.#pickers(s);
     this.#usage(s);
     this.#banner(s);
+    this.#promptError(s);
     this.#history(s);
     this.#plan(s.plan);
   }
@@ -83,6 +84,13 @@ export class Chrome {
     const bar = byId(el, "usage-fill");
     bar.style.width = `${Math.max(2, pct)}%`; // CSSOM: allowed by the CSP, unlike style attributes
     bar.dataset.level = pct >= 90 ? "high" : pct >= 70 ? "medium" : "low";
+  }
+
+  /** #promptError says, beside the box, why the prompt in it was not sent. */
+  #promptError(s: ViewState): void {
+    const el = byId(this.root, "prompt-error");
+    el.hidden = !s.promptError;
+    el.textContent = s.promptError ? `Not sent: ${s.promptError}` : "";
   }
 
   #banner(s: ViewState): void {

@@ -90,6 +90,15 @@ export class Composer {
     this.host.changed();
   }
 
+  /** giveBack puts a prompt that was not delivered back in the box (before anything typed since). */
+  giveBack(text: string, mentions: FileMention[]): void {
+    const now = this.#input.value;
+    this.#input.value = now.trim() ? `${text}\n${now}` : text;
+    for (const m of mentions) this.#addMention(m);
+    this.#input.focus();
+    this.host.changed();
+  }
+
   /** insert adds text at the cursor (and mentions), e.g. "Add selection to chat". */
   insert(text: string, mentions: FileMention[] = []): void {
     const at = this.#input.selectionStart ?? this.#input.value.length;

@@ -27,6 +27,7 @@ const STATUS_TEXT: Record<string, string> = {
   in_progress: "running",
   completed: "done",
   failed: "failed",
+  rejected: "rejected",
   cancelled: "cancelled",
 };
 
@@ -72,7 +73,7 @@ function locations(call: ToolView, ctx: RenderContext): HTMLElement | null {
 function contentView(c: acp.ToolCallContent, call: ToolView, ctx: RenderContext, wasOpen?: boolean): HTMLElement | null {
   switch (c.type) {
     case "diff": return diffView(c, ctx);
-    case "terminal": return terminalView(c, call);
+    case "terminal": return terminalView(c, call, ctx);
     case "content": return textView(c.content, call, wasOpen);
     default: return null;
   }
@@ -114,7 +115,24 @@ function diffView(d: acp.Diff, ctx: RenderContext): HTMLElement {
   return h("div", { class: "diff", "data-path": d.path }, head, h("div", { class: "diff-body", role: "region", "aria-label": `Changes to ${d.path}` }, ...shown, more));
 }
 
-function terminalView(t: acp.Terminal, call: ToolView): HTMLElement {
-  const running = call.status === "pending" || call.status === "in_progress";
-  return h("div", { class: "tool-terminal", "data-terminal-id": t.terminalId }, icon("terminal"), running ? " running in terminal" : " ran in terminal", h("code", {}, ` ${t.terminalId}`));
+/** terminalView says where the command runs, links to that terminal, and shows its last lines. */
+function terminalView(t: acp.Terminal, call: ToolView, ctx: RenderContext): HTMLElement {
+  const out = call.terminalOutput?.[t.terminalId];
+  const running = !out?.exit && (call.status === "pending" || call.status === "in_progress");
+  const link = h("a", { href: "#", class: "terminal-link", title: "Show the terminal" }, "Show terminal");
+  link.addEventListener("click", (e) => {
+    e.preventDefault();
+    ctx.post({ type: "focusTerminal", terminalId: t.terminalId });
+  });
+  const head = h(
+    "div",
+    { class: "terminal-head" },
+    icon("terminal"),
+    h("span", {}, running ? " Running in a terminal" : " Ran in a terminal"),
+    out?.exit ? h("span", { class: "terminal-exit" }, ` · ${out.exit}`) : null,
+    " · ",
+    link,
+  );
+  const tail = out?.tail ? h("pre", { class: "terminal-tail", "aria-label": "Last lines of output" }, out.tail) : null;
+  return h("div", { class: "tool-terminal", "data-terminal-id": t.terminalId }, head, tail);
 }

@@ -152,7 +152,29 @@ test("a second permission card answers with its own option; cancel posts cancel 
   await deliver(page, after.slice(0, withTerminal + 1).filter((m) => m.type !== "permissionDone"));
   const term = page.locator(`.tool-call[data-tool-call-id="${exec.toolCall.toolCallId}"] .tool-terminal`);
   assert.equal(await term.getAttribute("data-terminal-id"), after[withTerminal].update.content[0].terminalId);
-  assert.match(await term.innerText(), /running in terminal/);
+  assert.match(await term.innerText(), /Running in a terminal/);
+  // Its last lines come as the extension's terminalOutput; the link focuses the terminal.
+  const terminalId = after[withTerminal].update.content[0].terminalId;
+  const sid = exec.sessionId;
+  await deliver(page, [{ type: "update", sessionId: sid, update: { sessionUpdate: "tool_call_update", toolCallId: exec.toolCall.toolCallId, _meta: { companion: { terminalOutput: { terminalId, tail: "line 7\nqa-shell-42", exit: "exit code 0" } } } } }]);
+  await page.waitForSelector(`.tool-call[data-tool-call-id="${exec.toolCall.toolCallId}"] .terminal-tail:has-text("qa-shell-42")`);
+  assert.equal(await term.locator(".terminal-tail").innerText(), "line 7\nqa-shell-42");
+  assert.match(await term.innerText(), /Ran in a terminal · exit code 0/);
+  await term.locator("a.terminal-link").click();
+  await waitPosted(page, "focusTerminal", { terminalId });
+  // A refused call is "rejected", not a red "failed".
+  await deliver(page, [
+    { type: "update", sessionId: sid, update: { sessionUpdate: "tool_call", toolCallId: "refused-1", title: "Edit x.txt", kind: "edit", status: "pending" } },
+    { type: "update", sessionId: sid, update: { sessionUpdate: "tool_call_update", toolCallId: "refused-1", status: "failed", _meta: { companion: { outcome: "rejected" } } } },
+  ]);
+  const refused = page.locator('.tool-call[data-tool-call-id="refused-1"]');
+  await page.waitForSelector('.tool-call[data-tool-call-id="refused-1"][data-status="rejected"]');
+  assert.equal(await refused.locator(".tool-status").innerText(), "rejected");
+  assert.notEqual(
+    await refused.locator(".tool-status").evaluate((el) => getComputedStyle(el).color),
+    await page.evaluate(() => { const p = document.createElement("span"); p.className = "tool-status"; p.dataset.status = "failed"; document.body.append(p); const c = getComputedStyle(p).color; p.remove(); return c; }),
+    "not the failure colour",
+  );
 
   await page.click("#cancel");
   await waitPosted(page, "cancel");
@@ -316,6 +338,37 @@ test("status, errors, notices and compaction show as banners and system lines", 
   await page.click("#banner .banner-dismiss");
   await page.waitForSelector("#banner", { state: "hidden" });
 
+  await noProblems(page);
+});
+
+test("a prompt sent while the agent cannot start comes back to the box; Restart and New session stay usable", async () => {
+  const page = await open(browser, server.url);
+  const spawn = "spawn /nope/companion ENOENT";
+  await deliver(page, [{ type: "status", state: "error", message: spawn }]);
+  assert.match(await page.innerText("#banner"), /ENOENT/);
+  await page.fill("#prompt", "keep this prompt");
+  await page.press("#prompt", "Enter");
+  await waitPosted(page, "prompt", { text: "keep this prompt" });
+  // The extension could not deliver it: it says so (and posts its error too).
+  await deliver(page, [
+    { type: "promptFailed", text: "keep this prompt", mentions: [], error: spawn },
+    { type: "error", message: spawn },
+  ]);
+  await page.waitForSelector("#prompt-error:visible");
+  assert.match(await page.innerText("#prompt-error"), /Not sent: .*ENOENT/);
+  assert.equal(await page.inputValue("#prompt"), "keep this prompt", "the prompt is back in the box");
+  assert.equal(await page.locator(".msg-user").count(), 0, "not shown as sent");
+  await page.click("#restart-agent");
+  await waitPosted(page, "restartAgent");
+  await page.click("#new-session");
+  await waitPosted(page, "newSession");
+  // Fixed: the agent is ready, the session arrives, the prompt is sent from the box.
+  await deliver(page, [{ type: "status", state: "ready" }, { type: "session", sessionId: "s-ok", cwd: "/w", replaying: false }]);
+  await page.press("#prompt", "Enter");
+  const sent = await page.evaluate(() => window.__posted.filter((m) => m.type === "prompt").length);
+  assert.equal(sent, 2);
+  await page.waitForSelector("#prompt-error", { state: "hidden" });
+  assert.equal(await page.inputValue("#prompt"), "");
   await noProblems(page);
 });
 

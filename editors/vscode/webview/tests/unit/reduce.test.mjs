@@ -174,3 +174,18 @@ test("session_info_update patches the title: omitted keeps it, null clears it", 
   run([upd({ sessionUpdate: "session_info_update", title: null })], s);
   assert.equal(s.title, null);
 });
+
+test("a rejected or cancelled call is not shown as failed (_meta outcome, or the result text)", () => {
+  const call = (id, extra = {}) => upd({ sessionUpdate: "tool_call", toolCallId: id, title: "Edit", kind: "edit", status: "pending", ...extra });
+  const failed = (id, extra = {}) => upd({ sessionUpdate: "tool_call_update", toolCallId: id, status: "failed", ...extra });
+  const s = run([
+    session(),
+    call("a"), failed("a", { _meta: { companion: { outcome: "rejected" } } }),
+    call("b"), failed("b", { _meta: { companion: { outcome: "cancelled" } } }),
+    call("c"), failed("c", { rawOutput: "The user rejected this call." }),
+    call("d"), failed("d", { content: [{ type: "content", content: text("The user cancelled this tool call.") }] }),
+    call("e"), failed("e", { content: [{ type: "content", content: text("exit status 1") }] }),
+  ]);
+  const st = Object.fromEntries(s.items.filter((i) => i.kind === "tool").map((t) => [t.call.toolCallId, t.call.status]));
+  assert.deepEqual(st, { a: "rejected", b: "cancelled", c: "rejected", d: "cancelled", e: "failed" });
+});
