@@ -9,17 +9,7 @@ import (
 
 func TestMCPCommands(t *testing.T) {
 	home := t.TempDir()
-	getenv := func(k string) string {
-		if k == "HOME" {
-			return home
-		}
-		return ""
-	}
-	run1 := func(args ...string) (int, string) {
-		var out, errb bytes.Buffer
-		code := run(args, nil, &out, &errb, getenv)
-		return code, out.String() + errb.String()
-	}
+	run1 := runIn(home)
 	if code, out := run1("mcp", "add", "--env", "TOKEN=x", "files", "npx", "-y", "@modelcontextprotocol/server-filesystem", "/tmp"); code != 0 {
 		t.Fatalf("add: %d %s", code, out)
 	}
@@ -55,5 +45,22 @@ func TestUsage(t *testing.T) {
 	out.Reset()
 	if code := run([]string{"version"}, nil, &out, &errb, func(string) string { return "" }); code != 0 || !strings.HasPrefix(out.String(), "companion ") {
 		t.Errorf("version: %d %q", code, out.String())
+	}
+}
+
+// runIn returns a runner of companion's command line with HOME set to
+// home (and nothing else in the environment); it answers the exit code and
+// everything printed.
+func runIn(home string) func(args ...string) (int, string) {
+	getenv := func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return ""
+	}
+	return func(args ...string) (int, string) {
+		var out, errb bytes.Buffer
+		code := run(args, nil, &out, &errb, getenv)
+		return code, out.String() + errb.String()
 	}
 }

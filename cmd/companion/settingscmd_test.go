@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,17 +9,7 @@ import (
 
 func TestSettingsAccept(t *testing.T) {
 	home, ws := t.TempDir(), t.TempDir()
-	getenv := func(k string) string {
-		if k == "HOME" {
-			return home
-		}
-		return ""
-	}
-	run1 := func(args ...string) (int, string) {
-		var out, errb bytes.Buffer
-		code := run(args, nil, &out, &errb, getenv)
-		return code, out.String() + errb.String()
-	}
+	run1 := runIn(home)
 	for _, tt := range []struct {
 		args []string
 		code int

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,22 +11,17 @@ import (
 
 func TestTrust(t *testing.T) {
 	home, ws := t.TempDir(), t.TempDir()
-	getenv := func(k string) string {
-		if k == "HOME" {
-			return home
-		}
-		return ""
-	}
-	run1 := func(args ...string) (int, string) {
-		var out, errb bytes.Buffer
-		code := run(args, nil, &out, &errb, getenv)
-		return code, out.String() + errb.String()
-	}
+	run1 := runIn(home)
 	settings := filepath.Join(home, ".config", "companion", "settings.json")
 	os.MkdirAll(filepath.Dir(settings), 0o755)
 	os.WriteFile(settings, []byte(`{"folderTrust":{"enabled":true}}`), 0o644)
 	trusts := func() bool {
-		cfg, err := config.Load(getenv)
+		cfg, err := config.Load(func(k string) string {
+			if k == "HOME" {
+				return home
+			}
+			return ""
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
