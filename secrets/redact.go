@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"io"
 	"slices"
-	"strings"
 	"sync"
 )
 
@@ -13,7 +12,7 @@ import (
 const Redacted = "[redacted]"
 
 // minSecret is the shortest value treated as a secret: shorter ones (a
-// placeholder such as "demo") would redact ordinary text.
+// stand-in key such as "demo") would redact ordinary text.
 const minSecret = 8
 
 // Redactor replaces known secret values (API keys, whatever the names
@@ -23,9 +22,10 @@ type Redactor struct {
 	// mu guards forms.
 	mu sync.RWMutex
 	// forms are the secrets as they may appear: as given and escaped as a
-	// JSON string body, longest first. Add replaces the slice, never
-	// changes it, so a snapshot stays valid.
-	forms []string
+	// JSON string body, longest first, as bytes (every outgoing message
+	// is searched for them). Add replaces the slice, never changes it, so
+	// a snapshot stays valid.
+	forms [][]byte
 }
 
 // NewRedactor returns a Redactor for values; empty and short values are
@@ -46,18 +46,18 @@ func (r *Redactor) Add(values ...string) {
 			continue
 		}
 		b, _ := json.Marshal(v)
-		for _, f := range []string{v, string(b[1 : len(b)-1])} {
-			if !slices.Contains(forms, f) {
+		for _, f := range [][]byte{[]byte(v), b[1 : len(b)-1]} {
+			if !slices.ContainsFunc(forms, func(g []byte) bool { return bytes.Equal(f, g) }) {
 				forms = append(forms, f)
 			}
 		}
 	}
-	slices.SortFunc(forms, func(a, b string) int { return len(b) - len(a) })
+	slices.SortFunc(forms, func(a, b []byte) int { return len(b) - len(a) })
 	r.forms = forms
 }
 
 // snapshot returns the forms to look for.
-func (r *Redactor) snapshot() []string {
+func (r *Redactor) snapshot() [][]byte {
 	if r == nil {
 		return nil
 	}
@@ -68,18 +68,15 @@ func (r *Redactor) snapshot() []string {
 
 // String returns s with every secret replaced.
 func (r *Redactor) String(s string) string {
-	for _, f := range r.snapshot() {
-		s = strings.ReplaceAll(s, f, Redacted)
-	}
-	return s
+	return string(r.Bytes([]byte(s)))
 }
 
 // Bytes returns b with every secret replaced; b itself is returned when
 // it holds none.
 func (r *Redactor) Bytes(b []byte) []byte {
 	for _, f := range r.snapshot() {
-		if bytes.Contains(b, []byte(f)) {
-			b = bytes.ReplaceAll(b, []byte(f), []byte(Redacted))
+		if bytes.Contains(b, f) {
+			b = bytes.ReplaceAll(b, f, []byte(Redacted))
 		}
 	}
 	return b

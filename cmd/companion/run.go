@@ -98,7 +98,8 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer, geten
 	if cfg.LogLevel == "" {
 		cfg.LogLevel = "warn" // stderr is the progress display
 	}
-	log, closeLog, err := newLogger(cfg.LogFile, cfg.LogLevel, stderr, cli.NewRedactor(cfg).Writer)
+	red := cli.NewRedactor(cfg)
+	log, closeLog, err := newLogger(cfg.LogFile, cfg.LogLevel, stderr, red.Writer)
 	if err != nil {
 		fmt.Fprintf(stderr, "companion: %v\n", err)
 		return headless.ExitUsage
@@ -116,7 +117,7 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer, geten
 		OutputFormat: f.outputFormat, InputFormat: f.inputFormat, ApprovalMode: f.approvalMode,
 		Resume: f.resume, AllowedTools: f.rules(), MaxTurns: f.maxTurns, IncludePartial: f.partial,
 		ControlTimeout: f.controlTimeout, Cwd: cwd, Config: cfg,
-		Version: version, Log: log,
+		Version: version, Log: log, Redact: red.Bytes,
 	})
 }
 

@@ -134,7 +134,7 @@ func (p *Policy) protectedPath(dir, path string) string {
 		}
 	}
 	for _, abs := range candidates {
-		root, ok := p.rootOf(abs)
+		root, ok := p.roots.RootOf(abs)
 		if !ok {
 			continue
 		}
@@ -147,18 +147,6 @@ func (p *Policy) protectedPath(dir, path string) string {
 		}
 	}
 	return ""
-}
-
-// rootOf returns the workspace root that holds abs as written (no
-// symlinks resolved).
-func (p *Policy) rootOf(abs string) (string, bool) {
-	best := ""
-	for _, r := range p.roots.All() {
-		if tools.Within(r, abs) && len(r) > len(best) {
-			best = r
-		}
-	}
-	return best, best != ""
 }
 
 // commandDir is the absolute directory a shell command runs in.

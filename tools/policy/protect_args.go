@@ -37,14 +37,15 @@ func writers(name string) bool {
 // time. "" when none does.
 func (p *Policy) protectedArgs(dir string, cmds []tools.ShellCommand) string {
 	for _, cmd := range cmds {
-		for i, w := range cmd.Words {
-			if i == 0 {
-				continue
-			}
+		if len(cmd.Words) < 2 {
+			continue
+		}
+		writes := writers(cmd.Words[0])
+		for _, w := range cmd.Words[1:] {
 			if why := p.protectedArg(dir, argPath(w)); why != "" {
 				return why
 			}
-			if strings.ContainsAny(w, "$`") && len(cmd.Words) > 0 && writers(cmd.Words[0]) {
+			if writes && strings.ContainsAny(w, "$`") {
 				return "asked every time: " + filepath.Base(cmd.Words[0]) +
 					" writes files and an argument (" + w + ") is only known when the line runs; it may name a file that grants powers"
 			}

@@ -274,3 +274,14 @@ func TestKernelPath(t *testing.T) {
 		}
 	}
 }
+
+// TestProtectedNamesAgree ties the glob list of protect_args.go to the
+// names protectedWhy knows, so a name added to one is not missed by the
+// other.
+func TestProtectedNamesAgree(t *testing.T) {
+	for _, n := range protectedNames {
+		if protectedWhy(n) == "" && protectedWhy(n+"/x") == "" {
+			t.Errorf("%s is in protectedNames but protectedWhy does not protect it", n)
+		}
+	}
+}
