@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -104,7 +105,7 @@ func TestHoleSymlinkSwappedWhileAsking(t *testing.T) {
 			if len(fake.Permissions) != 1 || !strings.Contains(fake.Permissions[0].ToolCall.Title, "later/") {
 				t.Fatalf("permission requests = %+v, want one for later/", fake.Permissions)
 			}
-			if after := holeTree(t, outside); !holeMapsEqual(before, after) {
+			if after := holeTree(t, outside); !maps.Equal(before, after) {
 				t.Errorf("outside folder changed:\nbefore %v\nafter  %v", before, after)
 			}
 			if got := readFile(t, filepath.Join(ws, "later.away", "x.txt")); got != "INSIDE\n" {
@@ -116,18 +117,6 @@ func TestHoleSymlinkSwappedWhileAsking(t *testing.T) {
 			ed.Close()
 		})
 	}
-}
-
-func holeMapsEqual(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
 }
 
 // TestHoleHugeFiles gives the agent a 2 GiB file (sparse) and a text file

@@ -56,8 +56,11 @@ func TestHoleRedirectThroughSymlink(t *testing.T) {
 			if err := os.MkdirAll(filepath.Join(outside, "deep"), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			os.Symlink(filepath.Join(outside, "deep"), filepath.Join(ws, "link"))
-			os.Symlink(filepath.Join(outside, "PWNED"), filepath.Join(ws, "dangling"))
+			for link, target := range map[string]string{"link": filepath.Join(outside, "deep"), "dangling": filepath.Join(outside, "PWNED")} {
+				if err := os.Symlink(target, filepath.Join(ws, link)); err != nil {
+					t.Fatal(err)
+				}
+			}
 			fake := rejectAll()
 			ed := startFake(t, `{"turns":[{"chunks":[`+shellCall(line)+`]},{"chunks":[{"text":"ok"}]}]}`, fake,
 				`{"permissions":{"allow":["run_shell_command(ls)"]}}`)
@@ -83,7 +86,9 @@ func TestHoleRedirectThroughSymlink(t *testing.T) {
 // stay as they were.
 func TestHoleAutoEditPowerFiles(t *testing.T) {
 	ws := workspace(t, map[string]string{".git/config": "[core]\n"})
-	os.Symlink(".git/config", filepath.Join(ws, "cfg"))
+	if err := os.Symlink(".git/config", filepath.Join(ws, "cfg")); err != nil {
+		t.Fatal(err)
+	}
 	fake := rejectAll()
 	ed := startFake(t, `{"turns":[
 		{"chunks":[`+writeCall("notes.txt", "plain")+`]},

@@ -52,15 +52,20 @@ func TestUsage(t *testing.T) {
 // home (and nothing else in the environment); it answers the exit code and
 // everything printed.
 func runIn(home string) func(args ...string) (int, string) {
-	getenv := func(k string) string {
-		if k == "HOME" {
-			return home
-		}
-		return ""
-	}
+	getenv := homeEnv(home)
 	return func(args ...string) (int, string) {
 		var out, errb bytes.Buffer
 		code := run(args, nil, &out, &errb, getenv)
 		return code, out.String() + errb.String()
+	}
+}
+
+// homeEnv is an environment holding only HOME.
+func homeEnv(home string) func(string) string {
+	return func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return ""
 	}
 }

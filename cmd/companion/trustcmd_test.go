@@ -13,15 +13,14 @@ func TestTrust(t *testing.T) {
 	home, ws := t.TempDir(), t.TempDir()
 	run1 := runIn(home)
 	settings := filepath.Join(home, ".config", "companion", "settings.json")
-	os.MkdirAll(filepath.Dir(settings), 0o755)
-	os.WriteFile(settings, []byte(`{"folderTrust":{"enabled":true}}`), 0o644)
+	if err := os.MkdirAll(filepath.Dir(settings), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(settings, []byte(`{"folderTrust":{"enabled":true}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	trusts := func() bool {
-		cfg, err := config.Load(func(k string) string {
-			if k == "HOME" {
-				return home
-			}
-			return ""
-		})
+		cfg, err := config.Load(homeEnv(home))
 		if err != nil {
 			t.Fatal(err)
 		}

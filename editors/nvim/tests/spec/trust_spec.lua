@@ -2,7 +2,11 @@
 local h = require('helpers')
 
 describe(':CompanionTrust', function()
-  after_each(h.reset)
+  local notify = vim.notify
+  after_each(function()
+    vim.notify = notify
+    h.reset()
+  end)
 
   it('trusts the working directory and revokes it with !', function()
     local s = h.start('stream')
@@ -10,14 +14,12 @@ describe(':CompanionTrust', function()
     h.write_file(s.ws .. '/home/.config/companion/settings.json', '{"folderTrust":{"enabled":true}}')
     assert.are.equal(2, vim.fn.exists(':CompanionTrust'))
     local notes = {}
-    local notify = vim.notify
     vim.notify = function(msg) notes[#notes + 1] = msg end
     vim.cmd('CompanionTrust')
     local trusted = h.read_file(store)
     vim.cmd('CompanionTrust!')
     local revoked = h.read_file(store)
     local ok = require('companion').trust(s.ws .. '/missing')
-    vim.notify = notify
     assert.matches(vim.fn.json_encode(s.project), trusted, 1, true)
     assert.is_nil(revoked:find(s.project, 1, true), revoked)
     assert.matches('trusted ' .. s.project, notes[1], 1, true)

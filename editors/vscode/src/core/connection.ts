@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
+import { lastLines } from "./terminals";
 
 /** How to start the agent. */
 export interface LaunchSpec {
@@ -96,7 +97,7 @@ export class AgentConnection {
     );
     const connection = connectClient(child, handlers);
     const diedEarly = exited.then((e) => {
-      throw new Error(`companion exited before it answered initialize (${describeExit(e)})${tail.text ? `: ${lastLines(tail.text)}` : ""}`);
+      throw new Error(`companion exited before it answered initialize (${describeExit(e)})${tail.text ? `: ${lastLines(tail.text.trim(), 5)}` : ""}`);
     });
     const init = connection.agent.request(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
@@ -127,7 +128,7 @@ export class AgentConnection {
 
   /** stderrTail is the last few lines the agent wrote to stderr (for an error message). */
   stderrTail(): string {
-    return lastLines(this.stderr);
+    return lastLines(this.stderr.trim(), 5);
   }
 
   /** stop ends the process: stdin closed and SIGTERM, then SIGKILL after a grace period. */
@@ -171,6 +172,3 @@ export function describeExit(e: ExitInfo): string {
   return e.signal ? `killed by ${e.signal}` : `exit code ${e.code}`;
 }
 
-function lastLines(text: string, n = 5): string {
-  return text.trim().split("\n").slice(-n).join("\n");
-}
