@@ -8,11 +8,12 @@ FUZZTIME  ?= 10s
 # HTTP debug pages keep html/template and its reflection alive.
 RELEASE_FLAGS = -trimpath -tags=grpcnotrace -ldflags="-s -w"
 
-.PHONY: help build release test test-all test-deps conformance editors nvim vscode vscode-e2e fuzz lint generate check bench clean
+.PHONY: help build release cross test test-all test-deps conformance editors nvim vscode vscode-e2e fuzz lint generate check bench eval clean
 
 help:
 	@echo "build        build $(BIN)"
 	@echo "release      build $(BIN) stripped, as it ships (RELEASE_FLAGS)"
+	@echo "cross        go vet (which type-checks everything, tests included) for macOS and Windows, and build the Windows binary"
 	@echo "test         go test -race ./..."
 	@echo "test-all     build, lint, go tests, brief fuzzing and the ACP SDK conformance suite (what CI runs)"
 	@echo "test-deps    npm install the MCP servers the tests use"
@@ -26,6 +27,7 @@ help:
 	@echo "generate     regenerate the ACP types from acp/schema"
 	@echo "check        go mod tidy + generate, then fail if the tree changed"
 	@echo "bench        benchmarks: protocol, agent, start-up and headless runs (see bench/doc.go)"
+	@echo "eval         the task suite that measures the agent (eval/README.md): needs a model key or EVAL_FLAGS"
 
 build:
 	$(GO) build -o $(BIN) ./cmd/companion
@@ -33,12 +35,18 @@ build:
 release:
 	$(GO) build $(RELEASE_FLAGS) -o $(BIN) ./cmd/companion
 
+# CROSS are the other platforms companion builds for; CI vets them all.
+CROSS = darwin/arm64 windows/amd64
+cross:
+	@for p in $(CROSS); do echo "vet $$p"; GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) vet ./... || exit 1; done
+	GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null ./cmd/companion
+
 # GORACE: a race-enabled binary sleeps a second at exit by default (so late
 # reports can print); a race still fails it with exit status 66.
 test:
 	GORACE=atexit_sleep_ms=0 $(GO) test -race -count=1 ./...
 
-test-all: build lint test-deps test fuzz conformance editors
+test-all: build lint cross test-deps test fuzz conformance editors
 
 # test-deps installs the real MCP servers from npm that tools/mcp and e2e
 # test against (their tests skip, saying so, when these are missing).
@@ -79,6 +87,12 @@ check:
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./rpc ./acp ./agent/... ./bench
+
+# eval runs the task suite with the model the environment names (GEMINI_API_KEY,
+# or EVAL_FLAGS="--openai-base-url URL --model NAME"); without one it says how.
+EVAL_FLAGS ?=
+eval: build
+	$(GO) run ./eval --bin $(BIN) $(EVAL_FLAGS)
 
 clean:
 	rm -rf bin

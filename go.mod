@@ -14,10 +14,13 @@ require (
 )
 
 require (
+	github.com/creack/pty v1.1.24
 	github.com/google/jsonschema-go v0.4.2 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/spf13/cast v1.7.1 // indirect
+	github.com/tailscale/hujson v0.0.0-20260727124030-b80ff77dac4f
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
+	golang.org/x/term v0.46.0
 )
 
 require (

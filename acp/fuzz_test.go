@@ -54,7 +54,7 @@ func FuzzDecodeRequest(f *testing.F) {
 			return
 		}
 		if p, ok := v.(*PromptRequest); ok {
-			promptParts(p.Prompt, func(*ResourceLink) []model.Part { return nil })
+			promptParts(p.Prompt, func(*ResourceLink) []model.Part { return nil }, func(_, t string) string { return t })
 		}
 		out, err := json.Marshal(v)
 		if err != nil {

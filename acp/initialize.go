@@ -5,6 +5,7 @@ import (
 
 	"companion/config"
 	"companion/rpc"
+	"companion/tools/sandbox"
 )
 
 // ProtocolV1 is the only ACP version companion speaks.
@@ -82,11 +83,19 @@ func (c *connState) Logout(context.Context, *rpc.Conn, *LogoutRequest) (*LogoutR
 }
 
 // companionMeta is companion's part of initialize's _meta: the editor
-// context notification, and the command sandbox when one is on.
+// context notification, and the command sandbox when one is on: its mode,
+// the backend that confines commands ("bwrap", "landlock", "seatbelt", or
+// "none" when none can run here and commands are refused), why, and
+// whether commands reach the network.
 func companionMeta(cfg config.Config) map[string]any {
 	m := map[string]any{"ideContext": true}
-	if mode := cfg.Sandbox; mode != "" && mode != "off" {
-		m["sandbox"] = map[string]any{"mode": mode, "engine": "bwrap"}
+	mode, err := sandbox.ParseMode(cfg.Sandbox)
+	if err != nil {
+		mode = sandbox.ReadOnly // as the shell tool takes it
+	}
+	if mode.Sandboxed() {
+		be := sandbox.New(mode, cfg.SandboxNetwork).Backend()
+		m["sandbox"] = map[string]any{"mode": string(mode), "engine": string(be.Name), "why": be.Why, "network": cfg.SandboxNetwork}
 	}
 	return m
 }

@@ -26,7 +26,7 @@ func (c *connState) SessionPrompt(ctx context.Context, _ *rpc.Conn, p *PromptReq
 	}
 	parts, err := promptParts(p.Prompt, func(l *ResourceLink) []model.Part {
 		return s.agent.ReadMention(ctx, l.URI, l.Name)
-	})
+	}, s.agent.FrameData)
 	if err != nil {
 		return nil, rpc.Errorf(rpc.CodeInvalidParams, "%v", err)
 	}
@@ -59,9 +59,9 @@ func (c *connState) SessionCancel(_ context.Context, _ *rpc.Conn, p *CancelNotif
 }
 
 // promptParts turns the prompt's content blocks into model parts.
-// Embedded resources become text the model reads; links (@-mentions) are
-// read by readLink.
-func promptParts(blocks []ContentBlock, readLink func(*ResourceLink) []model.Part) ([]model.Part, error) {
+// Embedded resources become text the model reads, framed as data by frame;
+// links (@-mentions) are read by readLink.
+func promptParts(blocks []ContentBlock, readLink func(*ResourceLink) []model.Part, frame func(source, text string) string) ([]model.Part, error) {
 	if len(blocks) == 0 {
 		return nil, errors.New("the prompt is empty")
 	}
@@ -74,6 +74,9 @@ func promptParts(blocks []ContentBlock, readLink func(*ResourceLink) []model.Par
 		p, err := blockPart(b)
 		if err != nil {
 			return nil, fmt.Errorf("prompt block %d: %w", i, err)
+		}
+		if b.Resource != nil && p.Text != "" {
+			p.Text = frame("resource", p.Text)
 		}
 		parts = append(parts, p)
 	}

@@ -204,8 +204,9 @@ func toUpdate(ev agent.Event) (SessionUpdate, bool) {
 func toolCallUpdate(ev agent.ToolCallUpdated) *ToolCallUpdate {
 	up := &ToolCallUpdate{ToolCallID: ToolCallID(ev.ID), Status: ToolCallStatus(ev.Status)}
 	if ev.Outcome != "" {
-		// ACP has no terminal status for a user's decision: the call stays
-		// "failed" and _meta says it was rejected or cancelled.
+		// ACP has no terminal status for a user's decision or a call loop
+		// detection blocked: the call stays "failed" and _meta says it was
+		// rejected, cancelled or blocked.
 		up.Meta = map[string]any{"companion": map[string]any{"outcome": ev.Outcome}}
 	}
 	if ev.TerminalID != "" {

@@ -47,6 +47,7 @@ func TestToolCallUpdateOutcome(t *testing.T) {
 	}{
 		{"rejected", agent.OutcomeRejected, `"_meta":{"companion":{"outcome":"rejected"}}`},
 		{"cancelled", agent.OutcomeCancelled, `"_meta":{"companion":{"outcome":"cancelled"}}`},
+		{"blocked", agent.OutcomeBlocked, `"_meta":{"companion":{"outcome":"blocked"}}`},
 		{"failed", "", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 // Commands lists the slash commands the session understands: the built-in
 // ones, then those defined in files.
 func (s *Session) Commands() []Command {
-	return append(append(s.builtinCommands(), s.fileCommandList()...), s.mcpCommands()...)
+	return append(append(append(s.builtinCommands(), s.fileCommandList()...), s.skillCommandList()...), s.mcpCommands()...)
 }
 
 func (s *Session) builtinCommands() []Command {
@@ -30,6 +30,8 @@ func (s *Session) builtinCommands() []Command {
 		{Name: "memory", Description: "Show, add to or reload the instruction files", Hint: "show | add <fact> | refresh"},
 		{Name: "undo", Description: "Undo the last file change (again: the change before it)"},
 		{Name: "restore", Description: "List checkpoints, or restore one", Hint: "checkpoint id"},
+		{Name: "status", Description: "Show the model, approval mode, command sandbox and folders"},
+		{Name: "skills", Description: "List the skills the model may activate"},
 	}
 	if s.opts.AcceptSettings != nil {
 		cmds = append(cmds, Command{Name: "accept-settings", Description: "Accept this project's new or changed settings for new sessions"})
@@ -70,6 +72,10 @@ func (s *Session) runCommand(ctx context.Context, text string) (StopReason, erro
 		out = s.undo(ctx)
 	case "restore":
 		out = s.restoreCommand(ctx, arg)
+	case "status":
+		out = s.statusText()
+	case "skills":
+		out = s.skillsListing()
 	case "accept-settings":
 		out = s.acceptSettings()
 	default:
@@ -142,11 +148,12 @@ func (s *Session) maybeTitle(ctx context.Context, parts []model.Part) {
 	}
 }
 
-// titleFrom takes the first line of the prompt's text, shortened.
+// titleFrom takes the first line of the prompt's text as plain words,
+// shortened; a prompt of images alone is named for them.
 func titleFrom(parts []model.Part) string {
 	for _, p := range parts {
 		line, _, _ := strings.Cut(strings.TrimSpace(p.Text), "\n")
-		line = strings.Join(strings.Fields(line), " ")
+		line = plainMarkdown(strings.Join(strings.Fields(line), " "))
 		if line == "" {
 			continue
 		}
@@ -156,5 +163,34 @@ func titleFrom(parts []model.Part) string {
 		}
 		return line
 	}
+	for _, p := range parts {
+		if p.InlineData != nil && strings.HasPrefix(p.InlineData.MIMEType, "image/") {
+			return "Image"
+		}
+	}
 	return ""
+}
+
+// plainMarkdown drops the markdown marks a title line may carry: a
+// heading, quote or list marker, emphasis and code marks, and link
+// targets ("[text](url)" becomes "text").
+func plainMarkdown(line string) string {
+	line = strings.TrimLeft(line, "#> ")
+	for _, marker := range []string{"- ", "* ", "+ "} {
+		line = strings.TrimPrefix(line, marker)
+	}
+	var b strings.Builder
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; {
+		case c == '`' || c == '*' || (c == '_' && (i+1 < len(line) && line[i+1] == '_' || i > 0 && line[i-1] == '_')):
+		case c == ']' && i+1 < len(line) && line[i+1] == '(':
+			if end := strings.IndexByte(line[i:], ')'); end > 0 {
+				i += end
+			}
+		case c == '[' && strings.Contains(line[i:], "]("):
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return strings.Join(strings.Fields(b.String()), " ")
 }

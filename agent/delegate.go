@@ -29,7 +29,8 @@ func (d *delegateTool) Kind() tools.Kind { return tools.KindThink }
 
 func (d *delegateTool) Description() string {
 	var b strings.Builder
-	b.WriteString("Hand a self-contained task to a specialised subagent and get its final answer back. The subagent starts with no knowledge of this conversation: put everything it needs in the task.\nAgents:\n")
+	b.WriteString("Hand a self-contained task to a specialised subagent and get its final answer back. The subagent starts with no knowledge of this conversation: put everything it needs in the task. " +
+		"Not for what one or two of your own calls can do. Check what it reports before relying on it.\nAgents:\n")
 	for _, a := range d.agents {
 		fmt.Fprintf(&b, "- %s: %s\n", a.Name, a.Description)
 	}
@@ -39,7 +40,7 @@ func (d *delegateTool) Description() string {
 func (d *delegateTool) Schema() json.RawMessage {
 	names, _ := json.Marshal(d.agentNames())
 	return json.RawMessage(`{"type":"object","properties":{"agent":{"type":"string","enum":` + string(names) +
-		`,"description":"The agent to delegate to."},"task":{"type":"string","description":"The complete task, with all context the agent needs."}},"required":["agent","task"]}`)
+		`,"description":"The agent to delegate to."},"task":{"type":"string","description":"The complete task, with all context the agent needs, e.g. \"Review the diff of internal/store/ for concurrency bugs; the change adds a cache in store.go.\""}},"required":["agent","task"]}`)
 }
 
 func (d *delegateTool) agentNames() []string {
@@ -123,7 +124,8 @@ func (c *delegateCall) child(ctx context.Context, sink Sink) (*Session, error) {
 		Models: p.Models(), Tools: reg, MCP: servers, Files: p.opts.Files, Terminals: p.opts.Terminals, Sink: sink,
 		Log: p.opts.Log.With("subagent", c.def.Name), MaxRequests: c.def.MaxTurns, Policy: p.policy,
 		Asker: &childAsker{parent: p.opts.Asker, agent: c.def.Name}, StateDir: p.opts.StateDir,
-		SystemPrompt: c.def.Prompt, Depth: p.opts.Depth + 1, Now: p.opts.Now, Memory: p.opts.Memory}
+		SystemPrompt: c.def.Prompt, Depth: p.opts.Depth + 1, Now: p.opts.Now, Memory: p.opts.Memory,
+		Prompt: p.opts.Prompt.forSubagent(c.def)}
 	return NewSession(opts)
 }
 

@@ -14,9 +14,19 @@
 // step): report, timing, hooks, announce, permission, checkpoint,
 // diagnostics, execute.
 //
-// Untrusted text stays data (untrusted.go): every function response and
-// every attached file reaches the model inside a frame whose tag carries a
-// per-session random nonce, which the system prompt explains. Function
+// The system prompt (prompt.go, prompt_text.go, system.go) is a list of
+// named parts, each rendered from plain inputs (golden files in testdata)
+// and each but the untrusted-data rules switchable off in settings. It is
+// built once per session and, with the sorted tool declarations, opens
+// every request unchanged; what changes per request comes last (request.go).
+//
+// Untrusted text stays data (untrusted.go): every function response, every
+// attached file or resource, what file commands insert (@{file}, !{cmd})
+// and the editor context reach the model inside a frame whose tag carries
+// a per-session random nonce, which the system prompt explains. Function
 // responses are framed as each request is built (history and the editor
-// keep the plain text); attached files are framed when they are read.
+// keep the plain text); the rest is framed when it is read.
+//
+// A call that asks to run outside the command sandbox (permission_sandbox.go)
+// is a permission of its own: asked in every mode, never "always".
 package agent

@@ -79,15 +79,19 @@ type ToolCallUpdated struct {
 	// Refused is set when the call never ran: a hook, the policy or the
 	// user refused it.
 	Refused bool `json:",omitempty"`
-	// Outcome says why a failed call ended when it was the user's
-	// decision: OutcomeRejected or OutcomeCancelled; "" otherwise.
+	// Outcome says why a failed call ended when it was no error: the
+	// user's decision (OutcomeRejected, OutcomeCancelled) or loop
+	// detection (OutcomeBlocked); "" otherwise.
 	Outcome string `json:",omitempty"`
 }
 
-// Outcomes of a call the user ended (ToolCallUpdated.Outcome).
+// Outcomes of a call that failed without an error (ToolCallUpdated.Outcome).
 const (
 	OutcomeRejected  = "rejected"
 	OutcomeCancelled = "cancelled"
+	// OutcomeBlocked is a call loop detection did not run: the model
+	// repeated itself.
+	OutcomeBlocked = "blocked"
 )
 
 // CompactionUpdated reports a compression of the history: started

@@ -21,6 +21,9 @@ func (s *Session) fileCommand(ctx context.Context, text string) (string, bool, e
 	}
 	i := slices.IndexFunc(s.opts.SlashCommands, func(c slash.Command) bool { return c.Name == name })
 	if i < 0 {
+		if prompt, ok, err := s.skillCommand(name, args); ok {
+			return prompt, true, err
+		}
 		return s.mcpPrompt(ctx, name, args)
 	}
 	prompt, err := slash.Expand(ctx, s.opts.SlashCommands[i], strings.TrimSpace(args), &slashEnv{s: s})
@@ -31,7 +34,7 @@ func (s *Session) fileCommand(ctx context.Context, text string) (string, bool, e
 // same confinement and policy as the model's tools.
 type slashEnv struct{ s *Session }
 
-// ReadFile reads a file for @{path}.
+// ReadFile reads a file for @{path}, framed as data (see untrusted.go).
 func (e *slashEnv) ReadFile(ctx context.Context, path string) (string, error) {
 	abs, err := e.s.opts.Roots.Resolve(path)
 	if err != nil {
@@ -41,11 +44,16 @@ func (e *slashEnv) ReadFile(ctx context.Context, path string) (string, error) {
 	if files == nil {
 		files = tools.LocalFiles{}
 	}
-	return files.ReadTextFile(ctx, abs)
+	text, err := files.ReadTextFile(ctx, abs)
+	if err != nil {
+		return "", err
+	}
+	return frameData(e.s.dataNonce, sourceFileCommandFile, text), nil
 }
 
 // RunShell runs !{command} as a run_shell_command call: shown to the user,
-// checked by the policy (and asked about when it must be), then run.
+// checked by the policy (and asked about when it must be), then run. Its
+// output comes back framed as data (see untrusted.go).
 func (e *slashEnv) RunShell(ctx context.Context, command string) (string, error) {
 	if _, ok := e.s.opts.Tools.Get("run_shell_command"); !ok {
 		return "", errors.New("no shell tool")
@@ -59,7 +67,7 @@ func (e *slashEnv) RunShell(ctx context.Context, command string) (string, error)
 	if p.res.IsError {
 		return "", errors.New(firstLine(p.res.Text))
 	}
-	return shellOutput(p.res), nil
+	return frameData(e.s.dataNonce, sourceFileCommandShell, shellOutput(p.res)), nil
 }
 
 // shellOutput is the command's output from the shell tool's answer: the

@@ -30,7 +30,7 @@ func (s *Session) withIDEContext(ctx context.Context, parts []model.Part) []mode
 	if text == "" {
 		return parts
 	}
-	note := model.Part{Text: "<editor_context>\n" + text + "\n</editor_context>"}
+	note := model.Part{Text: "<editor_context>\n" + frameData(s.dataNonce, sourceEditor, text) + "\n</editor_context>"}
 	return append([]model.Part{note}, parts...)
 }
 

@@ -46,3 +46,47 @@ func TestLoopDetection(t *testing.T) {
 		})
 	}
 }
+
+// TestLoopBlockedCallShown checks that a call loop detection does not run
+// still shows as a card: started, then failed with OutcomeBlocked and a
+// text saying why, between the model's message before it and the one
+// after the nudge. The echo tool runs only for the calls before the loop.
+func TestLoopBlockedCallShown(t *testing.T) {
+	same := fakeTurn{chunks: []*model.Chunk{text("Checking again."), call("echo", map[string]any{"text": "same"})}}
+	done := fakeTurn{chunks: []*model.Chunk{text("Trying something else.")}}
+	m := &fakeModel{turns: []fakeTurn{same, same, same, same, same, done}}
+	s, rec := newTestSession(t, m)
+	if r, err := s.Prompt(context.Background(), userText("go")); err != nil || r != EndTurn {
+		t.Fatalf("Prompt = %q, %v", r, err)
+	}
+	var trail []string
+	ran := 0
+	for _, ev := range rec.all() {
+		switch ev := ev.(type) {
+		case MessageChunk:
+			trail = append(trail, "message: "+ev.Text)
+		case ToolCallStarted:
+			trail = append(trail, "started: "+ev.Title)
+		case ToolCallUpdated:
+			if ev.Status == ToolCompleted {
+				ran++
+			}
+			if ev.Status == ToolFailed {
+				trail = append(trail, "failed: "+ev.Outcome+": "+ev.Text)
+			}
+		}
+	}
+	if ran != 4 {
+		t.Errorf("echo ran %d times, want 4 (the fifth call is blocked)", ran)
+	}
+	want := []string{
+		"message: Checking again.",
+		"started: Echo same",
+		"failed: blocked: Blocked as a repeat: the model made this same call again and again, so it was not run.",
+		"message: Trying something else.",
+	}
+	got := trail[len(trail)-len(want):]
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("events end with\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

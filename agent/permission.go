@@ -72,33 +72,37 @@ type Answer struct {
 	Message string
 }
 
-// options lists the answers offered for a confirmation.
+// options lists the answers offered for a confirmation. Every label says
+// its scope in plain words, the same ones in every front end: "this time",
+// "for this session" (remembered until the session ends), "in this
+// project" (saved to the project settings). Names are written plainly,
+// never in backticks: editors show labels as text.
 func options(c *tools.Confirmation, root string) []Option {
-	opts := []Option{{ProceedOnce, "Allow once", AllowOnce}}
+	opts := []Option{{ProceedOnce, "Allow this time", AllowOnce}}
 	switch c.Type {
 	case tools.ConfirmEdit:
 		name := displayPath(root, c.Path)
 		opts = append(opts,
-			Option{ProceedAlways, "Always allow edits to " + name, AllowAlways},
-			Option{ProceedAlwaysTool, "Allow all edits this session", AllowAlways},
-			Option{ProceedAlwaysSave, "Always allow edits to " + name + " in this project", AllowAlways})
+			Option{ProceedAlways, "Allow edits to " + name + " for this session", AllowAlways},
+			Option{ProceedAlwaysTool, "Allow all edits for this session", AllowAlways},
+			Option{ProceedAlwaysSave, "Allow edits to " + name + " in this project", AllowAlways})
 	case tools.ConfirmExec:
 		// The label names exactly the rules the answer remembers; a line
 		// no rule can cover (computed names, options that run programs)
 		// offers no "always".
 		if names := ruleNames(policy.AlwaysRules(policy.Call{Confirm: c, Root: root}, policy.ScopeThis)); names != "" {
 			opts = append(opts,
-				Option{ProceedAlways, "Always allow " + names + " this session", AllowAlways},
-				Option{ProceedAlwaysSave, "Always allow " + names + " in this project", AllowAlways})
+				Option{ProceedAlways, "Allow " + names + " for this session", AllowAlways},
+				Option{ProceedAlwaysSave, "Allow " + names + " in this project", AllowAlways})
 		}
 	case tools.ConfirmMCP:
 		opts = append(opts,
-			Option{ProceedAlways, fmt.Sprintf("Always allow %s from %s", c.Tool, c.Server), AllowAlways},
-			Option{ProceedAlwaysSrv, "Always allow every tool of " + c.Server, AllowAlways})
+			Option{ProceedAlways, fmt.Sprintf("Allow %s from %s for this session", c.Tool, c.Server), AllowAlways},
+			Option{ProceedAlwaysSrv, "Allow every tool of " + c.Server + " for this session", AllowAlways})
 	default:
-		opts = append(opts, Option{ProceedAlways, "Always allow", AllowAlways})
+		opts = append(opts, Option{ProceedAlways, "Allow for this session", AllowAlways})
 	}
-	return append(opts, Option{RejectOnceID, "Reject", RejectOnce}, Option{RejectAlwaysOption, "Always reject", RejectAlways})
+	return append(opts, Option{RejectOnceID, "Reject", RejectOnce}, Option{RejectAlwaysOption, "Reject for this session", RejectAlways})
 }
 
 // onceOnly keeps the answers that decide this call alone. A call the
@@ -121,13 +125,19 @@ func ruleNames(rules []policy.Rule) string {
 	var names []string
 	for _, r := range rules {
 		if r.Pattern != "" {
-			names = append(names, r.Pattern)
+			names = append(names, plainName(r.Pattern))
 		}
 	}
 	if len(names) < 2 {
 		return strings.Join(names, "")
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// plainName strips the backticks a pattern may carry, so a label shows
+// a command as text: "Allow echo for this session".
+func plainName(s string) string {
+	return strings.ReplaceAll(s, "`", "")
 }
 
 // displayPath shows a path relative to the root when inside it.

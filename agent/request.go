@@ -8,14 +8,20 @@ import (
 )
 
 // buildRequest assembles the next model request: system prompt, curated
-// history and the tool declarations.
+// history and the tool declarations. For providers' prompt caching the
+// request keeps a long stable prefix: the system prompt (see systemPrompt:
+// built once, again only after a mode change or a memory reload) and the
+// tools (sorted by name) come first; the history only grows (old outputs are masked
+// on a coarse boundary, see maskSettled); what changes from request to
+// request comes last: the editor context rides at the start of the newest
+// user turn (withIDEContext), and the todo reminder after everything.
 func (s *Session) buildRequest(ctx context.Context) (*model.Request, error) {
 	system, err := s.systemPrompt(ctx)
 	if err != nil {
 		return nil, err
 	}
 	s.maybeCompress(ctx)
-	contents := frameToolOutputs(s.dataNonce, maskOldOutputs(s.curated()))
+	contents := frameToolOutputs(s.dataNonce, maskSettled(s.curated()))
 	req := &model.Request{Model: s.ModelName(), System: system, Contents: contents,
 		ThinkingBudget: s.thinkingBudget()}
 	if note := s.reminder(); note != "" {

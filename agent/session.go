@@ -13,6 +13,7 @@ import (
 	"companion/agent/hooks"
 	"companion/agent/memory"
 	"companion/agent/model"
+	"companion/agent/skills"
 	"companion/agent/slash"
 	"companion/ide"
 	"companion/tools"
@@ -77,6 +78,9 @@ type Options struct {
 	// AppendSystemPrompt is added after the base instructions (an SDK's
 	// own instructions).
 	AppendSystemPrompt string
+	// Prompt is what the system prompt says of the sandbox and the
+	// skills, and the parts turned off (prompt.go).
+	Prompt PromptOptions
 	// Journal records the session so it can be loaded again; may be nil.
 	Journal Journal
 	// CompressAt is the share of the context window at which older history
@@ -93,6 +97,10 @@ type Options struct {
 	// AcceptSettings, when set, is what /accept-settings runs: it accepts
 	// the project settings that were held back and says what happened.
 	AcceptSettings func() (string, error)
+	// Skills are the session's Agent Skills: the /skill-name commands and
+	// /skills (skills.go); the caller also adds the catalog's activate_skill
+	// tool to Tools. Nil means none.
+	Skills *skills.Catalog
 }
 
 // Session is one conversation. It runs at most one turn at a time; its
@@ -143,6 +151,8 @@ type Session struct {
 	thoughtLevel locked[string]
 	system       locked[string]
 	memory       locked[*memory.Memory]
+	// systemMode is the approval mode the system prompt was built for.
+	systemMode locked[string]
 
 	// Atomics, no lock.
 	// stateOnce makes the state directory on the first prompt.

@@ -6,55 +6,61 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 )
 
 // listingMaxEntries bounds the workspace listing in the system prompt.
-const listingMaxEntries = 200
+const listingMaxEntries = 120
 
-// systemPrompt returns the session's system prompt, building it once.
+// systemPrompt returns the session's system prompt. It is built on the
+// first request and kept, so that every request of the session starts
+// with the same bytes (providers cache that prefix); it is built again
+// only when the approval mode changed (the mode part says what the mode
+// allows) or the memory files were reloaded.
 func (s *Session) systemPrompt(ctx context.Context) (string, error) {
-	if cached := s.system.get(); cached != "" {
+	mode := s.Mode()
+	if cached := s.system.get(); cached != "" && s.systemMode.get() == mode {
 		return cached, nil
 	}
-	root := s.Root()
-	var b strings.Builder
-	if s.opts.SystemPrompt != "" {
-		b.WriteString(s.opts.SystemPrompt)
-	} else {
-		b.WriteString(basePrompt)
-	}
-	b.WriteString(dataFramePrompt(s.dataNonce))
-	if s.opts.AppendSystemPrompt != "" {
-		b.WriteString("\n\n" + s.opts.AppendSystemPrompt)
-	}
-	fmt.Fprintf(&b, "\n\n# Environment\n- Date: %s\n- OS: %s/%s\n- Working directory (session root): %s\n",
-		s.opts.Now().Format("Monday, January 2, 2006"), runtime.GOOS, runtime.GOARCH, root)
-	if extra := s.opts.Roots.All()[1:]; len(extra) > 0 {
-		fmt.Fprintf(&b, "- Additional directories: %s\n", strings.Join(extra, ", "))
-	}
-	b.WriteString("\n# Top of the working directory\n")
-	b.WriteString(listing(ctx, root, listingMaxEntries))
-	if mem := s.loadMemory(ctx); mem != "" {
-		fmt.Fprintf(&b, "\n# Instructions from the user and the project\nFollow them; the more specific ones (deeper folders) win.\n\n%s\n", mem)
-	}
-	out := b.String()
+	in := s.promptInputs(ctx, mode)
+	out := renderPrompt(&in)
 	s.system.set(out)
+	s.systemMode.set(mode)
 	return out, ctx.Err()
 }
 
-const basePrompt = `You are companion, an AI coding agent working inside the user's editor.
-You help with software engineering tasks: reading and explaining code, finding things, planning and making changes.
+// promptInputs gathers what the system prompt says of this session.
+func (s *Session) promptInputs(ctx context.Context, mode string) promptInputs {
+	p := s.opts.Prompt
+	if bad := unknownParts(p.Disable); len(bad) > 0 {
+		s.opts.Log.Warn("systemPrompt.disable names unknown parts", "unknown", bad, "known", PromptParts())
+	}
+	in := promptInputs{Custom: s.opts.SystemPrompt, Append: s.opts.AppendSystemPrompt, Nonce: s.dataNonce,
+		Mode: mode, Sandbox: p.Sandbox, SandboxNetwork: p.SandboxNetwork, Skills: p.Skills,
+		Hooks: s.opts.Hooks != nil, Disabled: p.Disable, Env: s.promptEnv(ctx)}
+	if s.delegate != nil {
+		in.Agents = s.opts.Agents
+	}
+	for _, t := range s.builtinTools() {
+		in.Tools = append(in.Tools, t.Name())
+	}
+	return in
+}
 
-# How to work
-- Understand before acting: use the tools to read the relevant files and search the project; never guess at file contents.
-- Follow the project's conventions, style and structure; look at neighbouring code, tests and configuration first.
-- Paths you pass to tools are absolute or relative to the working directory, and must stay inside the workspace roots.
-- Be concise. Use GitHub-flavoured markdown. Refer to code as path:line so the editor can link it.
-- If a tool reports an error, read it and correct the call rather than repeating it.
-- When the request is ambiguous, say what you assumed.`
+// promptEnv reads the environment part's facts: the date (a day), the
+// system, the roots, git, the listing and the memory files.
+func (s *Session) promptEnv(ctx context.Context) promptEnv {
+	root := s.Root()
+	e := promptEnv{Date: s.opts.Now().Format("Monday, January 2, 2006"), OS: osName(), Shell: shellName(),
+		Roots: s.opts.Roots.All(), Listing: listing(ctx, root, listingMaxEntries)}
+	e.InGit, e.Git = gitBranch(root)
+	e.Memory = s.loadMemory(ctx)
+	if mem := s.memory.get(); mem != nil {
+		e.MemoryFiles = mem.Files()
+	}
+	return e
+}
 
 // listing is a bounded, breadth-first listing of dir two levels deep,
 // skipping hidden entries and common dependency folders.

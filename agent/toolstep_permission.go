@@ -32,6 +32,9 @@ func (s *Session) permissionStep(ctx context.Context, p *prepared, next toolNext
 // permit asks the policy, and the user when the policy says so, whether a
 // call may run. It returns "" when it may, else the text the model gets.
 func (s *Session) permit(ctx context.Context, q Question, p *prepared, hook hooks.Decision) string {
+	if _, ok := escapeOf(p.inv); ok { // its own permission: see permission_sandbox.go
+		return s.permitOutsideSandbox(ctx, q, p)
+	}
 	call := policy.Call{Tool: q.Tool, Kind: q.Kind, Confirm: q.Confirm, Root: s.Root()}
 	v := s.policy.Decide(call)
 	// A hook may ask where the policy would allow, or approve a plain ask;
@@ -58,6 +61,8 @@ func (s *Session) permit(ctx context.Context, q Question, p *prepared, hook hook
 	q.Options = options(q.Confirm, s.Root())
 	if v.Reason != "" { // why this must be asked shows on the card
 		q.Title += " (" + v.Reason + ")"
+	}
+	if v.Reason != "" || q.Confirm.OnceOnly {
 		q.Options = onceOnly(q.Options)
 	}
 	s.toolState(q.CallID, "awaiting_approval", "")

@@ -8,6 +8,7 @@ import (
 
 	"companion/agent/hooks"
 	"companion/agent/model"
+	"companion/tools"
 )
 
 // StopReason says why a prompt ended. The values match ACP's StopReason.
@@ -126,6 +127,11 @@ func (s *Session) loop(ctx context.Context) (StopReason, error) {
 // (its pending calls answered as skipped) and the prompt goes on; the
 // second time the prompt ends.
 func (s *Session) onLoop(ctx context.Context, loops *loopDetector, resp response, what string) (StopReason, bool) {
+	why := "Blocked as a repeat: the model made this same call again and again, so it was not run."
+	if resp.loop != "" {
+		why = "Blocked: the model was repeating itself, so this call was not run."
+	}
+	s.blockCalls(ctx, resp.calls, why)
 	if loops.nudged {
 		s.emit(ctx, MessageChunk{Text: "\n\nStopped: the model kept repeating itself (" + what + "). Rephrase the request or break it into smaller steps."})
 		return MaxTurnRequests, true
@@ -138,6 +144,21 @@ func (s *Session) onLoop(ctx context.Context, loops *loopDetector, resp response
 	parts = append(parts, model.Part{Text: loopNudge(what)})
 	s.appendHistory(model.Content{Role: model.RoleUser, Parts: parts})
 	return "", false
+}
+
+// blockCalls shows each call of a looping response as a card that ends
+// failed with OutcomeBlocked, so the user sees what was not run and the
+// answers before and after it stay apart. why is the card's text.
+func (s *Session) blockCalls(ctx context.Context, calls []model.FunctionCall, why string) {
+	for i := range calls {
+		p := s.prepare(&calls[i])
+		started := ToolCallStarted{ID: p.id, Name: p.fc.Name, Title: p.fc.Name, Kind: tools.KindOther, Input: p.args}
+		if p.inv != nil {
+			started.Title, started.Kind, started.Locations = p.inv.Title(), p.tool.Kind(), p.inv.Locations()
+		}
+		s.emit(ctx, started)
+		s.emit(ctx, ToolCallUpdated{ID: p.id, Status: ToolFailed, Text: why, Refused: true, Outcome: OutcomeBlocked})
+	}
 }
 
 // response is what one model request produced.

@@ -1,7 +1,8 @@
 // Package bench holds companion's benchmarks that span packages: process
 // start-up to the initialize answer and memory after session/new, peak
 // memory of a whole one-prompt ACP session (both for the development and
-// the release build), a whole headless `companion run`, and the agent's
-// own overhead per streamed chunk. Run them with `make bench`; they report
+// the release build), a whole headless `companion run`, the agent's own
+// overhead per streamed chunk, and the first model request's bytes with
+// the share of them the next request repeats (prompt_test.go). Run them with `make bench`; they report
 // medians and percentiles as benchmark metrics and never fail on time.
 package bench

@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 )
@@ -21,13 +21,23 @@ type accepted struct {
 	Files map[string]string `json:"files"`
 }
 
-// ProjectFile is a project's settings file as read for a session.
+// ProjectFile is a project's settings as read for a session: companion's
+// .companion/settings.json with what Gemini CLI's .gemini/settings.json
+// and Claude Code's .mcp.json add (see readProjectSources).
 type ProjectFile struct {
-	// Path is the file's absolute path, with the root's symlinks resolved.
+	// Path is companion's own file's absolute path (with the root's
+	// symlinks resolved), whether or not it exists: the name the user
+	// accepts the project's settings under.
 	Path string
-	// Hash identifies the content ("sha256:…"); "" when there is no file.
+	// Hash identifies the content of all the files ("sha256:…"); "" when
+	// there is none.
 	Hash    string
 	Project Project
+	// Files are the files read, Sources the file each setting came from.
+	Files   []string
+	Sources map[string]string
+	// env is the project's .env file, when there is one.
+	env *dotEnv
 }
 
 // PendingSettings describes a project settings file whose powers were
@@ -38,24 +48,25 @@ type PendingSettings struct {
 	Adds []string
 }
 
-// ReadProjectFile reads root's project settings with the hash of their
-// content; a missing file is empty.
+// ReadProjectFile reads root's project settings (all three files) with
+// the hash of their content, and its .env file; missing files are empty.
+// Variables in string values are expanded from the process environment.
 func ReadProjectFile(root string) (ProjectFile, error) {
 	if real, err := filepath.EvalSymlinks(root); err == nil {
 		root = real
 	}
 	f := ProjectFile{Path: ProjectSettingsPath(root)}
-	data, err := os.ReadFile(f.Path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return f, nil
-	}
+	found, sources, err := readProjectSources(root, &f.Project, os.Getenv)
 	if err != nil {
-		return f, fmt.Errorf("read project settings: %w", err)
+		return f, err
 	}
-	if err := json.Unmarshal(data, &f.Project); err != nil {
-		return f, fmt.Errorf("project settings %s are not valid JSON: %w", f.Path, err)
+	f.Hash, f.Sources = projectHash(root, found), sources
+	for _, s := range found {
+		f.Files = append(f.Files, s.path)
 	}
-	f.Hash = contentHash(data)
+	if env, ok := readDotEnv(root, projectEnvKey); ok {
+		f.env = &env
+	}
 	return f, nil
 }
 
@@ -127,10 +138,70 @@ func (c *Config) AcceptProject(root string) (ProjectFile, []string, error) {
 // parts (ask and deny rules) and plain choices (the model) always apply.
 func (c Config) ApplyProject(f ProjectFile) Config {
 	adds := f.Project.Powers()
+	var out Config
 	if len(adds) == 0 || c.Accepted(f.Path, f.Hash) {
-		return c.WithProject(f.Project)
+		out = c.layerProject(f.Project, f)
+	} else {
+		out = c.layerProject(f.Project.withoutPowers(), f)
+		out.PendingProject = &PendingSettings{Path: f.Path, Hash: f.Hash, Adds: adds}
 	}
-	out := c.WithProject(f.Project.withoutPowers())
-	out.PendingProject = &PendingSettings{Path: f.Path, Hash: f.Hash, Adds: adds}
 	return out
+}
+
+// layerProject lays p (read as f) over c, then the environment (with the
+// project's .env under it) and the flags back over both: the order of
+// Layers. The flags' changes are told apart from what Load left.
+func (c Config) layerProject(p Project, f ProjectFile) Config {
+	model, turns := c.Model, c.MaxTurnRequests
+	out := c.WithProject(p)
+	out.Sources = maps.Clone(c.Sources)
+	if out.Sources == nil {
+		out.Sources = map[string]string{}
+	}
+	for k, src := range f.Sources {
+		if !projectKey(k, p) {
+			continue
+		}
+		switch k { // the project's own fields, beside the user's
+		case "mcpServers":
+			k = "projectMcpServers"
+		case "hooks":
+			k = "projectHooks"
+		case "permissions": // the project's rules add to the user's
+			src = joinSource(out.Sources[k], src)
+		}
+		out.Sources[k] = src
+	}
+	if c.loaded == nil {
+		return out
+	}
+	env := envLayer{getenv: c.loaded.env.getenv}
+	if f.env != nil {
+		env.files = append(env.files, *f.env)
+	}
+	env.files = append(env.files, c.loaded.env.files...)
+	applyEnv(&out, func(k string) (string, string) { // only what the project's layers could change
+		if !projectEnvKey(k) {
+			return "", ""
+		}
+		return env.lookup(k)
+	})
+	if model != c.loaded.model {
+		out.Model, out.Sources["model"] = model, "flag"
+	}
+	if turns != c.loaded.maxTurns {
+		out.MaxTurnRequests, out.Sources["maxTurnRequests"] = turns, "flag"
+	}
+	return out
+}
+
+// projectKey reports whether p sets the top-level setting k.
+func projectKey(k string, p Project) bool {
+	var top map[string]json.RawMessage
+	data, err := json.Marshal(p)
+	if err != nil || json.Unmarshal(data, &top) != nil {
+		return false
+	}
+	_, ok := top[k]
+	return ok
 }

@@ -39,7 +39,7 @@ func TestApplyProjectHoldsBackPowers(t *testing.T) {
 		t.Errorf("restrictions and choices must load: %+v", got)
 	}
 	want := []string{"allows run_shell_command(make)", "adds hook BeforeTool: touch hooked",
-		"adds MCP server db (node db.js) whose tools run without asking", "adds MCP server web (https://x.example/mcp)",
+		"adds MCP server db (node db.js)", "adds MCP server web (https://x.example/mcp)",
 		"reads instruction files named NOTES.md"}
 	if got.PendingProject == nil || !slices.Equal(got.PendingProject.Adds, want) || got.PendingProject.Path != f.Path {
 		t.Fatalf("pending = %+v, want adds %q", got.PendingProject, want)

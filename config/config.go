@@ -68,11 +68,18 @@ type Config struct {
 	Sandbox string `json:"sandbox,omitempty"`
 	// SandboxNetwork lets sandboxed commands reach the network.
 	SandboxNetwork bool `json:"sandboxNetwork,omitempty"`
+	// HooksSandboxNetwork, when false, cuts sandboxed hook commands off
+	// the network; hooks have network by default. Like Sandbox, only the
+	// user's settings set it. Hooks and stdio MCP servers run in the same
+	// sandbox mode as shell commands; a server opts out with its own
+	// "sandbox": false, honoured in the user's settings only (see
+	// MCPServer).
+	HooksSandboxNetwork *bool `json:"hooksSandboxNetwork,omitempty"`
 	// StateDir holds sessions, checkpoints and command logs; "" means
 	// $XDG_STATE_HOME/companion (or ~/.local/state/companion).
 	StateDir string `json:"stateDir,omitempty"`
 	// MemoryFileNames are the instruction files read from the user config
-	// directory and the project (default AGENTS.md, GEMINI.md).
+	// directory and the project (default AGENTS.md, GEMINI.md, CLAUDE.md).
 	MemoryFileNames []string `json:"memoryFileNames,omitempty"`
 	// CompressionThreshold is the share of the context window at which
 	// older history is summarised (default 0.5).
@@ -91,12 +98,38 @@ type Config struct {
 	PendingProject *PendingSettings `json:"-"`
 	// MaxTurnRequests bounds model requests per prompt.
 	MaxTurnRequests int `json:"maxTurnRequests,omitempty"`
+	// SystemPrompt adjusts the built-in system prompt; only the user's
+	// settings set it.
+	SystemPrompt SystemPrompt `json:"systemPrompt,omitzero"`
 	// LogFile receives logs; "" means stderr.
 	LogFile  string `json:"logFile,omitempty"`
 	LogLevel string `json:"logLevel,omitempty"`
 
 	// SettingsPath is the user settings file that was read (or would be).
 	SettingsPath string `json:"-"`
+	// Sources says where each top-level setting came from: a settings
+	// file's path, "env NAME", a .env file, "default" (see Layers).
+	Sources map[string]string `json:"-"`
+	// Warnings are problems that did not stop loading, such as a damaged
+	// ~/.gemini/settings.json, one sentence each.
+	Warnings []string `json:"-"`
+	// loaded is how Load left the configuration, to tell the flags'
+	// changes apart and to lay the project's .env under the environment.
+	loaded *loadState
+}
+
+// loadState is what Load saw.
+type loadState struct {
+	model    string
+	maxTurns int
+	env      envLayer
+}
+
+// SystemPrompt is the "systemPrompt" setting.
+type SystemPrompt struct {
+	// Disable names parts of the system prompt to leave out, such as
+	// "git" or "listing" (agent.PromptParts lists them).
+	Disable []string `json:"disable,omitempty"`
 }
 
 // OpenAI is an OpenAI-compatible endpoint.
@@ -153,14 +186,15 @@ func (c *Config) ConfigDir() string {
 }
 
 // MemoryDirs are the user directories memory files are read from:
-// companion's config directory, then Gemini CLI's (~/.gemini).
+// companion's config directory, then Gemini CLI's (~/.gemini) and Claude
+// Code's (~/.claude).
 func (c *Config) MemoryDirs(getenv func(string) string) []string {
 	var dirs []string
 	if d := c.ConfigDir(); d != "" {
 		dirs = append(dirs, d)
 	}
 	if home := getenv("HOME"); home != "" {
-		dirs = append(dirs, filepath.Join(home, ".gemini"))
+		dirs = append(dirs, filepath.Join(home, ".gemini"), filepath.Join(home, ".claude"))
 	}
 	return dirs
 }
@@ -174,32 +208,56 @@ func (c *Config) HasCredentials() bool {
 	return c.APIKey != "" || c.VertexAI || c.Script != ""
 }
 
-// Load reads the user settings file and overlays the environment. getenv is
-// os.Getenv outside tests.
+// Load reads the user settings file (companion's, then Gemini CLI's for
+// what companion's leaves unset) and overlays the environment and the
+// user's .env file. getenv is os.Getenv outside tests. See Layers for the
+// order of everything.
 func Load(getenv func(string) string) (Config, error) {
-	var c Config
+	c := Config{Sources: map[string]string{}}
 	c.SettingsPath = settingsPath(getenv)
-	if err := readSettings(c.SettingsPath, &c); err != nil {
+	if err := readSettings(c.SettingsPath, &c, getenv); err != nil {
 		return c, err
 	}
 	c.FolderTrust.Trusted = append(c.FolderTrust.Trusted, c.TrustedFolders()...)
-	if c.Model == "" || len(c.MCPServers) == 0 {
-		model, servers := geminiCLISettings(getenv)
-		if c.Model == "" {
-			c.Model = model
-		}
-		if len(c.MCPServers) == 0 {
-			c.MCPServers = servers
-		}
+	c.fillFromGemini(getenv)
+	env := envLayer{getenv: getenv}
+	if home, ok := readDotEnv(getenv("HOME"), nil); ok {
+		env.files = append(env.files, home)
 	}
-	applyEnv(&c, getenv)
+	applyEnv(&c, env.lookup)
 	if c.Model == "" {
-		c.Model = DefaultModel
+		c.Model, c.Sources["model"] = DefaultModel, "default"
 	}
 	if len(c.Models) == 0 {
 		c.Models = DefaultModels()
 	}
+	c.loaded = &loadState{model: c.Model, maxTurns: c.MaxTurnRequests, env: env}
 	return c, nil
+}
+
+// fillFromGemini takes the model, MCP servers and memory file names from
+// Gemini CLI's ~/.gemini/settings.json where companion's settings leave
+// them unset.
+func (c *Config) fillFromGemini(getenv func(string) string) {
+	home := getenv("HOME")
+	if home == "" {
+		return
+	}
+	path := filepath.Join(home, ".gemini", "settings.json")
+	g, err := readGeminiSettings(path, getenv)
+	if err != nil {
+		c.Warnings = append(c.Warnings, "Gemini CLI settings skipped: "+err.Error())
+		return
+	}
+	if c.Model == "" && g.Model != "" {
+		c.Model, c.Sources["model"] = g.Model, path
+	}
+	if len(c.MCPServers) == 0 && !empty(g.MCPServers) {
+		c.MCPServers, c.Sources["mcpServers"] = g.MCPServers, path
+	}
+	if len(c.MemoryFileNames) == 0 && len(g.MemoryFileNames) > 0 {
+		c.MemoryFileNames, c.Sources["memoryFileNames"] = g.MemoryFileNames, path
+	}
 }
 
 // settingsPath is $COMPANION_SETTINGS, else settings.json in the user
@@ -219,7 +277,9 @@ func settingsPath(getenv func(string) string) string {
 	return filepath.Join(dir, "companion", "settings.json")
 }
 
-func readSettings(path string, c *Config) error {
+// readSettings reads the user settings file at path into c, noting in
+// c.Sources the settings it sets; a missing file sets nothing.
+func readSettings(path string, c *Config, getenv func(string) string) error {
 	if path == "" {
 		return nil
 	}
@@ -230,42 +290,46 @@ func readSettings(path string, c *Config) error {
 	if err != nil {
 		return fmt.Errorf("read settings: %w", err)
 	}
-	if err := json.Unmarshal(data, c); err != nil {
-		return fmt.Errorf("settings file %s is not valid JSON: %w", path, err)
+	if err := decodeSettings(path, data, getenv, c); err != nil {
+		return fmt.Errorf("settings file %w", err)
 	}
+	noteKeys(c.Sources, data, path)
 	return nil
 }
 
 // applyEnv lets the environment override settings, with the variable names
-// Gemini CLI users already have.
-func applyEnv(c *Config, getenv func(string) string) {
+// Gemini CLI users already have. lookup returns a variable's value and
+// where it came from, noted in c.Sources.
+func applyEnv(c *Config, lookup func(string) (string, string)) {
+	if c.Sources == nil {
+		c.Sources = map[string]string{}
+	}
 	for _, k := range []string{"GEMINI_API_KEY", "GOOGLE_API_KEY"} {
-		if v := getenv(k); v != "" {
-			c.APIKey = v
+		if v, src := lookup(k); v != "" {
+			c.APIKey, c.Sources["apiKey"] = v, src
 			break
 		}
 	}
-	if v := strings.ToLower(getenv("GOOGLE_GENAI_USE_VERTEXAI")); v == "true" || v == "1" {
-		c.VertexAI = true
+	if v, src := lookup("GOOGLE_GENAI_USE_VERTEXAI"); strings.EqualFold(v, "true") || v == "1" {
+		c.VertexAI, c.Sources["vertexAI"] = true, src
 	}
-	set := func(dst *string, key string) {
-		if v := getenv(key); v != "" {
-			*dst = v
+	for _, e := range []struct {
+		dst       *string
+		key, name string
+	}{
+		{&c.Project, "project", "GOOGLE_CLOUD_PROJECT"}, {&c.Location, "location", "GOOGLE_CLOUD_LOCATION"},
+		{&c.BaseURL, "baseUrl", "GOOGLE_GEMINI_BASE_URL"}, {&c.Model, "model", "GEMINI_MODEL"},
+		{&c.Script, "script", "COMPANION_SCRIPT"}, {&c.LogFile, "logFile", "COMPANION_LOG_FILE"},
+		{&c.LogLevel, "logLevel", "COMPANION_LOG_LEVEL"}, {&c.StateDir, "stateDir", "COMPANION_STATE_DIR"},
+		{&c.Provider, "provider", "COMPANION_PROVIDER"}, {&c.OpenAI.APIKey, "openai.apiKey", "OPENAI_API_KEY"},
+		{&c.OpenAI.BaseURL, "openai.baseUrl", "OPENAI_BASE_URL"},
+	} {
+		if v, src := lookup(e.name); v != "" {
+			*e.dst, c.Sources[e.key] = v, src
 		}
 	}
-	set(&c.Project, "GOOGLE_CLOUD_PROJECT")
-	set(&c.Location, "GOOGLE_CLOUD_LOCATION")
-	set(&c.BaseURL, "GOOGLE_GEMINI_BASE_URL")
-	set(&c.Model, "GEMINI_MODEL")
-	set(&c.Script, "COMPANION_SCRIPT")
-	set(&c.LogFile, "COMPANION_LOG_FILE")
-	set(&c.LogLevel, "COMPANION_LOG_LEVEL")
-	set(&c.StateDir, "COMPANION_STATE_DIR")
-	set(&c.Provider, "COMPANION_PROVIDER")
-	set(&c.OpenAI.APIKey, "OPENAI_API_KEY")
-	set(&c.OpenAI.BaseURL, "OPENAI_BASE_URL")
 	if c.StateDir == "" {
-		c.StateDir = stateDir(getenv)
+		c.StateDir = stateDir(func(k string) string { v, _ := lookup(k); return v })
 	}
 }
 
@@ -280,32 +344,64 @@ func stateDir(getenv func(string) string) string {
 	return filepath.Join(os.TempDir(), "companion-state")
 }
 
-// geminiCLISettings reads the model ("model": "name" or {"name": ...})
-// and the MCP servers from Gemini CLI's ~/.gemini/settings.json, so its
-// users keep their choices.
-func geminiCLISettings(getenv func(string) string) (string, json.RawMessage) {
-	home := getenv("HOME")
-	if home == "" {
-		return "", nil
+// geminiSettings is what companion takes from a Gemini CLI settings file.
+type geminiSettings struct {
+	Model           string
+	MCPServers      json.RawMessage
+	MemoryFileNames []string
+}
+
+// readGeminiSettings reads a Gemini CLI settings file: the model
+// ("model": "name" or {"name": …}), the MCP servers and the memory file
+// names (context.fileName or the older contextFileName, a name or a
+// list). A missing file is empty.
+func readGeminiSettings(path string, getenv func(string) string) (geminiSettings, error) {
+	var g geminiSettings
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return g, nil
 	}
-	data, err := os.ReadFile(filepath.Join(home, ".gemini", "settings.json"))
 	if err != nil {
-		return "", nil
+		return g, err
 	}
 	var s struct {
-		Model      json.RawMessage `json:"model"`
-		MCPServers json.RawMessage `json:"mcpServers"`
+		Model           json.RawMessage `json:"model"`
+		MCPServers      json.RawMessage `json:"mcpServers"`
+		ContextFileName json.RawMessage `json:"contextFileName"`
+		Context         struct {
+			FileName json.RawMessage `json:"fileName"`
+		} `json:"context"`
 	}
-	if json.Unmarshal(data, &s) != nil {
-		return "", nil
+	if err := decodeSettings(path, data, getenv, &s); err != nil {
+		return g, err
 	}
-	var name string
-	if json.Unmarshal(s.Model, &name) != nil {
+	g.MCPServers = s.MCPServers
+	if json.Unmarshal(s.Model, &g.Model) != nil {
 		var obj struct {
 			Name string `json:"name"`
 		}
 		json.Unmarshal(s.Model, &obj)
-		name = obj.Name
+		g.Model = obj.Name
 	}
-	return name, s.MCPServers
+	for _, raw := range []json.RawMessage{s.Context.FileName, s.ContextFileName} {
+		if len(g.MemoryFileNames) == 0 && json.Unmarshal(raw, &g.MemoryFileNames) != nil {
+			var one string
+			if json.Unmarshal(raw, &one) == nil && one != "" {
+				g.MemoryFileNames = []string{one}
+			}
+		}
+	}
+	return g, nil
+}
+
+// noteKeys records path as the source of each top-level key of the
+// settings text data.
+func noteKeys(sources map[string]string, data []byte, path string) {
+	var top map[string]json.RawMessage
+	if decodeSettings(path, data, nil, &top) != nil {
+		return
+	}
+	for k := range top {
+		sources[k] = path
+	}
 }

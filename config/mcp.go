@@ -1,13 +1,19 @@
 package config
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
+
+	"github.com/tailscale/hujson"
 )
 
 // MCPServer is one MCP server in settings, in Gemini CLI's shape: a
@@ -28,30 +34,99 @@ type MCPServer struct {
 	Trust        bool     `json:"trust,omitempty"`
 	IncludeTools []string `json:"includeTools,omitempty"`
 	ExcludeTools []string `json:"excludeTools,omitempty"`
+	// Sandbox false runs a stdio server outside the command sandbox (when
+	// the "sandbox" setting is on). Only the user's settings and the
+	// client may turn it off: a project's server is sandboxed whatever it
+	// says.
+	Sandbox *bool `json:"sandbox,omitempty"`
+	// SandboxNetwork false cuts a sandboxed stdio server off the network;
+	// servers have network by default.
+	SandboxNetwork *bool `json:"sandboxNetwork,omitempty"`
 }
 
 // editSettings applies change to the JSON object in path, keeping every
-// other setting, and writes it back.
+// other setting, and writes it back. The file may have comments and
+// trailing commas: the top-level settings change makes are patched into
+// the text, so the comments around the others stay. Variables are not
+// expanded: the file keeps ${VAR} as written.
 func editSettings(path string, change func(doc map[string]any) error) error {
 	doc := map[string]any{}
-	if data, err := os.ReadFile(path); err == nil {
-		if err := json.Unmarshal(data, &doc); err != nil {
-			return fmt.Errorf("settings %s are not valid JSON: %w", path, err)
+	data, err := os.ReadFile(path)
+	if err == nil {
+		if err := decodeSettings(path, data, nil, &doc); err != nil {
+			return fmt.Errorf("settings %w", err)
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	before, err := json.Marshal(doc)
+	if err != nil {
 		return err
 	}
 	if err := change(doc); err != nil {
 		return err
 	}
-	data, err := json.MarshalIndent(doc, "", "  ")
+	out, err := patchSettings(data, before, doc)
 	if err != nil {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(path, append(data, '\n'), 0o644)
+	return os.WriteFile(path, out, 0o644)
+}
+
+// patchSettings is the text of the settings file data (nil: none yet)
+// changed from the object before (as JSON) to after. Plain JSON is
+// written afresh, indented; in a file with comments or trailing commas
+// the top-level keys that changed are added, replaced or removed in place.
+func patchSettings(data, before []byte, after map[string]any) ([]byte, error) {
+	if len(bytes.TrimSpace(data)) == 0 || json.Valid(data) {
+		out, err := json.MarshalIndent(after, "", "  ")
+		return append(out, '\n'), err
+	}
+	var old map[string]json.RawMessage
+	if err := json.Unmarshal(before, &old); err != nil {
+		return nil, err
+	}
+	var ops []map[string]any
+	for _, k := range slices.Sorted(maps.Keys(after)) {
+		now, err := json.Marshal(after[k])
+		if err != nil {
+			return nil, err
+		}
+		if prev, ok := old[k]; !ok {
+			ops = append(ops, map[string]any{"op": "add", "path": pointer(k), "value": json.RawMessage(now)})
+		} else if !bytes.Equal(prev, now) {
+			ops = append(ops, map[string]any{"op": "replace", "path": pointer(k), "value": json.RawMessage(now)})
+		}
+	}
+	for k := range old {
+		if _, ok := after[k]; !ok {
+			ops = append(ops, map[string]any{"op": "remove", "path": pointer(k)})
+		}
+	}
+	if len(ops) == 0 {
+		return data, nil
+	}
+	val, err := hujson.Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	patch, err := json.Marshal(ops)
+	if err != nil {
+		return nil, err
+	}
+	if err := val.Patch(patch); err != nil {
+		return nil, fmt.Errorf("edit settings: %w", err)
+	}
+	val.Format()
+	return val.Pack(), nil
+}
+
+// pointer is the JSON pointer of a top-level key.
+func pointer(k string) string {
+	return "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(k)
 }
 
 // AddMCPServer adds or replaces server name in the settings file at path.
@@ -103,8 +178,8 @@ func ListMCPServers(path string) (map[string]MCPServer, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return nil, nil, fmt.Errorf("settings %s are not valid JSON: %w", path, err)
+	if err := decodeSettings(path, data, nil, &doc); err != nil {
+		return nil, nil, fmt.Errorf("settings %w", err)
 	}
 	names := make([]string, 0, len(doc.MCPServers))
 	for n := range doc.MCPServers {

@@ -18,7 +18,7 @@ func (p Project) Powers() []string {
 		out = append(out, "allows "+r)
 	}
 	out = append(out, describeHooks(p.Hooks)...)
-	out = append(out, describeMCP(p.MCPServers)...)
+	out = append(out, describeMCP(p.MCPServers, p.from)...)
 	if len(p.MemoryFileNames) > 0 {
 		out = append(out, "reads instruction files named "+strings.Join(p.MemoryFileNames, ", "))
 	}
@@ -86,8 +86,8 @@ func commands(v any) []string {
 }
 
 // describeMCP names each MCP server of a setting with what it starts or
-// reaches.
-func describeMCP(raw json.RawMessage) []string {
+// reaches, and the file it came from when from names one.
+func describeMCP(raw json.RawMessage, from map[string]string) []string {
 	if empty(raw) {
 		return nil
 	}
@@ -105,8 +105,8 @@ func describeMCP(raw json.RawMessage) []string {
 			}
 		}
 		line := fmt.Sprintf("adds MCP server %s (%s)", name, what)
-		if s.Trust {
-			line += " whose tools run without asking"
+		if f := from[name]; f != "" {
+			line += " from " + f
 		}
 		out = append(out, line)
 	}

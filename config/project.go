@@ -28,6 +28,9 @@ type Project struct {
 	Permissions          Permissions     `json:"permissions,omitzero"`
 	Hooks                json.RawMessage `json:"hooks,omitempty"`
 	MCPServers           json.RawMessage `json:"mcpServers,omitempty"`
+	// from names the file each MCP server came from when it is not
+	// companion's own (ReadProjectFile), for Powers.
+	from map[string]string
 }
 
 // WithProject returns c with the project's settings laid over it:
@@ -69,8 +72,8 @@ func LoadProject(root string) (Project, error) {
 	if err != nil {
 		return p, fmt.Errorf("read project settings: %w", err)
 	}
-	if err := json.Unmarshal(data, &p); err != nil {
-		return p, fmt.Errorf("project settings %s are not valid JSON: %w", ProjectSettingsPath(root), err)
+	if err := decodeSettings(ProjectSettingsPath(root), data, os.Getenv, &p); err != nil {
+		return p, fmt.Errorf("project settings %w", err)
 	}
 	return p, nil
 }

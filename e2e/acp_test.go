@@ -12,7 +12,10 @@ import (
 	"companion/internal/acptest"
 )
 
-func TestPromptStreamsToEndTurn(t *testing.T) { testPromptStreamsToEndTurn(t, startScripted) }
+// These Test functions start the real binary on purpose (onBinary), as the
+// smoke subset; inprocess_test.go plays the same scenarios in process.
+
+func TestPromptStreamsToEndTurn(t *testing.T) { testPromptStreamsToEndTurn(t, onBinary) }
 
 func testPromptStreamsToEndTurn(t *testing.T, start starter) {
 	ed := start(t, `{"turns":[{"chunks":[{"thought":"Thinking it over."},{"text":"Hello, "},{"text":"editor."}],
@@ -55,7 +58,7 @@ func testPromptStreamsToEndTurn(t *testing.T, start starter) {
 // TestReadFileThroughClient checks that read_file reads the editor's buffer
 // (not the disk) and that the model receives it: the second turn only
 // matches a request carrying the buffer's text.
-func TestReadFileThroughClient(t *testing.T) { testReadFileThroughClient(t, startScripted) }
+func TestReadFileThroughClient(t *testing.T) { testReadFileThroughClient(t, onBinary) }
 
 func testReadFileThroughClient(t *testing.T, start starter) {
 	ws := workspace(t, map[string]string{"notes.txt": "text on disk\n"})
@@ -106,7 +109,7 @@ func testReadFileThroughClient(t *testing.T, start starter) {
 	ed.Close()
 }
 
-func TestCancelDuringStreaming(t *testing.T) { testCancelDuringStreaming(t, startScripted) }
+func TestCancelDuringStreaming(t *testing.T) { testCancelDuringStreaming(t, onBinary) }
 
 func testCancelDuringStreaming(t *testing.T, start starter) {
 	ed := start(t, `{"turns":[{"chunks":[{"text":"Starting a long answer"}],"hang":true}]}`, nil)
@@ -127,7 +130,7 @@ func testCancelDuringStreaming(t *testing.T, start starter) {
 
 // TestCancelDuringTool cancels while the editor holds an fs read: the agent
 // must withdraw its request ($/cancel_request) and end the turn cancelled.
-func TestCancelDuringTool(t *testing.T) { testCancelDuringTool(t, startScripted) }
+func TestCancelDuringTool(t *testing.T) { testCancelDuringTool(t, onBinary) }
 
 func testCancelDuringTool(t *testing.T, start starter) {
 	ws := workspace(t, map[string]string{"big.txt": "x\n"})
@@ -156,7 +159,7 @@ func testCancelDuringTool(t *testing.T, start starter) {
 	ed.Close()
 }
 
-func TestTwoSessionsAtOnce(t *testing.T) { testTwoSessionsAtOnce(t, startScripted) }
+func TestTwoSessionsAtOnce(t *testing.T) { testTwoSessionsAtOnce(t, onBinary) }
 
 func testTwoSessionsAtOnce(t *testing.T, start starter) {
 	ed := start(t, `{"turns":[
@@ -186,7 +189,7 @@ func testTwoSessionsAtOnce(t *testing.T, start starter) {
 }
 
 func TestBusySessionRefusesSecondPrompt(t *testing.T) {
-	testBusySessionRefusesSecondPrompt(t, startScripted)
+	testBusySessionRefusesSecondPrompt(t, onBinary)
 }
 
 func testBusySessionRefusesSecondPrompt(t *testing.T, start starter) {
@@ -206,7 +209,7 @@ func testBusySessionRefusesSecondPrompt(t *testing.T, start starter) {
 	ed.Close()
 }
 
-func TestModesAndConfigOptions(t *testing.T) { testModesAndConfigOptions(t, startScripted) }
+func TestModesAndConfigOptions(t *testing.T) { testModesAndConfigOptions(t, onBinary) }
 
 func testModesAndConfigOptions(t *testing.T, start starter) {
 	ed := start(t, `{"turns":[]}`, nil)
@@ -258,7 +261,7 @@ func testModesAndConfigOptions(t *testing.T, start starter) {
 }
 
 func TestAuthentication(t *testing.T) {
-	ed := acptest.Start(t, binary, []string{"acp"}, env(t), nil)
+	ed := startAgent(t, agentOpts{})
 	init := ed.Initialize(map[string]any{})
 	if !strings.Contains(string(init.Result), `"id":"gemini-api-key"`) {
 		t.Errorf("authMethods missing: %s", init.Result)
@@ -277,7 +280,7 @@ func TestAuthentication(t *testing.T) {
 
 // TestLogout: after logout every method that needs credentials answers
 // -32000 (new sessions and prompts to old ones) until authenticate.
-func TestLogout(t *testing.T) { testLogout(t, startScripted) }
+func TestLogout(t *testing.T) { testLogout(t, onBinary) }
 
 func testLogout(t *testing.T, start starter) {
 	ed := start(t, `{"turns":[],"fallback":"echo"}`, nil)
@@ -312,7 +315,7 @@ func testLogout(t *testing.T, start starter) {
 
 // TestMalformedInput sends bad input and checks each answer, then that the
 // agent still serves a good request.
-func TestMalformedInput(t *testing.T) { testMalformedInput(t, startScripted) }
+func TestMalformedInput(t *testing.T) { testMalformedInput(t, onBinary) }
 
 func testMalformedInput(t *testing.T, start starter) {
 	ws := workspace(t, nil)
@@ -355,7 +358,7 @@ func testMalformedInput(t *testing.T, start starter) {
 	ed.Close()
 }
 
-func TestVersionNegotiation(t *testing.T) { testVersionNegotiation(t, startScripted) }
+func TestVersionNegotiation(t *testing.T) { testVersionNegotiation(t, onBinary) }
 
 func testVersionNegotiation(t *testing.T, start starter) {
 	ed := start(t, `{"turns":[]}`, nil)
@@ -368,7 +371,7 @@ func testVersionNegotiation(t *testing.T, start starter) {
 	ed.Close()
 }
 
-func TestSlashCommandAndTitle(t *testing.T) { testSlashCommandAndTitle(t, startScripted) }
+func TestSlashCommandAndTitle(t *testing.T) { testSlashCommandAndTitle(t, onBinary) }
 
 func testSlashCommandAndTitle(t *testing.T, start starter) {
 	ed := start(t, `{"turns":[]}`, nil)

@@ -13,7 +13,7 @@ import (
 	"companion/internal/acptest"
 )
 
-// TestEveryTool calls each built-in tool once through the real binary,
+// TestEveryTool calls each built-in tool once,
 // with an editor that offers fs and terminals and with a bare client, and
 // checks each call completes (and what it changed).
 func TestEveryTool(t *testing.T) {
@@ -48,8 +48,8 @@ func TestEveryTool(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ws := workspace(t, map[string]string{"src/main.go": "package main\n\nfunc main() {}\n"})
 			fake := acptest.NewFake()
-			e := withSettings(t, env(t), `{"allowPrivateFetch":true,"permissions":{"allow":["*"]}}`)
-			ed := acptest.Start(t, binary, []string{"acp", "--script", script(t, sc)}, e, fake.Handle)
+			ed := startAgent(t, agentOpts{script: sc, handler: fake.Handle,
+				settings: `{"allowPrivateFetch":true,"permissions":{"allow":["*"]}}`})
 			ed.Initialize(caps)
 			id := ed.NewSession(ws)
 			if got := ed.StopReason(ed.Wait(ed.Prompt(id, "use every tool"))); got != "end_turn" {

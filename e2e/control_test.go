@@ -26,7 +26,8 @@ func sdkContext(t *testing.T) context.Context {
 	return ctx
 }
 
-// startSDK starts a stream-json session on a script in ws.
+// startSDK starts a stream-json session on a script in ws: the real binary
+// on purpose, as `companion run`'s argv, working directory and exit code.
 func startSDK(t *testing.T, scriptJSON, ws string, o sdktest.Options, args ...string) *sdktest.Session {
 	t.Helper()
 	o.Bin, o.Dir = binary, ws
@@ -211,7 +212,7 @@ func TestControlInitializeShapes(t *testing.T) {
 // them).
 func TestControlSystemPrompt(t *testing.T) {
 	ctx := sdkContext(t)
-	s := startSDK(t, `{"turns":[{"match":"You are companion, an AI coding agent","chunks":[{"text":"BASE KEPT"}]},
+	s := startSDK(t, `{"turns":[{"match":"You are companion, a coding agent","chunks":[{"text":"BASE KEPT"}]},
 		{"match":"You are SYSTEM-PROMPT-9.","chunks":[{"text":"REPLACED"}]}],"fallback":"error"}`, workspace(t, nil), sdktest.Options{})
 	_, err := s.Initialize(ctx, sdktest.InitializeRequest{SystemPrompt: "You are SYSTEM-PROMPT-9."})
 	must(t, s, err)

@@ -1,8 +1,6 @@
 package e2e
 
 import (
-	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,34 +17,6 @@ func clientCaps() map[string]map[string]any {
 	}
 }
 
-// startFake starts companion on a script with a fake editor.
-func startFake(t *testing.T, scriptJSON string, fake *acptest.Fake, settings string) *acptest.Editor {
-	e := env(t)
-	if settings != "" {
-		e = withSettings(t, e, settings)
-	}
-	return acptest.Start(t, binary, []string{"acp", "--script", script(t, scriptJSON)}, e, fake.Handle)
-}
-
-// withSettings writes the user settings file into env's home.
-func withSettings(t *testing.T, e []string, settings string) []string {
-	t.Helper()
-	home := strings.TrimPrefix(e[0], "HOME=")
-	dir := filepath.Join(home, ".config", "companion")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "settings.json"), []byte(settings), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return e
-}
-
-func replaceCall(file, old, new string) string {
-	args, _ := json.Marshal(map[string]any{"file_path": file, "old_string": old, "new_string": new})
-	return fmt.Sprintf(`{"functionCall":{"name":"replace","args":%s}}`, args)
-}
-
 func readFile(t *testing.T, path string) string {
 	t.Helper()
 	data, err := os.ReadFile(path)
@@ -61,8 +31,9 @@ func TestReplaceEverywhere(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ws := workspace(t, map[string]string{"app.go": "package app\r\n\r\nfunc Old() {}\r\n"})
 			fake := acptest.NewFake()
-			ed := startFake(t, `{"turns":[{"chunks":[`+replaceCall("app.go", "func Old() {}", "func New() {}")+`]},
-				{"match":"functionResponse","chunks":[{"text":"Renamed."}]}],"fallback":"error"}`, fake, "")
+			rename := modelCall("replace", map[string]any{"file_path": "app.go", "old_string": "func Old() {}", "new_string": "func New() {}"})
+			ed := startAgent(t, agentOpts{script: `{"turns":[{"chunks":[` + rename + `]},
+				{"match":"functionResponse","chunks":[{"text":"Renamed."}]}],"fallback":"error"}`, handler: fake.Handle})
 			ed.Initialize(caps)
 			id := ed.NewSession(ws)
 			if got := ed.StopReason(ed.Wait(ed.Prompt(id, "rename Old"))); got != "end_turn" {
@@ -123,9 +94,10 @@ func TestPermissionAnswers(t *testing.T) {
 				return a, tt.meta
 			}
 			write := func(s string) string {
-				return fmt.Sprintf(`{"functionCall":{"name":"write_file","args":{"file_path":"f.txt","content":%q}}}`, s)
+				return modelCall("write_file", map[string]any{"file_path": "f.txt", "content": s})
 			}
-			ed := startFake(t, `{"turns":[{"chunks":[`+write("v1\n")+`]},{"chunks":[`+write("v2\n")+`]},{"chunks":[{"text":"ok"}]}]}`, fake, "")
+			ed := startAgent(t, agentOpts{handler: fake.Handle,
+				script: `{"turns":[{"chunks":[` + write("v1\n") + `]},{"chunks":[` + write("v2\n") + `]},{"chunks":[{"text":"ok"}]}]}`})
 			ed.Initialize(clientCaps()["editor with fs and terminals"])
 			id := ed.NewSession(ws)
 			if got := ed.StopReason(ed.Wait(ed.Prompt(id, "write"))); got != "end_turn" {
@@ -152,7 +124,8 @@ func TestCancelWhileAsking(t *testing.T) {
 		<-release
 		return "", nil // the client answers cancelled after session/cancel
 	}
-	ed := startFake(t, `{"turns":[{"chunks":[{"functionCall":{"name":"write_file","args":{"file_path":"f.txt","content":"v1\n"}}}]}]}`, fake, "")
+	ed := startAgent(t, agentOpts{handler: fake.Handle,
+		script: `{"turns":[{"chunks":[{"functionCall":{"name":"write_file","args":{"file_path":"f.txt","content":"v1\n"}}}]}]}`})
 	ed.Initialize(map[string]any{})
 	id := ed.NewSession(ws)
 	resp := ed.Prompt(id, "write")
@@ -171,10 +144,10 @@ func TestCancelWhileAsking(t *testing.T) {
 func TestPlanModeAndTodos(t *testing.T) {
 	ws := workspace(t, map[string]string{"f.txt": "v0\n"})
 	fake := acptest.NewFake()
-	ed := startFake(t, `{"turns":[{"chunks":[
+	ed := startAgent(t, agentOpts{script: `{"turns":[{"chunks":[
 		{"functionCall":{"name":"write_todos","args":{"todos":[{"description":"Read the code","status":"completed"},{"description":"Fix the bug","status":"in_progress"}]}}},
 		{"functionCall":{"name":"write_file","args":{"file_path":"f.txt","content":"v1\n"}}}]},
-		{"match":"Plan mode is read-only","chunks":[{"text":"I will only plan."}]}],"fallback":"error"}`, fake, "")
+		{"match":"Plan mode is read-only","chunks":[{"text":"I will only plan."}]}],"fallback":"error"}`, handler: fake.Handle})
 	ed.Initialize(map[string]any{})
 	id := ed.NewSession(ws)
 	if r := ed.Call("session/set_mode", map[string]any{"sessionId": id, "modeId": "plan"}); r.Error != nil {

@@ -29,7 +29,8 @@ func TestWebFetch(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fake := acptest.NewFake()
-			ed := startFake(t, `{"turns":[{"chunks":[`+fetch+`]},{"match":"`+tt.match+`","chunks":[{"text":"done"}]}],"fallback":"error"}`, fake, tt.settings)
+			ed := startAgent(t, agentOpts{handler: fake.Handle, settings: tt.settings,
+				script: `{"turns":[{"chunks":[` + fetch + `]},{"match":"` + tt.match + `","chunks":[{"text":"done"}]}],"fallback":"error"}`})
 			ed.Initialize(map[string]any{})
 			id := ed.NewSession(workspace(t, nil))
 			if got := ed.StopReason(ed.Wait(ed.Prompt(id, "fetch"))); got != "end_turn" {
@@ -49,9 +50,9 @@ func TestWebFetch(t *testing.T) {
 func TestMentionsAndReadManyFiles(t *testing.T) {
 	ws := workspace(t, map[string]string{"docs/a.md": "alpha notes\n", "docs/b.md": "beta notes\n", "main.go": "package main // gamma\n"})
 	fake := acptest.NewFake()
-	ed := startFake(t, `{"turns":[
+	ed := startAgent(t, agentOpts{script: `{"turns":[
 		{"match":"package main // gamma","chunks":[{"functionCall":{"name":"read_many_files","args":{"paths":["docs/*.md"]}}}]},
-		{"match":"beta notes","chunks":[{"text":"Read them all."}]}],"fallback":"error"}`, fake, "")
+		{"match":"beta notes","chunks":[{"text":"Read them all."}]}],"fallback":"error"}`, handler: fake.Handle})
 	ed.Initialize(map[string]any{"fs": map[string]any{"readTextFile": true}})
 	id := ed.NewSession(ws)
 	m := ed.Wait(ed.Send("session/prompt", map[string]any{"sessionId": id, "prompt": []any{

@@ -74,7 +74,7 @@ func TestFrontEndsAgree(t *testing.T) {
 // allowing every permission once.
 func playACP(t *testing.T, sc frontScenario, ws string) frontOutcome {
 	fake := acptest.NewFake()
-	ed := startInProcess(t, sc.script, fake.Handle)
+	ed := inProcess(t, sc.script, fake.Handle)
 	ed.Initialize(map[string]any{})
 	id := ed.NewSession(ws)
 	resp := ed.Prompt(id, sc.prompt)

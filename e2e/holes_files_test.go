@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -20,15 +19,8 @@ import (
 
 // The tests of issue 14's holes 7 (a folder swapped for a symbolic link
 // while the permission card is open), 8 (huge files) and 9 (temporary files
-// left by crashed writes, files grep skips) run through the real binary
-// with a client that has no fs capabilities, so the agent reads and writes
+// left by crashed writes, files grep skips) run with a client that has no fs capabilities, so the agent reads and writes
 // the disk itself.
-
-// holeCall is a scripted model's function call.
-func holeCall(name string, args map[string]any) string {
-	b, _ := json.Marshal(args)
-	return fmt.Sprintf(`{"functionCall":{"name":%q,"args":%s}}`, name, b)
-}
 
 // holeTurn is a script whose first turn makes the calls and whose second,
 // after the results, ends the turn.
@@ -55,18 +47,6 @@ func holeTree(t *testing.T, dir string) map[string]string {
 	return out
 }
 
-// holeToolUpdates joins the raw tool_call_update messages of a session.
-func holeToolUpdates(ed *acptest.Editor, id string) string {
-	var b strings.Builder
-	for _, u := range ed.Updates(id) {
-		if u.Kind == "tool_call_update" {
-			b.Write(u.Raw)
-			b.WriteByte('\n')
-		}
-	}
-	return b.String()
-}
-
 // TestHoleSymlinkSwappedWhileAsking opens the card for an edit of
 // later/x.txt, and while it is open turns later into a symbolic link to an
 // outside folder, then allows: nothing may land outside.
@@ -75,10 +55,10 @@ func TestHoleSymlinkSwappedWhileAsking(t *testing.T) {
 		name string
 		call string
 	}{
-		{"write_file new", holeCall("write_file", map[string]any{"file_path": "later/new.txt", "content": "PWNED\n"})},
-		{"write_file over", holeCall("write_file", map[string]any{"file_path": "later/x.txt", "content": "PWNED\n"})},
-		{"replace", holeCall("replace", map[string]any{"file_path": "later/x.txt", "old_string": "INSIDE", "new_string": "PWNED"})},
-		{"write_file deeper", holeCall("write_file", map[string]any{"file_path": "later/sub/new.txt", "content": "PWNED\n"})},
+		{"write_file new", modelCall("write_file", map[string]any{"file_path": "later/new.txt", "content": "PWNED\n"})},
+		{"write_file over", modelCall("write_file", map[string]any{"file_path": "later/x.txt", "content": "PWNED\n"})},
+		{"replace", modelCall("replace", map[string]any{"file_path": "later/x.txt", "old_string": "INSIDE", "new_string": "PWNED"})},
+		{"write_file deeper", modelCall("write_file", map[string]any{"file_path": "later/sub/new.txt", "content": "PWNED\n"})},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -96,7 +76,7 @@ func TestHoleSymlinkSwappedWhileAsking(t *testing.T) {
 				}
 				return "proceed_once", nil
 			}
-			ed := startFake(t, holeTurn(tt.call), fake, "")
+			ed := startAgent(t, agentOpts{script: holeTurn(tt.call), handler: fake.Handle})
 			ed.Initialize(map[string]any{})
 			id := ed.NewSession(ws)
 			if got := ed.StopReason(ed.Wait(ed.Prompt(id, "edit later/x.txt"))); got != "end_turn" {
@@ -111,7 +91,7 @@ func TestHoleSymlinkSwappedWhileAsking(t *testing.T) {
 			if got := readFile(t, filepath.Join(ws, "later.away", "x.txt")); got != "INSIDE\n" {
 				t.Errorf("the original folder's file = %q", got)
 			}
-			if ups := holeToolUpdates(ed, id); !strings.Contains(ups, `"status":"failed"`) {
+			if ups := toolUpdates(ed, id); !strings.Contains(ups, `"status":"failed"`) {
 				t.Errorf("the call did not fail:\n%s", ups)
 			}
 			ed.Close()
@@ -133,17 +113,18 @@ func TestHoleHugeFiles(t *testing.T) {
 		t.Skip("no sparse files here:", err)
 	}
 	fake := acptest.NewFake()
-	ed := startFake(t, holeTurn(
-		holeCall("read_file", map[string]any{"file_path": "huge.dat", "limit": 1}),
-		holeCall("replace", map[string]any{"file_path": "huge.dat", "old_string": "a", "new_string": "b"}),
-		holeCall("grep", map[string]any{"pattern": "needle"}),
-	), fake, "")
+	// The real binary on purpose: the peak RSS checked below is its process's.
+	ed := startAgent(t, agentOpts{binary: true, script: holeTurn(
+		modelCall("read_file", map[string]any{"file_path": "huge.dat", "limit": 1}),
+		modelCall("replace", map[string]any{"file_path": "huge.dat", "old_string": "a", "new_string": "b"}),
+		modelCall("grep", map[string]any{"pattern": "needle"}),
+	), handler: fake.Handle})
 	ed.Initialize(map[string]any{})
 	id := ed.NewSession(ws)
 	if got := ed.StopReason(ed.Wait(ed.Prompt(id, "look at huge.dat"))); got != "end_turn" {
 		t.Fatalf("stopReason = %q", got)
 	}
-	ups := holeToolUpdates(ed, id)
+	ups := toolUpdates(ed, id)
 	for _, want := range []string{
 		"huge.dat: it is a binary file",
 		"huge.dat is 2048.0 MiB, over the 20.0 MiB limit for editing",
@@ -219,7 +200,8 @@ func TestHoleStaleTempFiles(t *testing.T) {
 		}
 	}
 	fake := acptest.NewFake()
-	ed := startFake(t, holeTurn(holeCall("write_file", map[string]any{"file_path": "a.txt", "content": "new\n"})), fake, "")
+	ed := startAgent(t, agentOpts{handler: fake.Handle,
+		script: holeTurn(modelCall("write_file", map[string]any{"file_path": "a.txt", "content": "new\n"}))})
 	ed.Initialize(map[string]any{})
 	id := ed.NewSession(ws)
 	if got := ed.StopReason(ed.Wait(ed.Prompt(id, "write a.txt"))); got != "end_turn" {

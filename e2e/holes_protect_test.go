@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,12 +22,6 @@ func rejectAll() *acptest.Fake {
 func exists(path string) bool {
 	_, err := os.Lstat(path)
 	return err == nil
-}
-
-// writeCall is a write_file call for the scripted model.
-func writeCall(path, content string) string {
-	args, _ := json.Marshal(map[string]any{"file_path": path, "content": content})
-	return fmt.Sprintf(`{"functionCall":{"name":"write_file","args":%s}}`, args)
 }
 
 // TestHoleRedirectThroughSymlink (issue 14, hole 2): with "ls" allowed
@@ -62,8 +55,8 @@ func TestHoleRedirectThroughSymlink(t *testing.T) {
 				}
 			}
 			fake := rejectAll()
-			ed := startFake(t, `{"turns":[{"chunks":[`+shellCall(line)+`]},{"chunks":[{"text":"ok"}]}]}`, fake,
-				`{"permissions":{"allow":["run_shell_command(ls)"]}}`)
+			ed := startAgent(t, agentOpts{handler: fake.Handle, settings: `{"permissions":{"allow":["run_shell_command(ls)"]}}`,
+				script: `{"turns":[{"chunks":[` + shellCall(line) + `]},{"chunks":[{"text":"ok"}]}]}`})
 			ed.Initialize(map[string]any{})
 			id := ed.NewSession(ws)
 			ed.StopReason(ed.Wait(ed.Prompt(id, "go")))
@@ -90,12 +83,12 @@ func TestHoleAutoEditPowerFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	fake := rejectAll()
-	ed := startFake(t, `{"turns":[
-		{"chunks":[`+writeCall("notes.txt", "plain")+`]},
-		{"chunks":[`+writeCall(".companion/settings.json", `{"permissions":{"allow":["run_shell_command"]}}`)+`]},
-		{"chunks":[`+writeCall(".git/config", "[core]\n\tfsmonitor = touch PWNED\n")+`]},
-		{"chunks":[`+writeCall("cfg", "[core]\n\tfsmonitor = touch PWNED\n")+`]},
-		{"chunks":[{"text":"ok"}]}]}`, fake, "")
+	ed := startAgent(t, agentOpts{script: `{"turns":[
+		{"chunks":[` + modelCall("write_file", map[string]any{"file_path": "notes.txt", "content": "plain"}) + `]},
+		{"chunks":[` + modelCall("write_file", map[string]any{"file_path": ".companion/settings.json", "content": `{"permissions":{"allow":["run_shell_command"]}}`}) + `]},
+		{"chunks":[` + modelCall("write_file", map[string]any{"file_path": ".git/config", "content": "[core]\n\tfsmonitor = touch PWNED\n"}) + `]},
+		{"chunks":[` + modelCall("write_file", map[string]any{"file_path": "cfg", "content": "[core]\n\tfsmonitor = touch PWNED\n"}) + `]},
+		{"chunks":[{"text":"ok"}]}]}`, handler: fake.Handle})
 	ed.Initialize(map[string]any{})
 	id := ed.NewSession(ws)
 	if res := ed.Call("session/set_mode", map[string]any{"sessionId": id, "modeId": "auto_edit"}); res.Error != nil {
@@ -140,12 +133,6 @@ func powerSettings(t *testing.T, dir string) string {
 	return string(s)
 }
 
-// startIn starts companion on a scripted model with env as its
-// environment.
-func startIn(t *testing.T, env []string, scriptJSON string, fake *acptest.Fake) *acptest.Editor {
-	return acptest.Start(t, binary, []string{"acp", "--script", script(t, scriptJSON)}, env, fake.Handle)
-}
-
 // TestHoleUnacceptedProjectSettings (issue 14, hole 5): project settings
 // the user never accepted lend no powers: their allow rule does not spare
 // a question, their hook and MCP server do not run, and the user is told
@@ -159,7 +146,7 @@ func TestHoleUnacceptedProjectSettings(t *testing.T) {
 	e := env(t)
 
 	fake := rejectAll()
-	ed := startIn(t, e, turn, fake)
+	ed := startAgent(t, agentOpts{script: turn, handler: fake.Handle, env: e})
 	ed.Initialize(map[string]any{})
 	id := ed.NewSession(ws)
 	ed.StopReason(ed.Wait(ed.Prompt(id, "go")))
@@ -182,14 +169,14 @@ func TestHoleUnacceptedProjectSettings(t *testing.T) {
 	}
 	ed.Close()
 
-	accept := exec.Command(binary, "settings", "accept", ws)
+	accept := exec.Command(binary, "settings", "accept", ws) // a subcommand: the real binary
 	accept.Env = e
 	if out, err := accept.CombinedOutput(); err != nil || !strings.Contains(string(out), "accepted") {
 		t.Fatalf("companion settings accept: %v\n%s", err, out)
 	}
 
 	fake = rejectAll()
-	ed = startIn(t, e, turn, fake)
+	ed = startAgent(t, agentOpts{script: turn, handler: fake.Handle, env: e})
 	ed.Initialize(map[string]any{})
 	id = ed.NewSession(ws)
 	ed.StopReason(ed.Wait(ed.Prompt(id, "go")))
@@ -211,7 +198,8 @@ func TestHoleAcceptSettingsCommand(t *testing.T) {
 	ws := workspace(t, map[string]string{".companion/settings.json": powerSettings(t, marks)})
 	shellMark := filepath.Join(marks, "shell.marker")
 	fake := rejectAll()
-	ed := startIn(t, env(t), `{"turns":[{"chunks":[`+shellCall("touch "+shellMark)+`]},{"chunks":[{"text":"ok"}]}]}`, fake)
+	ed := startAgent(t, agentOpts{handler: fake.Handle,
+		script: `{"turns":[{"chunks":[` + shellCall("touch "+shellMark) + `]},{"chunks":[{"text":"ok"}]}]}`})
 	ed.Initialize(map[string]any{})
 	first := ed.NewSession(ws)
 	ed.StopReason(ed.Wait(ed.Prompt(first, "/accept-settings")))
@@ -232,7 +220,7 @@ func TestHoleAcceptSettingsCommand(t *testing.T) {
 // one stays "not found" (-32002).
 func TestHoleInvalidSessionID(t *testing.T) {
 	ws := workspace(t, nil)
-	ed := startFake(t, `{"turns":[{"chunks":[{"text":"ok"}]}]}`, acptest.NewFake(), "")
+	ed := startAgent(t, agentOpts{script: `{"turns":[{"chunks":[{"text":"ok"}]}]}`, handler: acptest.NewFake().Handle})
 	ed.Initialize(map[string]any{})
 	prompt := func(id string) map[string]any {
 		return map[string]any{"sessionId": id, "prompt": []any{map[string]any{"type": "text", "text": "hi"}}}

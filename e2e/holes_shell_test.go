@@ -12,9 +12,9 @@ import (
 	"companion/internal/acptest"
 )
 
-// holeRun is one session replaying shell lines of issue 14 through the
-// real binary: the model runs lines in turn, and the fake editor answers
-// each permission request in order (the last answer repeats).
+// holeRun is one session replaying shell lines of issue 14: the model
+// runs lines in turn, and the fake editor answers each permission request
+// in order (the last answer repeats).
 type holeRun struct {
 	settings string
 	lines    []string
@@ -37,7 +37,8 @@ func (h holeRun) run(t *testing.T, ws string) []acptest.PermissionRequest {
 		n++
 		return a, nil
 	}
-	ed := startFake(t, `{"turns":[`+strings.Join(chunks, ",")+`],"fallback":"error"}`, fake, h.settings)
+	ed := startAgent(t, agentOpts{handler: fake.Handle, settings: h.settings,
+		script: `{"turns":[` + strings.Join(chunks, ",") + `],"fallback":"error"}`})
 	defer ed.Close()
 	ed.Initialize(map[string]any{})
 	id := ed.NewSession(ws)
@@ -165,7 +166,7 @@ func TestHoleBroadRule(t *testing.T) {
 	checkAsked(t, reqs, 1, crafted)
 	if len(reqs) > 0 {
 		labels := optionNames(reqs[0])
-		if !strings.Contains(labels, "Always allow ls, git status and git diff this session") {
+		if !strings.Contains(labels, "Allow ls, git status and git diff for this session") {
 			t.Errorf("options of %q = %s, want the label naming ls, git status and git diff", "ls && git status && git diff", labels)
 		}
 	}

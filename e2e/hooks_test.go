@@ -10,9 +10,9 @@ import (
 	"companion/internal/acptest"
 )
 
-// TestHooks runs BeforeTool hooks through the real binary: deny, ask,
-// approve, replace the input, block by exit code 2, and a hook that times
-// out (reported; the default policy decides).
+// TestHooks runs BeforeTool hooks, real commands: deny, ask, approve,
+// replace the input, block by exit code 2, and a hook that times out
+// (reported; the default policy decides).
 func TestHooks(t *testing.T) {
 	tests := []struct {
 		name, hook string
@@ -35,8 +35,8 @@ func TestHooks(t *testing.T) {
 			settings, _ := json.Marshal(map[string]any{"hooks": map[string]any{"BeforeTool": []any{
 				map[string]any{"matcher": "write_file", "command": hookFile, "timeout": 300}}}})
 			fake := acptest.NewFake()
-			ed := startFake(t, `{"turns":[{"chunks":[{"functionCall":{"name":"write_file","args":{"file_path":"out.txt","content":"v1\n"}}}]},
-				{"chunks":[{"text":"ok"}]}]}`, fake, string(settings))
+			ed := startAgent(t, agentOpts{script: `{"turns":[{"chunks":[{"functionCall":{"name":"write_file","args":{"file_path":"out.txt","content":"v1\n"}}}]},
+				{"chunks":[{"text":"ok"}]}]}`, handler: fake.Handle, settings: string(settings)})
 			ed.Initialize(map[string]any{})
 			id := ed.NewSession(ws)
 			if got := ed.StopReason(ed.Wait(ed.Prompt(id, "write"))); got != "end_turn" {
@@ -73,8 +73,8 @@ func TestHookTranscript(t *testing.T) {
 	os.WriteFile(hookFile, []byte(script), 0o755)
 	settings, _ := json.Marshal(map[string]any{"hooks": map[string]any{"BeforeTool": []any{
 		map[string]any{"matcher": "list_directory", "command": hookFile}}}})
-	ed := startFake(t, `{"turns":[{"chunks":[{"functionCall":{"name":"list_directory","args":{"dir_path":"."}}}]},
-		{"chunks":[{"text":"ok"}]}]}`, acptest.NewFake(), string(settings))
+	ed := startAgent(t, agentOpts{script: `{"turns":[{"chunks":[{"functionCall":{"name":"list_directory","args":{"dir_path":"."}}}]},
+		{"chunks":[{"text":"ok"}]}]}`, handler: acptest.NewFake().Handle, settings: string(settings)})
 	ed.Initialize(map[string]any{})
 	id := ed.NewSession(ws)
 	if got := ed.StopReason(ed.Wait(ed.Prompt(id, "PROMPT-IN-THE-TRANSCRIPT"))); got != "end_turn" {

@@ -15,11 +15,11 @@ func TestIDEContextOverACP(t *testing.T) {
 	ws := workspace(t, map[string]string{"main.go": "package main\n\nfunc main() {\n\tprintln(\"hi\")\n}\n"})
 	uri := "file://" + filepath.Join(ws, "main.go")
 	fake := acptest.NewFake()
-	ed := startFake(t, `{"turns":[
+	ed := startAgent(t, agentOpts{script: `{"turns":[
 		{"match":"undefined: foo","chunks":[{"text":"I see main.go."}]},
 		{"match":"selectedText changed","chunks":[{"text":"never"}]},
 		{"match":"println","chunks":[{"text":"I see the selection."}]},
-		{"chunks":[{"text":"fine"}]}],"fallback":"error"}`, fake, "")
+		{"chunks":[{"text":"fine"}]}],"fallback":"error"}`, handler: fake.Handle})
 	init := ed.Initialize(map[string]any{})
 	if !strings.Contains(string(init.Result), `"ideContext":true`) {
 		t.Errorf("ideContext not advertised: %s", init.Result)

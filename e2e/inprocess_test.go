@@ -1,8 +1,7 @@
 package e2e
 
 import (
-	"os"
-	"path/filepath"
+	"flag"
 	"strings"
 	"testing"
 
@@ -11,64 +10,39 @@ import (
 )
 
 // starter starts an agent on a scripted model with an editor handler:
-// the real binary (startScripted) or the same wiring in process
-// (startInProcess).
+// the real binary (onBinary) or the same wiring in process (inProcess).
 type starter func(t *testing.T, script string, h acptest.HandlerFunc) *acptest.Editor
-
-// inProcessEnv is the environment an in-process agent sees: a temp home,
-// as env gives the binary.
-func inProcessEnv(t *testing.T) map[string]string {
-	home := t.TempDir()
-	return map[string]string{"HOME": home, "PATH": os.Getenv("PATH"), "XDG_CONFIG_HOME": filepath.Join(home, ".config")}
-}
-
-// serveEnv is the real `companion acp` wiring with settings read from env
-// and flags f, run in the test's process.
-func serveEnv(env map[string]string, f cli.Flags) acptest.ServeFunc {
-	return acptest.ServeFunc(cli.Serve(func(k string) string { return env[k] }, f, "test"))
-}
-
-// startInProcess is startScripted without a child process.
-func startInProcess(t *testing.T, s string, h acptest.HandlerFunc) *acptest.Editor {
-	return acptest.StartServe(t, serveEnv(inProcessEnv(t), cli.Flags{Script: script(t, s)}), h)
-}
 
 // The scenarios of acp_test.go, in process.
 
 func TestInProcessPromptStreamsToEndTurn(t *testing.T) {
-	testPromptStreamsToEndTurn(t, startInProcess)
+	testPromptStreamsToEndTurn(t, inProcess)
 }
-func TestInProcessReadFileThroughClient(t *testing.T) { testReadFileThroughClient(t, startInProcess) }
-func TestInProcessCancelDuringStreaming(t *testing.T) { testCancelDuringStreaming(t, startInProcess) }
-func TestInProcessCancelDuringTool(t *testing.T)      { testCancelDuringTool(t, startInProcess) }
-func TestInProcessTwoSessionsAtOnce(t *testing.T)     { testTwoSessionsAtOnce(t, startInProcess) }
+func TestInProcessReadFileThroughClient(t *testing.T) { testReadFileThroughClient(t, inProcess) }
+func TestInProcessCancelDuringStreaming(t *testing.T) { testCancelDuringStreaming(t, inProcess) }
+func TestInProcessCancelDuringTool(t *testing.T)      { testCancelDuringTool(t, inProcess) }
+func TestInProcessTwoSessionsAtOnce(t *testing.T)     { testTwoSessionsAtOnce(t, inProcess) }
 func TestInProcessBusySessionRefusesSecondPrompt(t *testing.T) {
-	testBusySessionRefusesSecondPrompt(t, startInProcess)
+	testBusySessionRefusesSecondPrompt(t, inProcess)
 }
-func TestInProcessModesAndConfigOptions(t *testing.T) { testModesAndConfigOptions(t, startInProcess) }
-func TestInProcessLogout(t *testing.T)                { testLogout(t, startInProcess) }
-func TestInProcessMalformedInput(t *testing.T)        { testMalformedInput(t, startInProcess) }
-func TestInProcessVersionNegotiation(t *testing.T)    { testVersionNegotiation(t, startInProcess) }
-func TestInProcessSlashCommandAndTitle(t *testing.T)  { testSlashCommandAndTitle(t, startInProcess) }
+func TestInProcessModesAndConfigOptions(t *testing.T) { testModesAndConfigOptions(t, inProcess) }
+func TestInProcessLogout(t *testing.T)                { testLogout(t, inProcess) }
+func TestInProcessMalformedInput(t *testing.T)        { testMalformedInput(t, inProcess) }
+func TestInProcessVersionNegotiation(t *testing.T)    { testVersionNegotiation(t, inProcess) }
+func TestInProcessSlashCommandAndTitle(t *testing.T)  { testSlashCommandAndTitle(t, inProcess) }
 
 // TestAuthenticateRebuildsModel: authenticate re-reads the settings, and a
 // session opened after it uses the provider the new settings name, not
 // the one built for the first session.
 func TestAuthenticateRebuildsModel(t *testing.T) {
-	env := inProcessEnv(t)
-	settings := filepath.Join(env["XDG_CONFIG_HOME"], "companion", "settings.json")
+	e := env(t)
 	useScript := func(answer string) {
 		t.Helper()
 		p := script(t, `{"turns":[{"chunks":[{"text":"`+answer+`"}],"times":100}]}`)
-		if err := os.MkdirAll(filepath.Dir(settings), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(settings, []byte(`{"script":`+quote(p)+`}`), 0o600); err != nil {
-			t.Fatal(err)
-		}
+		withSettings(t, e, `{"script":`+quote(p)+`}`)
 	}
 	useScript("first provider")
-	ed := acptest.StartServe(t, serveEnv(env, cli.Flags{}), nil)
+	ed := startAgent(t, agentOpts{env: e})
 	ed.Initialize(map[string]any{})
 	ws := workspace(t, nil)
 	answer := func() string {
@@ -101,4 +75,20 @@ func TestAuthenticateRebuildsModel(t *testing.T) {
 // quote is s as a JSON string.
 func quote(s string) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+}
+
+// TestFlagArgs: flagArgs gives the binary the flags the in-process wiring
+// gets, so one agentOpts starts both alike.
+func TestFlagArgs(t *testing.T) {
+	want := cli.Flags{Script: "s.json", Model: "m", LogFile: "a b.log", LogLevel: "debug", Provider: "openai",
+		Sandbox: "read-only", Demo: true, MaxTurnRequests: 3}
+	fs := flag.NewFlagSet("acp", flag.ContinueOnError)
+	var got cli.Flags
+	got.Register(fs)
+	if err := fs.Parse(flagArgs(want)); err != nil || got != want || fs.NArg() != 0 {
+		t.Errorf("flagArgs(%+v) = %q, parsed back as %+v (%v)", want, flagArgs(want), got, err)
+	}
+	if args := flagArgs(cli.Flags{}); len(args) != 0 {
+		t.Errorf("flagArgs of no flags = %q", args)
+	}
 }

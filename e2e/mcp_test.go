@@ -33,9 +33,9 @@ func TestMCPFromSessionNew(t *testing.T) {
 	entry := everything(t)
 	ws := workspace(t, nil)
 	fake := acptest.NewFake()
-	ed := startFake(t, `{"turns":[
+	ed := startAgent(t, agentOpts{script: `{"turns":[
 		{"chunks":[{"functionCall":{"name":"mcp_everything_echo","args":{"message":"hello mcp"}}}]},
-		{"match":"Echo: hello mcp","chunks":[{"text":"The server echoed."}]}],"fallback":"error"}`, fake, "")
+		{"match":"Echo: hello mcp","chunks":[{"text":"The server echoed."}]}],"fallback":"error"}`, handler: fake.Handle})
 	init := ed.Initialize(map[string]any{})
 	if !strings.Contains(string(init.Result), `"mcpCapabilities":{"http":true,"sse":true}`) {
 		t.Errorf("mcpCapabilities: %s", init.Result)
@@ -85,9 +85,9 @@ func TestMCPElicitation(t *testing.T) {
 	fake.Elicit = func(json.RawMessage) any {
 		return map[string]any{"action": "accept", "content": map[string]any{"name": "Ada Lovelace", "check": true, "integer": 7}}
 	}
-	ed := startFake(t, `{"turns":[
+	ed := startAgent(t, agentOpts{script: `{"turns":[
 		{"chunks":[{"functionCall":{"name":"mcp_everything_trigger_elicitation_request","args":{}}}]},
-		{"match":"Name: Ada Lovelace","chunks":[{"text":"The form came back."}]}],"fallback":"error"}`, fake, "")
+		{"match":"Name: Ada Lovelace","chunks":[{"text":"The form came back."}]}],"fallback":"error"}`, handler: fake.Handle})
 	ed.Initialize(map[string]any{"elicitation": map[string]any{"form": map[string]any{}}})
 	m := ed.Call("session/new", map[string]any{"cwd": ws, "mcpServers": []any{
 		map[string]any{"name": "everything", "command": "node", "args": []string{entry, "stdio"}, "env": []any{}}}})

@@ -4,23 +4,15 @@ import (
 	"strings"
 	"testing"
 
-	"companion/internal/acptest"
+	"companion/internal/cli"
 )
-
-// startWithSettings starts companion on a script with a settings file
-// (fast retries, limits) in its config directory.
-func startWithSettings(t *testing.T, scriptJSON, settings string, args ...string) *acptest.Editor {
-	e := withSettings(t, env(t), settings)
-	args = append([]string{"acp", "--script", script(t, scriptJSON)}, args...)
-	return acptest.Start(t, binary, args, e, nil)
-}
 
 const fastRetries = `{"retry":{"maxAttempts":3,"baseDelayMs":5,"maxDelayMs":20}}`
 
 func TestScriptedModelOutcomes(t *testing.T) {
 	tests := []struct {
 		name, script, settings string
-		args                   []string
+		flags                  cli.Flags
 		stop                   string // expected stopReason, or "" for an error
 		errText                string // expected in the error message
 		text                   string // expected in the agent's message chunks
@@ -37,12 +29,12 @@ func TestScriptedModelOutcomes(t *testing.T) {
 			script: `{"turns":[{"chunks":[{"text":"I will not"}],"finishReason":"SAFETY"}]}`},
 		{name: "max tokens", stop: "max_tokens", text: "cut off",
 			script: `{"turns":[{"chunks":[{"text":"cut off"}],"finishReason":"MAX_TOKENS"}]}`},
-		{name: "request limit", stop: "max_turn_requests", args: []string{"--max-turn-requests", "3"}, text: "Stopped after 3 model requests",
+		{name: "request limit", stop: "max_turn_requests", flags: cli.Flags{MaxTurnRequests: 3}, text: "Stopped after 3 model requests",
 			script: `{"turns":[{"times":10,"chunks":[{"functionCall":{"name":"list_directory","args":{"dir_path":"."}}}]}]}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ed := startWithSettings(t, tt.script, fastRetries, tt.args...)
+			ed := startAgent(t, agentOpts{script: tt.script, settings: fastRetries, flags: tt.flags})
 			ed.Initialize(map[string]any{})
 			id := ed.NewSession(workspace(t, map[string]string{"a.txt": "a"}))
 			m := ed.Wait(ed.Prompt(id, "go"))

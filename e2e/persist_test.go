@@ -29,12 +29,12 @@ func replayable(us []acptest.Update) []string {
 func TestLoadReplaysWhatWasSent(t *testing.T) {
 	e := env(t)
 	ws := workspace(t, map[string]string{"notes.txt": "remember the milk\n"})
-	sc := script(t, `{"turns":[
+	sc := `{"turns":[
 		{"chunks":[{"thought":"Reading."},{"text":"Let me read it."},{"functionCall":{"name":"read_file","args":{"file_path":"notes.txt"}}}]},
 		{"chunks":[{"functionCall":{"name":"write_todos","args":{"todos":[{"description":"Buy milk","status":"pending"}]}}}]},
 		{"chunks":[{"text":"It says: remember the milk."}]},
-		{"match":"and now?","chunks":[{"text":"Still the milk."}]}],"fallback":"error"}`)
-	first := acptest.Start(t, binary, []string{"acp", "--script", sc}, e, nil)
+		{"match":"and now?","chunks":[{"text":"Still the milk."}]}],"fallback":"error"}`
+	first := startAgent(t, agentOpts{script: sc, env: e})
 	first.Initialize(map[string]any{})
 	id := first.NewSession(ws)
 	if got := first.StopReason(first.Wait(first.Prompt(id, "What do my notes say?"))); got != "end_turn" {
@@ -43,7 +43,7 @@ func TestLoadReplaysWhatWasSent(t *testing.T) {
 	live := replayable(first.Updates(id))
 	first.Close()
 
-	second := acptest.Start(t, binary, []string{"acp", "--script", sc}, e, nil)
+	second := startAgent(t, agentOpts{script: sc, env: e})
 	init := second.Initialize(map[string]any{})
 	if !strings.Contains(string(init.Result), `"loadSession":true`) {
 		t.Errorf("loadSession not advertised: %s", init.Result)
@@ -82,14 +82,15 @@ func TestLoadReplaysWhatWasSent(t *testing.T) {
 func TestLoadAfterKill(t *testing.T) {
 	e := env(t)
 	ws := workspace(t, map[string]string{"a.txt": "a\n"})
-	sc := script(t, `{"turns":[{"chunks":[{"text":"Reading a.txt."},{"functionCall":{"name":"read_file","args":{"file_path":"a.txt"}}}]},
-		{"chunks":[{"text":"Back again."}]}]}`)
+	sc := `{"turns":[{"chunks":[{"text":"Reading a.txt."},{"functionCall":{"name":"read_file","args":{"file_path":"a.txt"}}}]},
+		{"chunks":[{"text":"Back again."}]}]}`
 	block := make(chan struct{})
 	defer close(block)
-	first := acptest.Start(t, binary, []string{"acp", "--script", sc}, e, func(string, json.RawMessage) (any, *acptest.RPCError) {
+	// The real binary on purpose: the kill must be a crash (SIGKILL), not a cancelled turn.
+	first := startAgent(t, agentOpts{binary: true, script: sc, env: e, handler: func(string, json.RawMessage) (any, *acptest.RPCError) {
 		<-block
 		return nil, &acptest.RPCError{Code: -32603, Message: "gone"}
-	})
+	}})
 	first.Initialize(map[string]any{"fs": map[string]any{"readTextFile": true}})
 	id := first.NewSession(ws)
 	first.Prompt(id, "read a")
@@ -97,7 +98,7 @@ func TestLoadAfterKill(t *testing.T) {
 	live := replayable(first.Updates(id))
 	first.Kill()
 
-	second := acptest.Start(t, binary, []string{"acp", "--script", sc}, e, nil)
+	second := startAgent(t, agentOpts{binary: true, script: sc, env: e}) // the new process after the crash
 	second.Initialize(map[string]any{})
 	if load := second.Call("session/load", map[string]any{"sessionId": id, "cwd": ws, "mcpServers": []any{}}); load.Error != nil {
 		t.Fatalf("session/load: %v", load.Error)
@@ -116,7 +117,7 @@ func TestLoadAfterKill(t *testing.T) {
 }
 
 func TestLoadUnknownSession(t *testing.T) {
-	ed := startScripted(t, `{"turns":[]}`, nil)
+	ed := inProcess(t, `{"turns":[]}`, nil)
 	ed.Initialize(map[string]any{})
 	m := ed.Call("session/load", map[string]any{"sessionId": "sess_nope", "cwd": workspace(t, nil), "mcpServers": []any{}})
 	if m.Error == nil || m.Error.Code != -32002 {
@@ -133,13 +134,15 @@ func TestLoadUnknownSession(t *testing.T) {
 func TestProjectSettings(t *testing.T) {
 	ws := workspace(t, map[string]string{".companion/settings.json": `{"model":"project-model","permissions":{"allow":["write_file"]}}`})
 	e := env(t)
-	accept := exec.Command(binary, "settings", "accept", ws) // an allow rule applies once the user accepts the file
+	// An allow rule applies once the user accepts the file (a subcommand: the real binary).
+	accept := exec.Command(binary, "settings", "accept", ws)
 	accept.Env = e
 	if out, err := accept.CombinedOutput(); err != nil {
 		t.Fatalf("companion settings accept: %v\n%s", err, out)
 	}
 	fake := acptest.NewFake()
-	ed := acptest.Start(t, binary, []string{"acp", "--script", script(t, `{"turns":[{"chunks":[{"functionCall":{"name":"write_file","args":{"file_path":"x.txt","content":"x"}}}]},{"chunks":[{"text":"ok"}]}]}`)}, e, fake.Handle)
+	ed := startAgent(t, agentOpts{script: `{"turns":[{"chunks":[{"functionCall":{"name":"write_file","args":{"file_path":"x.txt","content":"x"}}}]},{"chunks":[{"text":"ok"}]}]}`,
+		handler: fake.Handle, env: e})
 	ed.Initialize(map[string]any{})
 	m := ed.Call("session/new", map[string]any{"cwd": ws, "mcpServers": []any{}})
 	if !strings.Contains(string(m.Result), `"currentValue":"project-model"`) {

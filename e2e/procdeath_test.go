@@ -45,8 +45,9 @@ func TestCommandsDieWithAgent(t *testing.T) {
 			if tc.noBash {
 				extra = append(extra, "PATH="+pathWithout(t, "bash", "sh", "sleep", "touch"))
 			}
-			sc := script(t, `{"turns":[{"chunks":[`+call+`]},{"chunks":[{"text":"ok"}]}]}`)
-			ed := acptest.Start(t, binary, []string{"acp", "--script", sc}, env(t, extra...), fake.Handle)
+			// The real binary on purpose: the test kills the agent's process.
+			ed := startAgent(t, agentOpts{binary: true, script: `{"turns":[{"chunks":[` + call + `]},{"chunks":[{"text":"ok"}]}]}`,
+				env: env(t, extra...), handler: fake.Handle})
 			ed.Initialize(map[string]any{})
 			id := ed.NewSession(ws)
 			ed.Prompt(id, "go")
@@ -127,8 +128,8 @@ func groupMembers(pgid int) []int {
 
 // proc is a process found in /proc.
 type proc struct {
-	pid, pgid int
-	cmdline   string
+	pid, ppid, pgid int
+	cmdline         string
 }
 
 // procs lists the live processes; zombies (which a container's init may
@@ -150,9 +151,10 @@ func procs() []proc {
 		if len(f) < 3 || f[0] == "Z" {
 			continue
 		}
+		ppid, _ := strconv.Atoi(f[1])
 		pgid, _ := strconv.Atoi(f[2])
 		cmdline, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		out = append(out, proc{pid: pid, pgid: pgid, cmdline: strings.ReplaceAll(string(cmdline), "\x00", " ")})
+		out = append(out, proc{pid: pid, ppid: ppid, pgid: pgid, cmdline: strings.ReplaceAll(string(cmdline), "\x00", " ")})
 	}
 	return out
 }

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"companion/internal/acptest"
+	"companion/internal/cli"
 )
 
 // TestOtherProviders runs one tool round trip through the OpenAI-compatible
@@ -13,12 +13,12 @@ import (
 func TestOtherProviders(t *testing.T) {
 	tests := []struct {
 		name, script string
-		args         []string
+		flags        cli.Flags
 	}{
 		{"openai", `{"turns":[{"chunks":[{"thought":"Reading."},{"functionCall":{"name":"read_file","args":{"file_path":"a.txt"}}}]},
-			{"match":"alpha beta","chunks":[{"text":"It says alpha beta."}]}],"fallback":"error"}`, []string{"--provider", "openai"}},
+			{"match":"alpha beta","chunks":[{"text":"It says alpha beta."}]}],"fallback":"error"}`, cli.Flags{Provider: "openai"}},
 		{"text protocol", `{"turns":[{"chunks":[{"text":"<think>Need the file.</think>Reading it.\n` + "```tool_call\\n" + `{\"name\": \"read_file\", \"arguments\": {\"file_path\": \"a.txt\"}}\n` + "```" + `"}]},
-			{"match":"alpha beta","chunks":[{"text":"It says alpha beta."}]}],"fallback":"error"}`, nil},
+			{"match":"alpha beta","chunks":[{"text":"It says alpha beta."}]}],"fallback":"error"}`, cli.Flags{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -26,12 +26,7 @@ func TestOtherProviders(t *testing.T) {
 			if tt.name == "text protocol" {
 				settings = `{"textProtocol":true}`
 			}
-			e := env(t)
-			if settings != "" {
-				e = withSettings(t, e, settings)
-			}
-			args := append([]string{"acp", "--script", script(t, tt.script)}, tt.args...)
-			ed := acptest.Start(t, binary, args, e, nil)
+			ed := startAgent(t, agentOpts{script: tt.script, settings: settings, flags: tt.flags})
 			ed.Initialize(map[string]any{})
 			id := ed.NewSession(workspace(t, map[string]string{"a.txt": "alpha beta\n"}))
 			if got := ed.StopReason(ed.Wait(ed.Prompt(id, "read a.txt"))); got != "end_turn" {

@@ -32,7 +32,8 @@ type runOpts struct {
 
 func strPtr(s string) *string { return &s }
 
-// runCompanion runs `companion run` with o and waits for it to exit.
+// runCompanion runs `companion run` with o and waits for it to exit: the
+// real binary on purpose, for its argv, exit code, stderr and signals.
 func runCompanion(t *testing.T, o runOpts) sdktest.RunOutput {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), runGuard)

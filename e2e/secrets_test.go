@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"companion/internal/acptest"
+	"companion/internal/cli"
 )
 
 // TestSecretsStayOut is issue 16's "secrets stay out of commands and
@@ -21,9 +22,9 @@ func TestSecretsStayOut(t *testing.T) {
 	ws := workspace(t, map[string]string{"notes.txt": "the key is " + marker + "\n"})
 	// The command names only a prefix of the marker, so the command line
 	// itself (in the permission card) carries no secret.
-	shellCall := holeCall("run_shell_command", map[string]any{
+	shellCall := modelCall("run_shell_command", map[string]any{
 		"command": `env | grep -c MARKED-KEY; echo "GEMINI=${GEMINI_API_KEY:-unset}"`})
-	readCall := holeCall("read_file", map[string]any{"file_path": "notes.txt"})
+	readCall := modelCall("read_file", map[string]any{"file_path": "notes.txt"})
 	e := env(t, "GEMINI_API_KEY="+marker)
 	home := strings.TrimPrefix(e[0], "HOME=")
 	logFile := filepath.Join(t.TempDir(), "companion.log")
@@ -33,8 +34,9 @@ func TestSecretsStayOut(t *testing.T) {
 	s := `{"turns":[{"chunks":[` + shellCall + `,` + readCall + `]},
 		{"match":"functionResponse","chunks":[{"text":"done"}]},
 		{"match":"provoke","status":400,"message":"invalid argument in https://endpoint.example/v1beta/models/m?key=` + marker + `"}],"fallback":"error"}`
-	ed := acptest.Start(t, binary, []string{"acp", "--script", script(t, s),
-		"--log-file", logFile, "--log-level", "debug"}, e, fake.Handle)
+	// The real binary on purpose: the command must run in companion's own environment, and --log-file.
+	ed := startAgent(t, agentOpts{binary: true, script: s, env: e, handler: fake.Handle,
+		flags: cli.Flags{LogFile: logFile, LogLevel: "debug"}})
 	ed.Initialize(map[string]any{}) // no terminal: the command runs in companion's own environment
 	id := ed.NewSession(ws)
 	if got := ed.StopReason(ed.Wait(ed.Prompt(id, "check the environment"))); got != "end_turn" {
@@ -43,7 +45,7 @@ func TestSecretsStayOut(t *testing.T) {
 	if len(fake.Permissions) == 0 {
 		t.Error("the command ran without the editor being asked")
 	}
-	ups := holeToolUpdates(ed, id)
+	ups := toolUpdates(ed, id)
 	if !strings.Contains(ups, `0\nGEMINI=unset`) {
 		t.Errorf("the command saw the key (want grep count 0 and GEMINI=unset):\n%s", ups)
 	}

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -9,8 +8,9 @@ import (
 	"companion/internal/acptest"
 )
 
+// shellCall is a run_shell_command call for the scripted model.
 func shellCall(cmd string) string {
-	return fmt.Sprintf(`{"functionCall":{"name":"run_shell_command","args":{"command":%q,"description":"test command"}}}`, cmd)
+	return modelCall("run_shell_command", map[string]any{"command": cmd, "description": "test command"})
 }
 
 func TestShellEverywhere(t *testing.T) {
@@ -25,10 +25,10 @@ func TestShellEverywhere(t *testing.T) {
 				n++
 				return a, nil
 			}
-			ed := startFake(t, `{"turns":[
-				{"chunks":[`+shellCall("echo hello > out.txt && echo printed")+`]},
-				{"match":"printed","chunks":[`+shellCall("echo again >> out.txt")+`]},
-				{"chunks":[{"text":"done"}]}],"fallback":"error"}`, fake, "")
+			ed := startAgent(t, agentOpts{script: `{"turns":[
+				{"chunks":[` + shellCall("echo hello > out.txt && echo printed") + `]},
+				{"match":"printed","chunks":[` + shellCall("echo again >> out.txt") + `]},
+				{"chunks":[{"text":"done"}]}],"fallback":"error"}`, handler: fake.Handle})
 			ed.Initialize(caps)
 			id := ed.NewSession(ws)
 			if got := ed.StopReason(ed.Wait(ed.Prompt(id, "run it"))); got != "end_turn" {
@@ -68,8 +68,8 @@ func TestShellPolicyNeverBypassed(t *testing.T) {
 			ws := workspace(t, nil)
 			fake := acptest.NewFake()
 			fake.Answer = func(acptest.PermissionRequest) (string, map[string]any) { return "reject_once", nil }
-			ed := startFake(t, `{"turns":[{"chunks":[`+shellCall(line)+`]},{"chunks":[{"text":"ok"}]}]}`, fake,
-				`{"permissions":{"allow":["run_shell_command(echo)","shell(tee /dev/null)"]}}`)
+			ed := startAgent(t, agentOpts{handler: fake.Handle, settings: `{"permissions":{"allow":["run_shell_command(echo)","shell(tee /dev/null)"]}}`,
+				script: `{"turns":[{"chunks":[` + shellCall(line) + `]},{"chunks":[{"text":"ok"}]}]}`})
 			ed.Initialize(map[string]any{})
 			id := ed.NewSession(ws)
 			ed.StopReason(ed.Wait(ed.Prompt(id, "go")))

@@ -16,11 +16,11 @@ const readerAgent = "---\nname: reader\ndescription: Reads files and reports wha
 func TestSubagent(t *testing.T) {
 	ws := workspace(t, map[string]string{".companion/agents/reader.md": readerAgent, "a.txt": "alpha\n"})
 	fake := acptest.NewFake()
-	ed := startFake(t, `{"turns":[
+	ed := startAgent(t, agentOpts{script: `{"turns":[
 		{"chunks":[{"functionCall":{"name":"delegate_to_agent","args":{"agent":"reader","task":"Read a.txt"}}}]},
 		{"match":"You are a reader subagent","chunks":[{"functionCall":{"name":"read_file","args":{"file_path":"a.txt"}}}]},
 		{"match":"alpha","chunks":[{"text":"The file says alpha."}]},
-		{"match":"The file says alpha.","chunks":[{"text":"Done: alpha."}]}],"fallback":"error"}`, fake, "")
+		{"match":"The file says alpha.","chunks":[{"text":"Done: alpha."}]}],"fallback":"error"}`, handler: fake.Handle})
 	ed.Initialize(map[string]any{})
 	id := ed.NewSession(ws)
 	if got := ed.StopReason(ed.Wait(ed.Prompt(id, "delegate"))); got != "end_turn" {
@@ -50,7 +50,7 @@ func TestSubagentCancelled(t *testing.T) {
 	ws := workspace(t, map[string]string{".companion/agents/reader.md": readerAgent, "a.txt": "alpha\n"})
 	release := make(chan struct{})
 	defer close(release)
-	ed := startScripted(t, `{"turns":[
+	ed := inProcess(t, `{"turns":[
 		{"chunks":[{"functionCall":{"name":"delegate_to_agent","args":{"agent":"reader","task":"Read a.txt"}}}]},
 		{"match":"You are a reader subagent","chunks":[{"functionCall":{"name":"read_file","args":{"file_path":"a.txt"}}}]}]}`,
 		func(string, json.RawMessage) (any, *acptest.RPCError) {

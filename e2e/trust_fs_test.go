@@ -23,11 +23,11 @@ func TestEditorRefuses(t *testing.T) {
 		method string // the fs method the editor refuses
 		call   string
 	}{
-		{"read_file", "fs/read_text_file", holeCall("read_file", map[string]any{"file_path": "secret.txt"})},
+		{"read_file", "fs/read_text_file", modelCall("read_file", map[string]any{"file_path": "secret.txt"})},
 		{"replace, read refused", "fs/read_text_file",
-			holeCall("replace", map[string]any{"file_path": "secret.txt", "old_string": "CONTENT", "new_string": "X"})},
+			modelCall("replace", map[string]any{"file_path": "secret.txt", "old_string": "CONTENT", "new_string": "X"})},
 		{"write_file, write refused", "fs/write_text_file",
-			holeCall("write_file", map[string]any{"file_path": "secret.txt", "content": "PWNED\n"})},
+			modelCall("write_file", map[string]any{"file_path": "secret.txt", "content": "PWNED\n"})},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -46,7 +46,7 @@ func TestEditorRefuses(t *testing.T) {
 			s := `{"turns":[{"chunks":[` + tt.call + `]},
 				{"match":"` + secret + `","chunks":[{"text":"LEAKED"}]},
 				{"match":"functionResponse","chunks":[{"text":"done"}]}],"fallback":"error"}`
-			ed := acptest.Start(t, binary, []string{"acp", "--script", script(t, s)}, env(t), handler)
+			ed := startAgent(t, agentOpts{script: s, handler: handler})
 			ed.Initialize(map[string]any{"fs": map[string]any{"readTextFile": true, "writeTextFile": true}})
 			id := ed.NewSession(ws)
 			if got := ed.StopReason(ed.Wait(ed.Prompt(id, "work on secret.txt"))); got != "end_turn" {
@@ -55,7 +55,7 @@ func TestEditorRefuses(t *testing.T) {
 			if refused.Load() == 0 {
 				t.Fatalf("the agent never called %s", tt.method)
 			}
-			if ups := holeToolUpdates(ed, id); !strings.Contains(ups, `"status":"failed"`) || !strings.Contains(ups, refusal) {
+			if ups := toolUpdates(ed, id); !strings.Contains(ups, `"status":"failed"`) || !strings.Contains(ups, refusal) {
 				t.Errorf("the tool did not fail with the editor's error:\n%s", ups)
 			}
 			if tt.method == "fs/read_text_file" {

@@ -32,7 +32,8 @@ func trustWorkspace(t *testing.T, userSettings string) (ws string, e []string, m
 	return ws, e, marker
 }
 
-// companion runs the binary with env and fails the test unless it succeeds.
+// companion runs the binary with env and fails the test unless it
+// succeeds: the real binary on purpose, for its command-line subcommands.
 func companion(t *testing.T, e []string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command(binary, args...)
@@ -48,14 +49,6 @@ func companion(t *testing.T, e []string, args ...string) string {
 const trustTurns = `{"turns":[{"chunks":[{"functionCall":{"name":"write_file","args":{"file_path":"NEW.txt","content":"x\n"}}}]},
 	{"chunks":[{"functionCall":{"name":"run_shell_command","args":{"command":"touch RAN","description":"t"}}}]},
 	{"chunks":[{"text":"done"}]}],"fallback":"error"}`
-
-// startTrust starts the binary with env e and the trustTurns script.
-func startTrust(t *testing.T, e []string, fake *acptest.Fake) *acptest.Editor {
-	t.Helper()
-	ed := acptest.Start(t, binary, []string{"acp", "--script", script(t, trustTurns)}, e, fake.Handle)
-	ed.Initialize(map[string]any{})
-	return ed
-}
 
 // modesOf lists the available mode ids in a session/new result.
 func modesOf(t *testing.T, result json.RawMessage) []string {
@@ -99,7 +92,8 @@ func TestUntrustedEditorOverACP(t *testing.T) {
 			ws, e, marker := trustWorkspace(t, "")
 			fake := acptest.NewFake()
 			fake.Answer = func(acptest.PermissionRequest) (string, map[string]any) { return "reject_once", nil }
-			ed := startTrust(t, e, fake)
+			ed := startAgent(t, agentOpts{script: trustTurns, handler: fake.Handle, env: e})
+			ed.Initialize(map[string]any{})
 			defer ed.Close()
 			if untrusted {
 				ed.NotifyUnchecked("_companion/ide/contextUpdate", map[string]any{"isTrusted": false})
@@ -171,7 +165,8 @@ func checkTrustRun(t *testing.T, ws, marker string, untrusted bool, asked int) {
 func TestEditorDistrustsLiveSession(t *testing.T) {
 	ws, e, _ := trustWorkspace(t, "")
 	fake := acptest.NewFake()
-	ed := startTrust(t, e, fake)
+	ed := startAgent(t, agentOpts{script: trustTurns, handler: fake.Handle, env: e})
+	ed.Initialize(map[string]any{})
 	defer ed.Close()
 	id, _ := newSession(t, ed, ws)
 	if m := ed.Call("session/set_mode", map[string]any{"sessionId": id, "modeId": "yolo"}); m.Error != nil {
@@ -199,7 +194,8 @@ func TestEditorDistrustsLiveSession(t *testing.T) {
 func TestTrustCommandGrantsFolderTrust(t *testing.T) {
 	ws, e, _ := trustWorkspace(t, `{"folderTrust":{"enabled":true}}`)
 	open := func(distrust bool) []string {
-		ed := startTrust(t, e, acptest.NewFake())
+		ed := startAgent(t, agentOpts{script: trustTurns, handler: acptest.NewFake().Handle, env: e})
+		ed.Initialize(map[string]any{})
 		defer ed.Close()
 		if distrust {
 			ed.NotifyUnchecked("_companion/ide/contextUpdate", map[string]any{"isTrusted": false})

@@ -15,10 +15,10 @@ import (
 func TestUndoAndRestore(t *testing.T) {
 	ws := workspace(t, map[string]string{"f.txt": "v0\n"})
 	fake := acptest.NewFake()
-	ed := startFake(t, `{"turns":[
+	ed := startAgent(t, agentOpts{script: `{"turns":[
 		{"chunks":[{"functionCall":{"name":"write_file","args":{"file_path":"f.txt","content":"v1\n"}}}]},
 		{"chunks":[{"functionCall":{"name":"write_file","args":{"file_path":"new.txt","content":"created\n"}}}]},
-		{"chunks":[{"text":"done"}]}]}`, fake, `{"permissions":{"allow":["edit"]}}`)
+		{"chunks":[{"text":"done"}]}]}`, handler: fake.Handle, settings: `{"permissions":{"allow":["edit"]}}`})
 	ed.Initialize(map[string]any{})
 	id := ed.NewSession(ws)
 	say := func(prompt string) string {
@@ -73,10 +73,10 @@ func TestUndoAndRestore(t *testing.T) {
 // there is nothing older; it never redoes what it undid.
 func TestUndoStepsBack(t *testing.T) {
 	ws := workspace(t, map[string]string{"f.txt": "v0\n"})
-	ed := startFake(t, `{"turns":[
+	ed := startAgent(t, agentOpts{script: `{"turns":[
 		{"chunks":[{"functionCall":{"name":"write_file","args":{"file_path":"f.txt","content":"v1\n"}}}]},
 		{"chunks":[{"functionCall":{"name":"write_file","args":{"file_path":"f.txt","content":"v2\n"}}}]},
-		{"chunks":[{"text":"done"}]}]}`, acptest.NewFake(), `{"permissions":{"allow":["edit"]}}`)
+		{"chunks":[{"text":"done"}]}]}`, handler: acptest.NewFake().Handle, settings: `{"permissions":{"allow":["edit"]}}`})
 	ed.Initialize(map[string]any{})
 	id := ed.NewSession(ws)
 	say := func(prompt string) string {

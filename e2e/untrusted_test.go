@@ -64,9 +64,8 @@ func TestUntrustedTextStaysData(t *testing.T) {
 				}
 				return "proceed_once", nil
 			}
-			e := withSettings(t, env(t, "GEMINI_API_KEY=test-key", "GOOGLE_GEMINI_BASE_URL="+srv.URL()),
-				`{"allowPrivateFetch":true}`)
-			ed := acptest.Start(t, binary, []string{"acp"}, e, fake.Handle)
+			ed := startAgent(t, agentOpts{handler: fake.Handle, settings: `{"allowPrivateFetch":true}`,
+				env: env(t, "GEMINI_API_KEY=test-key", "GOOGLE_GEMINI_BASE_URL="+srv.URL())})
 			ed.Initialize(map[string]any{})
 			ws := workspace(t, nil)
 			servers := []any{}

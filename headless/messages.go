@@ -112,6 +112,11 @@ type resultLine struct {
 	PermissionDenials []denial         `json:"permission_denials"`
 	Errors            []string         `json:"errors"`
 	ToolCalls         []toolCallRecord `json:"tool_calls,omitempty"`
+	// Response, Stats and Error are Gemini CLI's fields (json output
+	// only): see geminiStats.
+	Response *string      `json:"response,omitempty"`
+	Stats    *geminiStats `json:"stats,omitempty"`
+	Error    *errorInfo   `json:"error,omitempty"`
 }
 
 // controlResponseBody is the inner response of a control response.

@@ -29,3 +29,8 @@ func sdkMode(id string) string {
 	}
 	return id
 }
+
+// AgentMode reads an --approval-mode value (default, plan, auto-edit,
+// yolo, and the SDKs' spellings) as an agent mode id, for the other
+// front ends' flags.
+func AgentMode(mode string) (string, error) { return agentMode(mode) }

@@ -25,6 +25,10 @@ const (
 // companion's control requests.
 const DefaultControlTimeout = 60 * time.Second
 
+// ResumeLatest as Options.Resume continues the session of the working
+// folder updated last (--continue, --resume latest).
+const ResumeLatest = "latest"
+
 // ErrUsage marks a bad combination of options: exit code 2.
 var ErrUsage = errors.New("bad usage")
 
@@ -44,8 +48,12 @@ type Options struct {
 	OutputFormat, InputFormat string
 	// ApprovalMode is the permission mode ("" keeps the settings').
 	ApprovalMode string
-	// Resume is a stored session to continue.
+	// Resume is a stored session to continue: its id, or ResumeLatest for
+	// the one of Cwd updated last.
 	Resume string
+	// IncludeDirs are folders the session may work in besides Cwd
+	// (--include-directories): absolute, existing directories.
+	IncludeDirs []string
 	// AllowedTools are allow rules for this run.
 	AllowedTools []string
 	// MaxTurns bounds model requests per prompt; 0 keeps the settings'.

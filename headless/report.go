@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 
 	"companion/agent"
 )
@@ -42,6 +43,8 @@ type reporter struct {
 	model   func() string
 	// totals reads the session's use, for each message's usage; may be nil.
 	totals func() agent.Totals
+	// runStart is when the run began.
+	runStart time.Time
 
 	mu    sync.Mutex
 	turn  turnLog

@@ -59,7 +59,11 @@ func TestReporterGolden(t *testing.T) {
 			}
 			before := agent.Totals{Requests: 1, Tokens: model.Usage{PromptTokens: 10}}
 			after := agent.Totals{Requests: 3, Tokens: model.Usage{PromptTokens: 110, OutputTokens: 20, ThoughtTokens: 5}}
-			res := r.finish(outcome{stop: agent.EndTurn, started: time.Now(), before: before, after: after})
+			beforeModels := map[string]agent.ModelUse{"m1": {Requests: 1, Tokens: model.Usage{PromptTokens: 10}}}
+			afterModels := map[string]agent.ModelUse{"m1": {Requests: 2, Tokens: model.Usage{PromptTokens: 60, OutputTokens: 5, CachedTokens: 8}},
+				"m2": {Requests: 1, Tokens: model.Usage{PromptTokens: 50, OutputTokens: 15, ThoughtTokens: 5, TotalTokens: 70}}}
+			res := r.finish(outcome{stop: agent.EndTurn, started: time.Now(), before: before, after: after,
+				beforeModels: beforeModels, afterModels: afterModels})
 			if res.NumTurns != 2 || res.Usage.InputTokens != 100 || len(res.PermissionDenials) != 1 || res.Result != "Let me read it.\n\nIt says hello." {
 				t.Errorf("result = %+v", res)
 			}

@@ -20,8 +20,18 @@ type outcome struct {
 	stop    agent.StopReason
 	err     error
 	started time.Time
-	// before and after are the session's totals around the prompt.
-	before, after agent.Totals
+	// before and after are the session's totals around the prompt, and
+	// beforeModels and afterModels its use per model.
+	before, after             agent.Totals
+	beforeModels, afterModels map[string]agent.ModelUse
+}
+
+// duration is the time since the outcome's start; 0 when it has none.
+func (o outcome) duration() time.Duration {
+	if o.started.IsZero() {
+		return 0
+	}
+	return time.Since(o.started)
 }
 
 // subtype names the outcome for the result line.
@@ -63,7 +73,7 @@ func (r *reporter) finish(o outcome) resultLine {
 	r.flushLocked(finalStop(o.stop))
 	res := resultLine{envelope: envelope{Type: typeResult, Subtype: o.subtype(), UUID: newUUID(), SessionID: r.session},
 		IsError: o.subtype() != resultSuccess, Result: r.turn.text.String(), StopReason: string(o.stop),
-		NumTurns: o.after.Requests - o.before.Requests, DurationMS: time.Since(o.started).Milliseconds(),
+		NumTurns: o.after.Requests - o.before.Requests, DurationMS: o.duration().Milliseconds(),
 		DurationAPIMS: (o.after.APITime - o.before.APITime).Milliseconds(), Usage: usageOf(o.after.Tokens.Sub(o.before.Tokens)),
 		PermissionDenials: r.turn.denials, Errors: []string{}}
 	if res.PermissionDenials == nil {
@@ -83,6 +93,7 @@ func (r *reporter) finish(o outcome) resultLine {
 		if res.ToolCalls == nil {
 			res.ToolCalls = []toolCallRecord{}
 		}
+		addGeminiFields(&res, o)
 		r.lines.write(res)
 	case formatText:
 		r.textEnd(o)

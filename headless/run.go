@@ -18,7 +18,7 @@ func Run(ctx context.Context, o Options) int {
 		fmt.Fprintf(o.Stderr, "companion run: %v\n", err)
 		return ExitUsage
 	}
-	rep := newReporter(&o)
+	rep := newReporter(&o, time.Now())
 	if o.InputFormat == formatStream {
 		return runStream(ctx, &o, rep)
 	}
@@ -39,10 +39,11 @@ func Run(ctx context.Context, o Options) int {
 	return exitCode(ctx, out)
 }
 
-// newReporter makes the reporter for o's output format.
-func newReporter(o *Options) *reporter {
+// newReporter makes the reporter for o's output format; started is when
+// the run began, the start of a result written before any prompt ran.
+func newReporter(o *Options, started time.Time) *reporter {
 	return &reporter{format: o.OutputFormat, partial: o.IncludePartial, lines: &lineWriter{w: o.Stdout},
-		stdout: o.Stdout, stderr: o.Stderr, model: func() string { return o.Config.Model }}
+		stdout: o.Stdout, stderr: o.Stderr, model: func() string { return o.Config.Model }, runStart: started}
 }
 
 // exitCode is a finished prompt's exit code.
@@ -62,7 +63,7 @@ func startFailed(o *Options, rep *reporter, err error) int {
 	if o.OutputFormat == formatText {
 		fmt.Fprintf(o.Stderr, "companion run: %v\n", err)
 	} else {
-		rep.finish(outcome{err: err})
+		rep.finish(outcome{err: err, started: rep.runStart})
 	}
 	if errors.Is(err, ErrUsage) {
 		return ExitUsage
@@ -93,12 +94,12 @@ func readPrompt(o *Options) (string, error) {
 
 // prompt runs one prompt and writes its result.
 func (rs *runSession) prompt(ctx context.Context, rep *reporter, parts []model.Part) outcome {
-	out := outcome{started: time.Now(), before: rs.agent.Totals()}
+	out := outcome{started: time.Now(), before: rs.agent.Totals(), beforeModels: rs.agent.ModelTotals()}
 	out.stop, out.err = rs.agent.Prompt(ctx, parts)
 	if ctx.Err() != nil && out.err == nil {
 		out.stop = agent.Cancelled
 	}
-	out.after = rs.agent.Totals()
+	out.after, out.afterModels = rs.agent.Totals(), rs.agent.ModelTotals()
 	rep.finish(out)
 	return out
 }

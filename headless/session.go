@@ -39,7 +39,12 @@ func (s *runSession) close(*Options) { s.host.Close() }
 func openSession(ctx context.Context, o *Options, ex extras, rep *reporter, asker agent.Asker) (*runSession, error) {
 	h := host.New(host.Options{Name: o.Name, Version: o.Version, Config: o.Config, Model: o.Model, Tools: o.Tools, Log: o.Log,
 		Redact: o.Redact})
-	req := host.Request{ID: o.Resume, Cwd: o.Cwd, MCP: ex.mcp, Hooks: ex.hooks, AllowRules: o.AllowedTools,
+	id, err := resumeID(h, o)
+	if err != nil {
+		h.Close()
+		return nil, err
+	}
+	req := host.Request{ID: id, Cwd: o.Cwd, Extra: o.IncludeDirs, MCP: ex.mcp, Hooks: ex.hooks, AllowRules: o.AllowedTools,
 		Agents: ex.agents, SystemPrompt: ex.systemPrompt, AppendSystemPrompt: ex.appendPrompt, MaxRequests: o.MaxTurns}
 	if req.ID == "" {
 		req.ID = host.NewSessionID()
@@ -47,13 +52,13 @@ func openSession(ctx context.Context, o *Options, ex extras, rep *reporter, aske
 	rep.session = req.ID
 	ports := host.Ports{Sink: rep, Asker: asker, Observer: &mcpWatch{rep: rep}}
 	var hs *host.Session
-	var err error
 	if o.Resume == "" {
 		hs, err = h.New(ctx, req, ports)
 	} else {
 		hs, _, err = h.Restore(ctx, req, ports)
 	}
 	if err != nil {
+		h.Close()
 		return nil, sessionError(req.ID, err)
 	}
 	rs := &runSession{id: hs.ID, agent: hs.Agent, mcp: hs.MCP, agents: hs.Agents, host: h}
@@ -69,6 +74,22 @@ func openSession(ctx context.Context, o *Options, ex extras, rep *reporter, aske
 	return rs, nil
 }
 
+// resumeID is the stored session o.Resume names: ResumeLatest is the
+// newest of the working folder; "" when the run starts a new session.
+func resumeID(h *host.Host, o *Options) (string, error) {
+	if o.Resume != ResumeLatest {
+		return o.Resume, nil
+	}
+	infos, _, err := h.List(o.Cwd, "")
+	if err != nil {
+		return "", err
+	}
+	if len(infos) == 0 {
+		return "", fmt.Errorf("cannot continue: %w in %s", errNoSessionHere, o.Cwd)
+	}
+	return infos[0].ID, nil
+}
+
 // sessionError words the host's errors for a run: bad permission rules
 // are usage errors, a missing stored session says so.
 func sessionError(id string, err error) error {
@@ -81,5 +102,9 @@ func sessionError(id string, err error) error {
 	return err
 }
 
-// errNoSession is why --resume failed.
-var errNoSession = errors.New("no stored session with this id")
+// errNoSession is why --resume failed; errNoSessionHere why --continue
+// (or --resume latest) did.
+var (
+	errNoSession     = errors.New("no stored session with this id")
+	errNoSessionHere = errors.New("no stored session")
+)

@@ -13,15 +13,24 @@ import (
 // extra (from the client: the editor or the SDK), which win on a name
 // clash. Bad entries in the settings are logged and skipped.
 func MCPServers(cfg config.Config, log *slog.Logger, extra ...mcp.ServerConfig) []mcp.ServerConfig {
+	out, _ := mcpServers(cfg, log, extra...)
+	return out
+}
+
+// mcpServers is MCPServers, also naming the servers that came from the
+// project's settings (and were not replaced by the client's).
+func mcpServers(cfg config.Config, log *slog.Logger, extra ...mcp.ServerConfig) ([]mcp.ServerConfig, map[string]bool) {
 	byName := map[string]mcp.ServerConfig{}
+	project := map[string]bool{}
 	var order []string
-	add := func(s mcp.ServerConfig) {
+	add := func(s mcp.ServerConfig, fromProject bool) {
 		if _, ok := byName[s.Name]; !ok {
 			order = append(order, s.Name)
 		}
 		byName[s.Name] = s
+		project[s.Name] = fromProject
 	}
-	for _, raw := range []json.RawMessage{cfg.MCPServers, cfg.ProjectMCPServers} {
+	for i, raw := range []json.RawMessage{cfg.MCPServers, cfg.ProjectMCPServers} {
 		if len(raw) == 0 {
 			continue
 		}
@@ -30,15 +39,18 @@ func MCPServers(cfg config.Config, log *slog.Logger, extra ...mcp.ServerConfig) 
 			log.Warn("some MCP servers in the settings were skipped", "err", err)
 		}
 		for _, s := range servers {
-			add(s)
+			if i == 1 {
+				s.Trust = false // a project's server never skips the ask: "trust" is the user's to give
+			}
+			add(s, i == 1)
 		}
 	}
 	for _, s := range extra {
-		add(s)
+		add(s, false)
 	}
 	out := make([]mcp.ServerConfig, 0, len(order))
 	for _, n := range order {
 		out = append(out, byName[n])
 	}
-	return out
+	return out, project
 }

@@ -55,6 +55,8 @@ type Session struct {
 	journal *store.Writer
 	// trust is the session's workspace trust; the host's mu guards it.
 	trust trust
+	// project holds the project's hooks and MCP servers to that trust.
+	project *projectGate
 }
 
 // close ends the agent session (and its MCP servers) and its journal.
@@ -117,7 +119,8 @@ func (h *Host) Restore(ctx context.Context, req Request, p Ports) (*Session, []a
 // open makes the agent session, new (recs nil) or restored from its
 // records, registers it, tells the observer and starts its MCP servers.
 func (h *Host) open(ctx context.Context, req Request, p Ports, journal *store.Writer, recs []store.Record) (*Session, []agent.Event, error) {
-	opts, cfg, t, err := h.options(ctx, req, p)
+	project := newProjectGate()
+	opts, cfg, t, err := h.options(ctx, req, p, project)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -125,12 +128,12 @@ func (h *Host) open(ctx context.Context, req Request, p Ports, journal *store.Wr
 		opts.Journal = h.journalFor(journal)
 	}
 	opts.Hooks = opts.Hooks.WithRedact(h.opts.Redact) // secrets out of hooks' input
-	s := &Session{ID: req.ID, Ports: p, journal: journal, Agents: []string{}, trust: t}
+	s := &Session{ID: req.ID, Ports: p, journal: journal, Agents: []string{}, trust: t, project: project}
 	for _, d := range opts.Agents {
 		s.Agents = append(s.Agents, d.Name)
 	}
-	if servers := MCPServers(cfg, h.log, req.MCP...); len(servers) > 0 {
-		s.MCP = h.newMCP(servers, s)
+	if servers, fromProject := mcpServers(cfg, h.log, req.MCP...); len(servers) > 0 {
+		s.MCP = h.newMCP(sandboxServers(servers, fromProject, cfg, opts.Roots, project.mcp, h.log), s)
 		opts.MCP = s.MCP
 	}
 	var events []agent.Event
@@ -160,7 +163,7 @@ func (h *Host) open(ctx context.Context, req Request, p Ports, journal *store.Wr
 
 // options assembles the agent options of req from the settings, the
 // model and the ports.
-func (h *Host) options(ctx context.Context, req Request, p Ports) (agent.Options, config.Config, trust, error) {
+func (h *Host) options(ctx context.Context, req Request, p Ports, project *projectGate) (agent.Options, config.Config, trust, error) {
 	roots, err := Roots(req.Cwd, req.Extra)
 	if err != nil {
 		return agent.Options{}, config.Config{}, trust{}, err
@@ -178,7 +181,8 @@ func (h *Host) options(ctx context.Context, req Request, p Ports) (agent.Options
 		return agent.Options{}, cfg, t, fmt.Errorf("cannot start the model: %w", err)
 	}
 	opts, err := AgentOptions(Base{ID: req.ID, Roots: roots, Config: cfg, Trusted: t.trusted(), Untrusted: t.why(),
-		Tools: h.opts.Tools(cfg), Log: h.log, Hooks: req.Hooks, AllowRules: req.AllowRules, Getenv: h.opts.Getenv})
+		Tools: h.opts.Tools(cfg), Log: h.log, Hooks: req.Hooks, AllowRules: req.AllowRules, Getenv: h.opts.Getenv,
+		ProjectOn: project.enabled})
 	if err != nil {
 		return agent.Options{}, cfg, t, mark(ErrRules, err)
 	}

@@ -71,8 +71,16 @@ func Policy(cfg config.Config, roots *tools.Roots, trusted bool, extraAllow ...s
 // then extra (hooks a front end's client registered); bad entries are
 // logged and skipped. It returns nil when there is no hook at all.
 func Hooks(cfg config.Config, log *slog.Logger, extra hooks.Config) *hooks.Runner {
+	return hookRunner(cfg, log, extra, nil, nil)
+}
+
+// hookRunner is Hooks with the project's hooks held to projectOn (when
+// set: they run only while it says so) and every hook command run
+// through wrap (the sandbox; nil runs them as they are).
+func hookRunner(cfg config.Config, log *slog.Logger, extra hooks.Config, projectOn func() bool,
+	wrap func([]string) ([]string, error)) *hooks.Runner {
 	var all hooks.Config
-	for _, raw := range []json.RawMessage{cfg.Hooks, cfg.ProjectHooks} {
+	for i, raw := range []json.RawMessage{cfg.Hooks, cfg.ProjectHooks} {
 		if len(raw) == 0 {
 			continue
 		}
@@ -80,13 +88,16 @@ func Hooks(cfg config.Config, log *slog.Logger, extra hooks.Config) *hooks.Runne
 		if err != nil {
 			log.Warn("some hooks were skipped", "err", err)
 		}
+		if i == 1 && projectOn != nil {
+			h = h.Gated(projectOn)
+		}
 		all = all.Merge(h)
 	}
 	all = all.Merge(extra)
 	if all.Empty() {
 		return nil
 	}
-	return hooks.NewRunner(all, hooks.Options{Log: log})
+	return hooks.NewRunner(all, hooks.Options{Log: log, Wrap: wrap})
 }
 
 // Base is what every front end's session needs besides its client's
@@ -108,6 +119,9 @@ type Base struct {
 	// Getenv reads the environment (HOME for the user's memory files);
 	// nil is os.Getenv.
 	Getenv func(string) string
+	// ProjectOn, when set, holds the project's hooks back while it
+	// reports false (the workspace lost trust after the session opened).
+	ProjectOn func() bool
 }
 
 // AgentOptions fills agent.Options from the settings: policy, memory,
@@ -132,10 +146,15 @@ func AgentOptions(b Base) (agent.Options, error) {
 		Memory:     memory.Options{FileNames: cfg.MemoryFileNames, UserDirs: cfg.MemoryDirs(getenv), Log: b.Log},
 		CompressAt: cfg.CompressionThreshold, Log: log, MaxRequests: cfg.MaxTurnRequests,
 	}
-	opts.Agents, opts.SlashCommands = definitions(root, cfg.ConfigDir(), b.Trusted, log)
-	opts.Hooks = Hooks(cfg, log, b.Hooks)
+	opts.Prompt.Disable, opts.Prompt.Sandbox, opts.Prompt.SandboxNetwork = cfg.SystemPrompt.Disable, cfg.Sandbox, cfg.SandboxNetwork
+	opts.Agents, opts.SlashCommands = definitions(root, cfg.ConfigDir(), getenv("HOME"), b.Trusted, log)
+	opts.Hooks = hookRunner(cfg, log, b.Hooks, b.ProjectOn, commandWrap(commandSandbox(cfg), b.Roots, hooksNetwork(cfg)))
+	addSkills(&opts, b, getenv, pol.Trusted, log)
 	if !b.Trusted && b.Untrusted != "" {
 		opts.Notices = append(opts.Notices, agent.Notice{Level: "warning", Text: UntrustedNotice(b.Untrusted)})
+	}
+	for _, w := range cfg.Warnings {
+		opts.Notices = append(opts.Notices, agent.Notice{Level: "warning", Text: w})
 	}
 	if pending := cfg.PendingProject; pending != nil {
 		opts.Notices = append(opts.Notices, agent.Notice{Level: "warning", Text: PendingText(pending)})
@@ -155,18 +174,20 @@ func AgentOptions(b Base) (agent.Options, error) {
 }
 
 // definitions loads the subagents and file commands of the user config
-// directory and, in a trusted workspace only, of the project under root.
-// Broken files are logged and skipped.
-func definitions(root, userDir string, trusted bool, log *slog.Logger) ([]agent.AgentDef, []slash.Command) {
+// directory and Gemini CLI's and Claude Code's folders in home and, in a
+// trusted workspace only, of the project under root (see
+// agent.AgentFolders and slash.Folders). Broken files are logged and
+// skipped.
+func definitions(root, userDir, home string, trusted bool, log *slog.Logger) ([]agent.AgentDef, []slash.Command) {
 	projectRoot := root
 	if !trusted {
 		projectRoot = ""
 	}
-	agents, errs := agent.LoadAgents(projectRoot, userDir)
+	agents, errs := agent.LoadAgentFolders(agent.AgentFolders(projectRoot, userDir, home))
 	for _, err := range errs {
 		log.Warn("subagent definition skipped", "err", err)
 	}
-	cmds, errs := slash.Load(projectRoot, userDir)
+	cmds, errs := slash.LoadFolders(slash.Folders(projectRoot, userDir, home))
 	for _, err := range errs {
 		log.Warn("slash command skipped", "err", err)
 	}

@@ -10,7 +10,7 @@ import (
 // List pages through the stored sessions under cwd (all when empty),
 // newest first, from cursor; a bad cursor is ErrInvalid.
 func (h *Host) List(cwd, cursor string) ([]store.Info, string, error) {
-	infos, next, err := h.Store().List(store.ListOptions{Cwd: cwd, Cursor: cursor})
+	infos, next, err := h.Store().List(store.ListOptions{Cwd: cwd, Cursor: cursor, Titled: true})
 	if errors.Is(err, store.ErrBadCursor) {
 		return nil, "", mark(ErrInvalid, fmt.Errorf("invalid cursor %q", cursor))
 	}

@@ -50,7 +50,7 @@ func (t trust) why() string {
 // workspace: why, and what is held back.
 func UntrustedNotice(why string) string {
 	return "This workspace is not trusted (" + why + "): its project settings, hooks, MCP servers, " +
-		"file commands and subagents are not loaded, yolo and auto-edit are unavailable, and every edit and " +
+		"file commands, skills and subagents are not loaded, yolo and auto-edit are unavailable, and every edit and " +
 		"command asks first. To trust it, run `companion trust` in the folder (or :CompanionTrust in Neovim, " +
 		"or grant trust in the editor), then start a new session."
 }
@@ -58,9 +58,8 @@ func UntrustedNotice(why string) string {
 // lostTrustNotice is what the user of a session that opened trusted is
 // told when the workspace loses trust.
 func lostTrustNotice(why string) string {
-	return "This workspace is no longer trusted (" + why + "): yolo and auto-edit are unavailable and every " +
-		"edit and command asks first. Project hooks and MCP servers this session already started keep running " +
-		"until you start a new session, which will not load them."
+	return "This workspace is no longer trusted (" + why + "): yolo and auto-edit are unavailable, every " +
+		"edit and command asks first, and the project's hooks and MCP servers are stopped until it is trusted again."
 }
 
 // sessionTrust is the trust a new session under root starts with: the
@@ -108,6 +107,9 @@ func (h *Host) setEditorTrust(s *Session, v bool) {
 		}
 	}
 	h.mu.Unlock()
+	if s.project != nil {
+		s.project.set(t.trusted(), t.why())
+	}
 	if t.trusted() != s.Agent.Trusted() || notice != "" {
 		s.Agent.SetTrusted(context.Background(), t.trusted(), notice)
 	}

@@ -86,7 +86,7 @@ func TestEditorDistrustBeforeSession(t *testing.T) {
 	h := newTestHost(t)
 	cwd, _ := filepath.EvalSymlinks(t.TempDir())
 	h.UpdateIDEContext("", trusted(false))
-	opts, _, tr, err := h.options(context.Background(), Request{ID: "x", Cwd: cwd}, Ports{Sink: &events{}})
+	opts, _, tr, err := h.options(context.Background(), Request{ID: "x", Cwd: cwd}, Ports{Sink: &events{}}, newProjectGate())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestDefinitionsUntrusted(t *testing.T) {
 		trusted bool
 		want    int
 	}{{true, 2}, {false, 1}} {
-		agents, cmds := definitions(root, user, tt.trusted, log)
+		agents, cmds := definitions(root, user, "", tt.trusted, log)
 		if len(agents) != tt.want || len(cmds) != tt.want {
 			t.Errorf("trusted %v: %d agents, %d commands, want %d each", tt.trusted, len(agents), len(cmds), tt.want)
 		}

@@ -83,7 +83,6 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any) erro
 		return fmt.Errorf("rpc: call %s: %w", method, err)
 	}
 	id := c.nextID.Add(1)
-	c.trace("request", method, id)
 	w, err := c.rpc.DispatchCall(ctx, method, params, jsonrpc2.PickID(jsonrpc2.ID{Num: id}))
 	if err != nil {
 		return c.sendError("call "+method, err)
@@ -125,7 +124,6 @@ func (c *Conn) Notify(ctx context.Context, method string, params any) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("rpc: notify %s: %w", method, err)
 	}
-	c.trace("notification", method, 0)
 	select {
 	case <-c.closing:
 		return fmt.Errorf("rpc: notify %s: %w", method, ErrClosed)
@@ -137,7 +135,9 @@ func (c *Conn) Notify(ctx context.Context, method string, params any) error {
 	}
 	// Written straight to the stream: notifications sit on the streaming hot
 	// path, and going through jsonrpc2 would encode the params three times.
-	if err := c.s.write(c.s.redacted(data)); err != nil {
+	data = c.s.redacted(data)
+	c.s.trace("out", "notification", method, nil, len(data))
+	if err := c.s.write(data); err != nil {
 		return c.sendError("notify "+method, err)
 	}
 	return nil
@@ -237,18 +237,6 @@ func fromJSONRPC2(e *jsonrpc2.Error) *Error {
 		out.Data = *e.Data
 	}
 	return out
-}
-
-// trace logs an outgoing request (id > 0) or notification at Debug level.
-func (c *Conn) trace(kind, method string, id uint64) {
-	if !c.log.Enabled(context.Background(), slog.LevelDebug) {
-		return
-	}
-	if id == 0 {
-		c.log.Debug("rpc message", "dir", "out", "kind", kind, "method", method)
-		return
-	}
-	c.log.Debug("rpc message", "dir", "out", "kind", kind, "method", method, "id", id)
 }
 
 // printfLogger sends jsonrpc2's own log lines to slog at Debug level.

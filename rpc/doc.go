@@ -47,7 +47,9 @@
 //
 // Nothing is written to stdout except through the ReadWriteCloser given to
 // NewConn. Logging goes to Options.Logger: each message at Debug level with
-// its direction, kind, method and id, problems at Warn or Error.
+// its direction, kind, size in bytes (as framed, after redaction), method
+// and id (a response names the method it answers, and its error code),
+// never its params, result or error text; problems at Warn or Error.
 //
 // Imports: the standard library and github.com/sourcegraph/jsonrpc2 only;
 // no package of this module.

@@ -3,7 +3,6 @@ package rpc
 import (
 	"context"
 	"encoding/json"
-	"log/slog"
 	"runtime/debug"
 
 	"github.com/sourcegraph/jsonrpc2"
@@ -120,13 +119,6 @@ func (c *Conn) serve(ctx context.Context, id jsonrpc2.ID, m message, key string,
 	ctx, after := withAfterReply(ctx)
 	result, err := c.runRequest(ctx, m)
 	resp := c.response(id, result, err)
-	if c.log.Enabled(ctx, slog.LevelDebug) {
-		code := int64(0)
-		if resp.Error != nil {
-			code = resp.Error.Code
-		}
-		c.log.Debug("rpc message", "dir", "out", "kind", "response", "method", m.method, "id", string(m.id), "code", code)
-	}
 	if err := c.rpc.SendResponse(context.WithoutCancel(ctx), resp); err != nil {
 		c.log.Debug("rpc: cannot send response", "method", m.method, "id", string(m.id), "err", err)
 	}
@@ -214,7 +206,7 @@ func (c *Conn) cancelInbound(params json.RawMessage) {
 		RequestID json.RawMessage `json:"requestId"`
 	}
 	if err := json.Unmarshal(params, &p); err != nil || p.RequestID == nil || !validID(p.RequestID) {
-		c.log.Debug("rpc: ignoring $/cancel_request without a valid requestId", "params", clip(string(params)))
+		c.log.Debug("rpc: ignoring $/cancel_request without a valid requestId", "bytes", len(params))
 		return
 	}
 	key := idKey(p.RequestID)

@@ -47,8 +47,16 @@ type stream struct {
 	// idmu guards seq and ids.
 	idmu sync.Mutex
 	seq  uint64
-	// ids maps the synthetic id of each unanswered request to its raw id.
-	ids map[uint64]json.RawMessage
+	// ids maps the synthetic id of each unanswered request to its raw id
+	// and method.
+	ids map[uint64]pending
+}
+
+// pending is an incoming request not answered yet: its id as the peer
+// wrote it, and its method (for the debug log of the response).
+type pending struct {
+	raw    json.RawMessage
+	method string
 }
 
 var _ jsonrpc2.ObjectStream = (*stream)(nil)
@@ -65,7 +73,7 @@ func newStream(rwc io.ReadWriteCloser, o Options) *stream {
 		log:     o.Logger,
 		redact:  o.Redact,
 		start:   make(chan struct{}),
-		ids:     map[uint64]json.RawMessage{},
+		ids:     map[uint64]pending{},
 	}
 }
 
@@ -128,7 +136,7 @@ func (s *stream) accept(frame []byte) ([]byte, bool) {
 	s.cur = m
 	sk := skeleton{JSONRPC: "2.0", Method: m.method}
 	if m.kind == kindRequest {
-		sk.ID = s.register(m.id)
+		sk.ID = s.register(m.id, m.method)
 	}
 	out, err := json.Marshal(sk)
 	return out, err == nil
@@ -165,25 +173,60 @@ func (s *stream) take() message {
 	return m
 }
 
-// register records raw under a new synthetic id and returns that id.
-func (s *stream) register(raw json.RawMessage) string {
+// register records raw and method under a new synthetic id and returns
+// that id.
+func (s *stream) register(raw json.RawMessage, method string) string {
 	s.idmu.Lock()
 	defer s.idmu.Unlock()
 	s.seq++
-	s.ids[s.seq] = raw
+	s.ids[s.seq] = pending{raw: raw, method: method}
 	return synthPrefix + strconv.FormatUint(s.seq, 10)
 }
 
-// WriteObject implements jsonrpc2.ObjectStream.
+// WriteObject implements jsonrpc2.ObjectStream. jsonrpc2 writes only our
+// requests and the responses to the peer's requests through it
+// (notifications go straight to write).
 func (s *stream) WriteObject(obj any) error {
 	data, err := json.Marshal(obj)
 	if err != nil {
 		return err
 	}
-	if bytes.HasPrefix(data, synthResponsePrefix) { // a response, not one of our requests
-		data = s.redacted(data)
+	if !bytes.HasPrefix(data, synthResponsePrefix) { // one of our requests
+		s.traceOut("request", "", data)
+		return s.write(data)
 	}
-	return s.write(s.restoreID(data))
+	data, method := s.restoreID(s.redacted(data))
+	s.traceOut("response", method, data)
+	return s.write(data)
+}
+
+// traceOut logs an outgoing request or response at Debug level: its
+// method, id, size and, for a response, its error code (0 for a result).
+// Only the envelope is read; the body never reaches the log.
+func (s *stream) traceOut(kind, method string, data []byte) {
+	if !s.log.Enabled(context.Background(), slog.LevelDebug) {
+		return
+	}
+	var head struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Error  *struct {
+			Code int64 `json:"code"`
+		} `json:"error"`
+	}
+	_ = json.Unmarshal(data, &head)
+	if method == "" {
+		method = head.Method
+	}
+	if kind != "response" {
+		s.trace("out", kind, method, head.ID, len(data))
+		return
+	}
+	code := int64(0)
+	if head.Error != nil {
+		code = head.Error.Code
+	}
+	s.trace("out", kind, method, head.ID, len(data), "code", code)
 }
 
 // redacted is data after Options.Redact.
@@ -200,41 +243,43 @@ var (
 )
 
 // restoreID puts the peer's raw id back into a response jsonrpc2 marshalled
-// with a synthetic id, and moves "jsonrpc" to the front. jsonrpc2 v0.2.3
-// marshals a Response as {"id":...,"result"|"error":...,"jsonrpc":"2.0"};
-// anything else passes unchanged.
-func (s *stream) restoreID(data []byte) []byte {
+// with a synthetic id, and moves "jsonrpc" to the front; it also returns
+// the method of the request answered. jsonrpc2 v0.2.3 marshals a Response
+// as {"id":...,"result"|"error":...,"jsonrpc":"2.0"}; anything else passes
+// unchanged.
+func (s *stream) restoreID(data []byte) ([]byte, string) {
 	if !bytes.HasPrefix(data, synthResponsePrefix) {
-		return data
+		return data, ""
 	}
 	rest := data[len(synthResponsePrefix):]
 	end := bytes.IndexByte(rest, '"')
 	if end < 0 {
-		return data
+		return data, ""
 	}
 	n, err := strconv.ParseUint(string(rest[:end]), 10, 64)
 	if err != nil {
-		return data
+		return data, ""
 	}
 	s.idmu.Lock()
-	raw, ok := s.ids[n]
+	req, ok := s.ids[n]
 	delete(s.ids, n)
 	s.idmu.Unlock()
 	if !ok {
 		s.log.Error("rpc: response for an unknown synthetic id", "id", n)
-		return data
+		return data, ""
 	}
+	raw := req.raw
 	rest = rest[end+1:]
 	out := make([]byte, 0, len(data)+len(raw))
 	if body, ok := bytes.CutSuffix(rest, jsonrpcSuffix); ok {
 		out = append(out, `{"jsonrpc":"2.0","id":`...)
 		out = append(out, raw...)
 		out = append(out, body...)
-		return append(out, '}')
+		return append(out, '}'), req.method
 	}
 	out = append(out, `{"id":`...)
 	out = append(out, raw...)
-	return append(out, rest...)
+	return append(out, rest...), req.method
 }
 
 // errorReply is a response carrying an error, written by the stream itself.

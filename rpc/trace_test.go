@@ -2,6 +2,7 @@ package rpc
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -36,15 +37,70 @@ func TestDebugTrace(t *testing.T) {
 	for _, want := range []string{
 		"dir=in kind=notification bytes=36 method=note/in",
 		"dir=in kind=request bytes=41 method=ping id=-5",
-		"dir=out kind=notification method=note/out",
-		"dir=out kind=request method=client/echo id=1",
+		"dir=out kind=notification bytes=37 method=note/out",
+		"dir=out kind=request bytes=47 method=client/echo id=1",
 		"dir=in kind=response bytes=38 id=1",
-		"dir=out kind=response method=ping id=-5 code=0",
+		"dir=out kind=response bytes=37 method=ping id=-5 code=0",
 		"dir=in kind=invalid bytes=4 id=null code=-32700",
 		"dir=out kind=response bytes=",
 	} {
 		if !strings.Contains(logs.String(), want) {
 			t.Errorf("trace lacks %q:\n%s", want, logs.String())
+		}
+	}
+}
+
+// TestDebugTraceKeepsBodiesOut checks that the debug log of an exchange
+// whose every message carries a key names each message (direction, kind,
+// method, id, exact size) and never holds the key, in either direction,
+// in results, errors, notifications and our own requests.
+func TestDebugTraceKeepsBodiesOut(t *testing.T) {
+	const key = "AIzaMARKED-api-key-0123456789"
+	logs := &lockedBuffer{}
+	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	m := testMux(t)
+	Handle(m, "auth", func(ctx context.Context, c *Conn, p *map[string]string) (any, error) {
+		if err := c.Notify(ctx, "note/key", map[string]string{"key": key}); err != nil {
+			return nil, err
+		}
+		if err := c.Call(ctx, "client/store", map[string]string{"key": key}, nil); err != nil {
+			return nil, err
+		}
+		return map[string]string{"echo": (*p)["key"]}, nil
+	})
+	Handle(m, "fail", func(context.Context, *Conn, *struct{}) (any, error) {
+		return nil, Errorf(CodeInvalidParams, "bad key %s", key)
+	})
+	c, p := serveRaw(t, m, Options{Logger: log})
+	auth := `{"jsonrpc":"2.0","id":7,"method":"auth","params":{"key":"` + key + `"}}`
+	p.sendMsg(auth)
+	note := `{"jsonrpc":"2.0","method":"note/key","params":{"key":"` + key + `"}}`
+	p.expect(note)
+	call := `{"jsonrpc":"2.0","id":1,"method":"client/store","params":{"key":"` + key + `"}}`
+	p.expect(call)
+	reply := `{"jsonrpc":"2.0","id":1,"result":{"stored":"` + key + `"}}`
+	p.sendMsg(reply)
+	result := `{"jsonrpc":"2.0","id":7,"result":{"echo":"` + key + `"}}`
+	p.expect(result)
+	p.sendMsg(`{"jsonrpc":"2.0","id":"f","method":"fail"}`)
+	failed := p.next()
+	_ = p.conn.Close()
+	<-c.Done()
+
+	got := logs.String()
+	if strings.Contains(got, key) || strings.Contains(got, "AIzaMARKED") {
+		t.Fatalf("the debug log holds the key:\n%s", got)
+	}
+	for _, want := range []string{
+		fmt.Sprintf("dir=in kind=request bytes=%d method=auth id=7", len(auth)),
+		fmt.Sprintf("dir=out kind=notification bytes=%d method=note/key", len(note)),
+		fmt.Sprintf("dir=out kind=request bytes=%d method=client/store id=1", len(call)),
+		fmt.Sprintf("dir=in kind=response bytes=%d id=1", len(reply)),
+		fmt.Sprintf("dir=out kind=response bytes=%d method=auth id=7 code=0", len(result)),
+		fmt.Sprintf("dir=out kind=response bytes=%d method=fail id=\"\\\"f\\\"\" code=%d", len(failed), CodeInvalidParams),
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("debug log lacks %q:\n%s", want, got)
 		}
 	}
 }

@@ -33,25 +33,42 @@ func credentialNames() []string {
 // like credentials, f.Exclude and variables holding one of f.Values,
 // except the names f.Include re-admits.
 func ShellEnv(environ []string, f EnvFilter) []string {
+	m := envMatcher{include: upper(f.Include), exclude: append(upper(f.Exclude), credentialNames()...), values: f.Values}
 	out := make([]string, 0, len(environ))
 	for _, kv := range environ {
 		name, value, _ := strings.Cut(kv, "=")
-		if keep(name, value, f) {
+		if m.keep(strings.ToUpper(name), value) {
 			out = append(out, kv)
 		}
 	}
 	return out
 }
 
-// keep reports whether the variable name=value passes f.
-func keep(name, value string, f EnvFilter) bool {
+// envMatcher is an EnvFilter with its globs upper-cased once, plus the
+// default credential names.
+type envMatcher struct {
+	include, exclude, values []string
+}
+
+// upper returns globs in upper case, so that matching ignores case.
+func upper(globs []string) []string {
+	out := make([]string, len(globs))
+	for i, g := range globs {
+		out[i] = strings.ToUpper(g)
+	}
+	return out
+}
+
+// keep reports whether the variable name=value passes the filter; name is
+// upper case.
+func (m envMatcher) keep(name, value string) bool {
 	switch {
-	case matchAny(name, f.Include):
+	case matchAny(name, m.include):
 		return true
-	case matchAny(name, f.Exclude), matchAny(name, credentialNames()):
+	case matchAny(name, m.exclude):
 		return false
 	}
-	for _, v := range f.Values {
+	for _, v := range m.values {
 		if v != "" && v == value {
 			return false
 		}
@@ -59,12 +76,11 @@ func keep(name, value string, f EnvFilter) bool {
 	return true
 }
 
-// matchAny reports whether name matches one of the globs, ignoring case.
-// A malformed glob matches nothing.
+// matchAny reports whether name matches one of the globs (both upper
+// case). A malformed glob matches nothing.
 func matchAny(name string, globs []string) bool {
-	name = strings.ToUpper(name)
 	for _, g := range globs {
-		if ok, err := path.Match(strings.ToUpper(g), name); err == nil && ok {
+		if ok, err := path.Match(g, name); err == nil && ok {
 			return true
 		}
 	}

@@ -48,6 +48,11 @@ type Confirmation struct {
 	// Info: a question and the URLs involved (web_fetch).
 	Prompt string
 	URLs   []string
+
+	// OnceOnly is set when no "always" answer would be right: the call
+	// asks at most once anyway (a skill's first activation), and a rule
+	// for the tool would cover other calls the user has not seen.
+	OnceOnly bool
 }
 
 // Modifiable is implemented by invocations whose proposed text the user may

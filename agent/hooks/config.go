@@ -38,6 +38,10 @@ type Hook struct {
 	// read on stdin and returns what a command would print; an error is a
 	// failed hook.
 	Call func(ctx context.Context, input []byte) ([]byte, error)
+	// Enabled, when set, is asked before each run: a hook it turns down
+	// is skipped, as if it matched nothing (the host holds a project's
+	// hooks back while the workspace is not trusted).
+	Enabled func() bool
 }
 
 // label is how errors and logs name the hook.
@@ -56,6 +60,19 @@ func (c Config) Empty() bool {
 		}
 	}
 	return true
+}
+
+// Gated returns c with every hook's Enabled set to enabled: the hooks of
+// one source that run only while enabled says so.
+func (c Config) Gated(enabled func() bool) Config {
+	out := Config{Hooks: make(map[string][]Hook, len(c.Hooks))}
+	for ev, hs := range c.Hooks {
+		for _, h := range hs {
+			h.Enabled = enabled
+			out.Hooks[ev] = append(out.Hooks[ev], h)
+		}
+	}
+	return out
 }
 
 // Merge returns c's hooks followed by other's for each event, so user

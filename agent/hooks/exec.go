@@ -107,7 +107,14 @@ func (r *Runner) call(ctx context.Context, event string, h Hook, stdin []byte) (
 func (r *Runner) exec(ctx context.Context, h Hook, dir string, stdin []byte) ([]byte, []byte, int, error) {
 	hctx, cancel := context.WithTimeout(ctx, h.Timeout)
 	defer cancel()
-	cmd := exec.CommandContext(hctx, r.opts.Shell, "-c", h.Command)
+	argv := []string{r.opts.Shell, "-c", h.Command}
+	if r.opts.Wrap != nil {
+		var err error
+		if argv, err = r.opts.Wrap(argv); err != nil {
+			return nil, nil, 0, fmt.Errorf("%w: %w", ErrStart, err)
+		}
+	}
+	cmd := exec.CommandContext(hctx, argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "COMPANION_PROJECT_DIR="+dir, "GEMINI_PROJECT_DIR="+dir,
 		"CLAUDE_PROJECT_DIR="+dir)

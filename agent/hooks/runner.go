@@ -55,6 +55,10 @@ type Options struct {
 	// Redact, when set, rewrites each hook's JSON input before it is
 	// written to the hook (companion replaces secret values).
 	Redact func([]byte) []byte
+	// Wrap, when set, rewrites each hook command's command line (program
+	// first) before it starts: the command sandbox. An error fails the
+	// hook without running it.
+	Wrap func(argv []string) ([]string, error)
 }
 
 // Runner runs the configured hooks of an event. A nil *Runner runs
@@ -137,6 +141,10 @@ func (r *Runner) Run(ctx context.Context, event string, in Input) (Outcome, erro
 	payload := r.payload(event, in)
 	for _, h := range r.hooks[event] {
 		if h.re != nil && in.target() != "" && !h.re.MatchString(in.target()) {
+			continue
+		}
+		if h.Enabled != nil && !h.Enabled() {
+			r.opts.Log.Debug("hook held back", "event", event, "hook", h.label())
 			continue
 		}
 		stdin, err := json.Marshal(payload)

@@ -18,14 +18,16 @@ const (
 	DefaultMaxImportDepth = 5
 )
 
-// DefaultFileNames are the instruction file names read when Options has none.
-func DefaultFileNames() []string { return []string{"AGENTS.md", "GEMINI.md"} }
+// DefaultFileNames are the instruction file names read when Options has
+// none: companion's and Gemini CLI's, then Claude Code's CLAUDE.md, so a
+// project written for any of them is understood.
+func DefaultFileNames() []string { return []string{"AGENTS.md", "GEMINI.md", "CLAUDE.md"} }
 
 // Options says which files are instructions and how much of them to load.
 type Options struct {
 	// FileNames are the instruction file names looked for in every
 	// directory, in this order. The first is the user's main memory file,
-	// the one AddUserMemory writes. Default: AGENTS.md, GEMINI.md.
+	// the one AddUserMemory writes. Default: AGENTS.md, GEMINI.md, CLAUDE.md.
 	FileNames []string
 	// UserDirs are the user's configuration directories as absolute paths
 	// (for example ~/.config/companion and ~/.gemini, expanded), read

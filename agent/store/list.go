@@ -25,6 +25,9 @@ type ListOptions struct {
 	Cursor string
 	// Limit is the page size; 0 or less means DefaultLimit.
 	Limit int
+	// Titled keeps only sessions with a title: the agent names a session
+	// at its first prompt, so one opened and never used is left out.
+	Titled bool
 }
 
 // Info is what List tells of a session, read from the project indexes.
@@ -64,7 +67,7 @@ func (s *Store) List(opts ListOptions) ([]Info, string, error) {
 	}
 	var all []Info
 	for _, dir := range dirs {
-		infos, err := s.projectInfos(dir, cwd, after)
+		infos, err := s.projectInfos(dir, listFilter{cwd: cwd, titled: opts.Titled}, after)
 		if err != nil {
 			return nil, "", fmt.Errorf("list sessions: %w", err)
 		}
@@ -100,9 +103,16 @@ func (s *Store) projectDirs(cwd string) ([]string, error) {
 	return dirs, nil
 }
 
-// projectInfos returns the sessions of project folder dir that belong to
-// cwd (any when "") and sort after the cursor position (all when nil).
-func (s *Store) projectInfos(dir, cwd string, after *cursor) ([]Info, error) {
+// listFilter is which sessions List keeps: those of cwd (any when ""),
+// and only titled ones when titled is set.
+type listFilter struct {
+	cwd    string
+	titled bool
+}
+
+// projectInfos returns the sessions of project folder dir that pass f and
+// sort after the cursor position (all when nil).
+func (s *Store) projectInfos(dir string, f listFilter, after *cursor) ([]Info, error) {
 	idx, err := s.project(dir)
 	if err != nil {
 		return nil, err
@@ -112,7 +122,7 @@ func (s *Store) projectInfos(dir, cwd string, after *cursor) ([]Info, error) {
 	defer s.mu.Unlock()
 	for id, e := range idx.Sessions {
 		s.where[id] = dir
-		if cwd != "" && e.Cwd != cwd {
+		if (f.cwd != "" && e.Cwd != f.cwd) || (f.titled && e.Title == "") {
 			continue
 		}
 		if after != nil && compareKey(e.UpdatedAt, id, after.UpdatedAt, after.ID) >= 0 {

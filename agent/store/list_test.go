@@ -237,3 +237,33 @@ func TestScanIncremental(t *testing.T) {
 		t.Errorf("scan from a mid-line offset = %v, want ErrCorrupt", err)
 	}
 }
+
+// TestListTitled: with Titled, a session never named (opened, never
+// prompted) is left out, and pages still follow on.
+func TestListTitled(t *testing.T) {
+	s, _ := newTestStore(t)
+	cwd := testCwd("a")
+	for i, id := range []string{"used1", "empty", "used2"} {
+		w := create(t, s, id, cwd)
+		mustAppend(t, w, rec("settings", i+1, "x"))
+		if id != "empty" {
+			if err := w.SetTitle("title of " + id); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	infos, next, err := s.List(ListOptions{Cwd: cwd, Titled: true, Limit: 1})
+	if err != nil || ids(infos) != "used2" || next == "" {
+		t.Fatalf("first page = %s, %q, %v", ids(infos), next, err)
+	}
+	infos, next, err = s.List(ListOptions{Cwd: cwd, Titled: true, Cursor: next})
+	if err != nil || ids(infos) != "used1" || next != "" {
+		t.Errorf("second page = %s, %q, %v; want used1", ids(infos), next, err)
+	}
+	if infos, _, _ := s.List(ListOptions{Cwd: cwd}); len(infos) != 3 {
+		t.Errorf("without Titled = %s, want all three", ids(infos))
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"companion/config"
 	"companion/internal/cli"
 	"companion/tools/procgroup"
+	"companion/tools/sandbox"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -28,27 +29,34 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == procgroup.GuardCommand {
 		os.Exit(procgroup.Guard(os.Args[2:]))
 	}
+	// So does the Landlock sandbox helper, which confines itself and then
+	// becomes the command (see sandbox.RunHelper).
+	if len(os.Args) > 1 && os.Args[1] == sandbox.HelperCommand {
+		os.Exit(sandbox.RunHelper(os.Args[2:]))
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 }
 
 const usage = `companion is an AI coding agent that lives in your editor.
 
 Usage:
+  companion [flags]        chat in this terminal (or, with -p, run one prompt and exit)
   companion acp [flags]    speak the Agent Client Protocol on stdin/stdout (editors start this)
   companion run [flags] -p PROMPT   run one prompt without an editor (scripts, CI, SDKs)
   companion mcp add|remove|list   edit the MCP servers in your settings
   companion settings accept [DIR]   let a project's settings grant powers (allow rules, hooks, MCP servers)
+  companion config show [--json]   print the merged settings and where each came from
   companion trust [--revoke] [DIR]   trust a folder (used when folderTrust is enabled)
+  companion skills list [--json] [DIR]   list the skills (SKILL.md folders) a session finds
   companion version        print the version
 
-Run 'companion acp -h' or 'companion run -h' for the flags.
+Run 'companion acp -h' or 'companion run -h' for a subcommand's flags.
 `
 
 // run dispatches a subcommand and returns the process exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
-		return 2
+	if len(args) == 0 || isTopFlag(args[0]) {
+		return runTop(args, stdin, stdout, stderr, getenv)
 	}
 	switch args[0] {
 	case "acp":
@@ -59,13 +67,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		return runMCP(args[1:], stdout, stderr, getenv)
 	case "settings":
 		return runSettings(args[1:], stdout, stderr, getenv)
+	case "config":
+		return runConfig(args[1:], stdout, stderr, getenv)
 	case "trust":
 		return runTrust(args[1:], stdout, stderr, getenv)
+	case "skills":
+		return runSkills(args[1:], stdout, stderr, getenv)
 	case "version", "--version", "-v":
 		fmt.Fprintf(stdout, "companion %s\n", version)
 		return 0
 	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
+		printUsage(stdout)
 		return 0
 	default:
 		fmt.Fprintf(stderr, "companion: unknown command %q\n\n%s", args[0], usage)
@@ -79,6 +91,10 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 	fs.SetOutput(stderr)
 	var f cli.Flags
 	f.Register(fs)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Flags of companion acp:")
+		cli.PrintFlags(stderr, fs)
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -112,11 +128,9 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 // newLogger logs to file when set, else to stderr, at level (debug, info,
 // warn, error; default info), through wrap (a secrets.Redactor's Writer).
 func newLogger(file, level string, stderr io.Writer, wrap func(io.Writer) io.Writer) (*slog.Logger, func(), error) {
-	var lv slog.Level
-	if level != "" {
-		if err := lv.UnmarshalText([]byte(level)); err != nil {
-			return nil, nil, fmt.Errorf("log level %q: %w", level, err)
-		}
+	lv, err := cli.ParseLogLevel(level)
+	if err != nil {
+		return nil, nil, err
 	}
 	w, closeFn := stderr, func() {}
 	if file != "" {

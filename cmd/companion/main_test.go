@@ -9,24 +9,25 @@ import (
 
 func TestMCPCommands(t *testing.T) {
 	home := t.TempDir()
+	t.Chdir(t.TempDir()) // the project scope, not used here, would write in the working directory
 	run1 := runIn(home)
-	if code, out := run1("mcp", "add", "--env", "TOKEN=x", "files", "npx", "-y", "@modelcontextprotocol/server-filesystem", "/tmp"); code != 0 {
+	if code, out := run1("mcp", "add", "--user", "--env", "TOKEN=x", "files", "npx", "-y", "@modelcontextprotocol/server-filesystem", "/tmp"); code != 0 {
 		t.Fatalf("add: %d %s", code, out)
 	}
-	if code, out := run1("mcp", "add", "--header", "Authorization: Bearer t", "remote", "https://mcp.example/mcp"); code != 0 {
+	if code, out := run1("mcp", "add", "-s", "user", "--header", "Authorization: Bearer t", "remote", "https://mcp.example/mcp"); code != 0 {
 		t.Fatalf("add url: %d %s", code, out)
 	}
-	code, out := run1("mcp", "list")
+	code, out := run1("mcp", "list", "--user")
 	if code != 0 || !strings.Contains(out, "files\tstdio\tnpx -y @modelcontextprotocol/server-filesystem /tmp") || !strings.Contains(out, "remote\thttp\thttps://mcp.example/mcp") {
 		t.Errorf("list: %d %q", code, out)
 	}
-	if code, _ := run1("mcp", "remove", "files"); code != 0 {
+	if code, _ := run1("mcp", "remove", "--user", "files"); code != 0 {
 		t.Errorf("remove failed")
 	}
-	if code, _ := run1("mcp", "remove", "files"); code != 1 {
+	if code, _ := run1("mcp", "remove", "--user", "files"); code != 1 {
 		t.Errorf("removing twice must fail")
 	}
-	if _, out := run1("mcp", "list"); strings.Contains(out, "files") {
+	if _, out := run1("mcp", "list", "--user"); strings.Contains(out, "files") {
 		t.Errorf("still listed: %q", out)
 	}
 	if !strings.HasPrefix(filepath.Join(home, ".config", "companion", "settings.json"), home) {

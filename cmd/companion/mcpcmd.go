@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -11,11 +10,15 @@ import (
 )
 
 const mcpUsage = `Usage:
-  companion mcp add [--project] [--transport stdio|sse|http] [--env K=V]... [--header K:V]... [--trust] NAME COMMAND-OR-URL [ARGS...]
-  companion mcp remove [--project] NAME
-  companion mcp list [--project]
+  companion mcp add [-s user|project] [-t stdio|http|sse] [-e KEY=V]... [-H "Name: value"]... [--trust]
+                    [--timeout MS] [--include-tools a,b] [--exclude-tools a,b] NAME COMMAND-OR-URL [--] [ARGS...]
+  companion mcp remove [-s user|project] NAME
+  companion mcp list [-s user|project]   (both scopes when none is given)
 
-Servers go to the user settings file, or with --project to .companion/settings.json in the current directory.
+Servers go to .companion/settings.json in the current directory (-s project, the default, as in
+Gemini CLI) or to your user settings file (-s user). Long forms: --scope, --transport, --env,
+--header; --project and --user are switches for the scope. For a command, everything after it
+(or after --) is the server's own arguments; flags for companion come before it.
 `
 
 // runMCP edits and lists MCP servers in settings.
@@ -24,44 +27,51 @@ func runMCP(args []string, stdout, stderr io.Writer, getenv func(string) string)
 		fmt.Fprint(stderr, mcpUsage)
 		return 2
 	}
-	fs := flag.NewFlagSet("companion mcp "+args[0], flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	project := fs.Bool("project", false, "edit the project's settings instead of the user's")
-	transport := fs.String("transport", "", "stdio (a command), sse or http (a URL); default: stdio, or http for a URL")
-	trust := fs.Bool("trust", false, "run the server's tools without asking")
-	var env, headers multiFlag
-	fs.Var(&env, "env", "an environment variable K=V for a stdio server (repeatable)")
-	fs.Var(&headers, "header", "an HTTP header K:V for a URL server (repeatable)")
-	if err := fs.Parse(args[1:]); err != nil {
+	a, err := parseMCPArgs(args[1:])
+	if err != nil {
+		fmt.Fprintf(stderr, "companion mcp %s: %v\n%s", args[0], err, mcpUsage)
 		return 2
+	}
+	if a.help {
+		fmt.Fprint(stderr, mcpUsage)
+		return 0
 	}
 	cfg, err := config.Load(getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "companion: %v\n", err)
 		return 1
 	}
-	path := cfg.SettingsPath
-	if *project {
+	path, edit := cfg.SettingsPath, func(f func() error) error { return f() }
+	if a.scope == "project" {
 		wd, _ := os.Getwd()
 		path = config.ProjectSettingsPath(wd)
+		// the user's own edit: accepted if the file was (see KeepAccepted)
+		edit = func(f func() error) error { return cfg.KeepAccepted(wd, f) }
 	}
-	rest := fs.Args()
+	rest := a.pos
 	switch args[0] {
 	case "add":
 		if len(rest) < 2 {
 			fmt.Fprint(stderr, mcpUsage)
 			return 2
 		}
-		s := mcpServer(rest[1], rest[2:], *transport, *trust, env, headers)
-		err = config.AddMCPServer(path, rest[0], s)
+		err = edit(func() error { return config.AddMCPServer(path, rest[0], mcpServer(rest[1], rest[2:], a)) })
 	case "remove":
 		if len(rest) != 1 {
 			fmt.Fprint(stderr, mcpUsage)
 			return 2
 		}
-		err = config.RemoveMCPServer(path, rest[0])
+		err = edit(func() error { return config.RemoveMCPServer(path, rest[0]) })
 	case "list":
-		err = listMCP(stdout, path)
+		if a.scopeSet {
+			err = listMCP(stdout, path)
+			break
+		}
+		for _, p := range []string{cfg.SettingsPath, path} { // both scopes, the user's first
+			if err = listMCP(stdout, p); err != nil {
+				break
+			}
+		}
 	default:
 		fmt.Fprint(stderr, mcpUsage)
 		return 2
@@ -77,25 +87,24 @@ func runMCP(args []string, stdout, stderr io.Writer, getenv func(string) string)
 }
 
 // mcpServer builds a settings entry from the command line.
-func mcpServer(target string, args []string, transport string, trust bool, env, headers multiFlag) config.MCPServer {
-	s := config.MCPServer{Trust: trust}
-	isURL := strings.HasPrefix(target, "http://") || strings.HasPrefix(target, "https://")
+func mcpServer(target string, args []string, a mcpArgs) config.MCPServer {
+	s := config.MCPServer{Trust: a.trust, Timeout: a.timeout, IncludeTools: a.include, ExcludeTools: a.exclude}
 	switch {
-	case transport == "sse":
+	case a.transport == "sse":
 		s.URL = target
-	case transport == "http" || (transport == "" && isURL):
+	case a.transport == "http" || (a.transport == "" && isURL(target)):
 		s.HTTPURL = target
 	default:
 		s.Command, s.Args = target, args
 	}
-	for _, kv := range env {
+	for _, kv := range a.env {
 		k, v, _ := strings.Cut(kv, "=")
 		if s.Env == nil {
 			s.Env = map[string]string{}
 		}
 		s.Env[k] = v
 	}
-	for _, kv := range headers {
+	for _, kv := range a.headers {
 		k, v, _ := strings.Cut(kv, ":")
 		if s.Headers == nil {
 			s.Headers = map[string]string{}

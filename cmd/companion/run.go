@@ -6,18 +6,21 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
 
+	"companion/config"
 	"companion/headless"
 	"companion/internal/cli"
 )
 
-// runFlags are the flags of `companion run` besides the model flags it
-// shares with `companion acp`.
+// runFlags are the flags of `companion run` (and of `companion` with
+// no subcommand) besides the model flags it shares with `companion acp`.
 type runFlags struct {
 	acp            cli.Flags
 	prompt         string
@@ -25,6 +28,9 @@ type runFlags struct {
 	inputFormat    string
 	approvalMode   string
 	resume         string
+	yolo           bool
+	continueLatest bool
+	includeDirs    multiFlag
 	allowedTools   multiFlag
 	maxTurns       int
 	partial        bool
@@ -33,16 +39,128 @@ type runFlags struct {
 
 func (f *runFlags) register(fs *flag.FlagSet) {
 	f.acp.Register(fs)
-	fs.StringVar(&f.prompt, "p", "", "the `prompt` (stdin, when piped, is appended)")
-	fs.StringVar(&f.prompt, "prompt", "", "the `prompt` (same as -p)")
-	fs.StringVar(&f.outputFormat, "output-format", "text", "text, json or stream-json")
-	fs.StringVar(&f.inputFormat, "input-format", "text", "text, or stream-json for an SDK session (see headless/PROTOCOL.md)")
-	fs.StringVar(&f.approvalMode, "approval-mode", "", "default, plan, auto-edit or yolo")
-	fs.StringVar(&f.resume, "resume", "", "continue the stored `session` with this id")
+	fs.StringVar(&f.prompt, "prompt", "", "run this `prompt` without an editor and exit (stdin, when piped, is appended)")
+	fs.StringVar(&f.prompt, "p", "", "the `prompt` (same as --prompt)")
+	fs.StringVar(&f.outputFormat, "output-format", "text", "the output `format`: text, json or stream-json")
+	fs.StringVar(&f.outputFormat, "o", "text", "the output `format` (same as --output-format)")
+	fs.StringVar(&f.inputFormat, "input-format", "text", "the input `format`: text, or stream-json for an SDK session (see headless/PROTOCOL.md)")
+	fs.StringVar(&f.approvalMode, "approval-mode", "", "the permission `mode`: default, plan, auto-edit or yolo")
+	fs.BoolVar(&f.yolo, "yolo", false, "allow every tool call without asking (same as --approval-mode yolo)")
+	fs.BoolVar(&f.yolo, "y", false, "same as --yolo")
+	fs.StringVar(&f.resume, "resume", "", "continue a stored `session`: its id, or latest (the one of this folder used last; -r alone means latest)")
+	fs.StringVar(&f.resume, "r", "", "same as --resume")
+	fs.BoolVar(&f.continueLatest, "continue", false, "continue the session of this folder used last (same as --resume latest)")
+	fs.BoolVar(&f.continueLatest, "c", false, "same as --continue")
+	fs.Var(&f.includeDirs, "include-directories", "comma-separated `folders` the session may work in besides this one; repeatable")
 	fs.Var(&f.allowedTools, "allowed-tools", "comma-separated allow `rules`, e.g. read_file,run_shell_command(git status); repeatable")
 	fs.IntVar(&f.maxTurns, "max-turns", 0, "at most `n` model requests per prompt")
 	fs.BoolVar(&f.partial, "include-partial-messages", false, "stream-json: also emit stream_event lines while the model streams")
 	fs.DurationVar(&f.controlTimeout, "control-timeout", headless.DefaultControlTimeout, "how long to wait for the SDK's answer to a control request")
+}
+
+// parseRunFlags parses args as name's flags. The value of -r/--resume is
+// optional: alone (at the end, or before another flag) it means latest.
+// -h prints help (help, or the flags when nil) on stderr and returns an
+// error wrapping flag.ErrHelp; a bad flag prints the error and a hint.
+func parseRunFlags(name string, args []string, stderr io.Writer, help func(io.Writer)) (runFlags, []string, error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var f runFlags
+	f.register(fs)
+	fs.Usage = func() {}
+	err := fs.Parse(optionalResume(fs, args))
+	switch {
+	case errors.Is(err, flag.ErrHelp) && help != nil:
+		help(stderr)
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprintf(stderr, "Flags of %s:\n", name)
+		cli.PrintFlags(stderr, fs)
+	case err != nil:
+		fmt.Fprintf(stderr, "Run '%s --help' for the flags.\n", name)
+	}
+	if err != nil {
+		return f, nil, err
+	}
+	if err := f.settle(); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return f, nil, err
+	}
+	return f, fs.Args(), nil
+}
+
+// settle folds the shorthand flags into the ones they stand for and
+// refuses contradicting ones.
+func (f *runFlags) settle() error {
+	if f.yolo {
+		if f.approvalMode != "" && f.approvalMode != "yolo" {
+			return fmt.Errorf("--yolo and --approval-mode %s contradict each other", f.approvalMode)
+		}
+		f.approvalMode = "yolo"
+	}
+	if f.continueLatest {
+		if f.resume != "" && f.resume != headless.ResumeLatest {
+			return fmt.Errorf("--continue and --resume %s contradict each other", f.resume)
+		}
+		f.resume = headless.ResumeLatest
+	}
+	return nil
+}
+
+// optionalResume gives a -r or --resume with no value (last argument, or
+// followed by another flag) the value latest. It skips the values of
+// other flags, so `-p -r` keeps "-r" as the prompt.
+func optionalResume(fs *flag.FlagSet, args []string) []string {
+	out := make([]string, 0, len(args)+1)
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		out = append(out, a)
+		if a == "--" || a == "-" || !strings.HasPrefix(a, "-") {
+			return append(out, args[i+1:]...) // the flags end here
+		}
+		name := strings.TrimLeft(a, "-")
+		if strings.Contains(name, "=") {
+			continue
+		}
+		fl := fs.Lookup(name)
+		switch {
+		case fl == nil || isBool(fl):
+		case name == "r" || name == "resume":
+			if i+1 == len(args) || strings.HasPrefix(args[i+1], "-") {
+				out = append(out, headless.ResumeLatest)
+			}
+		case i+1 < len(args):
+			i++
+			out = append(out, args[i])
+		}
+	}
+	return out
+}
+
+// isBool reports whether fl takes no value.
+func isBool(fl *flag.Flag) bool {
+	b, ok := fl.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+// dirs splits the --include-directories values at commas and makes them
+// absolute against cwd; each must be an existing folder.
+func (f *runFlags) dirs(cwd string) ([]string, error) {
+	var out []string
+	for _, v := range f.includeDirs {
+		for _, d := range strings.Split(v, ",") {
+			if d = strings.TrimSpace(d); d == "" {
+				continue
+			}
+			if !filepath.IsAbs(d) {
+				d = filepath.Join(cwd, d)
+			}
+			if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+				return nil, fmt.Errorf("--include-directories: %s is not a folder", d)
+			}
+			out = append(out, filepath.Clean(d))
+		}
+	}
+	return out, nil
 }
 
 // rules splits the --allowed-tools values at top-level commas (a pattern
@@ -76,49 +194,78 @@ func appendRule(rules []string, r string) []string {
 
 // runHeadless runs `companion run`.
 func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	fs := flag.NewFlagSet("companion run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var f runFlags
-	f.register(fs)
-	if err := fs.Parse(args); err != nil {
+	f, rest, err := parseRunFlags("companion run", args, stderr, nil)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return headless.ExitOK
 		}
 		return headless.ExitUsage
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "companion run: unexpected argument %q (give the prompt with -p or on stdin)\n", fs.Arg(0))
+	if len(rest) > 0 {
+		fmt.Fprintf(stderr, "companion run: unexpected argument %q (give the prompt with -p or on stdin)\n", rest[0])
 		return headless.ExitUsage
 	}
-	cfg, err := cli.LoadConfig(getenv, f.acp)
-	if err != nil {
-		fmt.Fprintf(stderr, "companion: %v\n", err)
-		return headless.ExitError
+	return headlessRun(f, stdin, stdout, stderr, getenv)
+}
+
+// headlessRun runs one headless session as f says.
+func headlessRun(f runFlags, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	env, code := setUp(f, stderr, getenv)
+	if env == nil {
+		return code
 	}
-	if cfg.LogLevel == "" {
-		cfg.LogLevel = "warn" // stderr is the progress display
-	}
-	red := cli.NewRedactor(cfg)
-	log, closeLog, err := newLogger(cfg.LogFile, cfg.LogLevel, stderr, red.Writer)
-	if err != nil {
-		fmt.Fprintf(stderr, "companion: %v\n", err)
-		return headless.ExitUsage
-	}
-	defer closeLog()
-	cwd, err := os.Getwd()
-	if err != nil {
-		fmt.Fprintf(stderr, "companion: %v\n", err)
-		return headless.ExitError
-	}
+	defer env.close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return cli.RunHeadless(ctx, headless.Options{
 		Prompt: f.prompt, Stdin: stdin, StdinPiped: piped(stdin), Stdout: stdout, Stderr: stderr,
 		OutputFormat: f.outputFormat, InputFormat: f.inputFormat, ApprovalMode: f.approvalMode,
-		Resume: f.resume, AllowedTools: f.rules(), MaxTurns: f.maxTurns, IncludePartial: f.partial,
-		ControlTimeout: f.controlTimeout, Cwd: cwd, Config: cfg,
-		Version: version, Log: log, Redact: red.Bytes,
+		Resume: f.resume, IncludeDirs: env.dirs, AllowedTools: f.rules(), MaxTurns: f.maxTurns, IncludePartial: f.partial,
+		ControlTimeout: f.controlTimeout, Cwd: env.cwd, Config: env.cfg,
+		Version: version, Log: env.log, Redact: env.redact,
 	})
+}
+
+// runEnv is what a run or a chat needs from settings and the process.
+type runEnv struct {
+	cfg config.Config
+	// redact keeps the configured keys out of session files.
+	redact func([]byte) []byte
+	log    *slog.Logger
+	close  func()
+	cwd    string
+	dirs   []string
+}
+
+// setUp loads the settings, opens the log (warn level by default: stderr
+// is the user's display) and reads the folders. On failure it reports on
+// stderr and returns nil and the exit code.
+func setUp(f runFlags, stderr io.Writer, getenv func(string) string) (*runEnv, int) {
+	cfg, err := cli.LoadConfig(getenv, f.acp)
+	if err != nil {
+		fmt.Fprintf(stderr, "companion: %v\n", err)
+		return nil, headless.ExitError
+	}
+	if cfg.LogLevel == "" {
+		cfg.LogLevel = "warn"
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(stderr, "companion: %v\n", err)
+		return nil, headless.ExitError
+	}
+	dirs, err := f.dirs(cwd)
+	if err != nil {
+		fmt.Fprintf(stderr, "companion: %v\n", err)
+		return nil, headless.ExitUsage
+	}
+	red := cli.NewRedactor(cfg)
+	log, closeLog, err := newLogger(cfg.LogFile, cfg.LogLevel, stderr, red.Writer)
+	if err != nil {
+		fmt.Fprintf(stderr, "companion: %v\n", err)
+		return nil, headless.ExitUsage
+	}
+	return &runEnv{cfg: cfg, redact: red.Bytes, log: log, close: closeLog, cwd: cwd, dirs: dirs}, 0
 }
 
 // piped reports whether r is a pipe or a file rather than a terminal.

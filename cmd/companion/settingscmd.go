@@ -12,9 +12,10 @@ import (
 const settingsUsage = `Usage:
   companion settings accept [DIR]
 
-Accepts DIR's project settings (DIR/.companion/settings.json; DIR defaults to the current directory)
-as they are now. Until then, new or changed project settings load without their allow rules, hooks,
-MCP servers and memory file names. Accepting again is needed after every change to the file.
+Accepts DIR's project settings (DIR/.companion/settings.json, with the MCP servers, model and memory
+file names of DIR/.gemini/settings.json and DIR/.mcp.json; DIR defaults to the current directory) as
+they are now. Until then, new or changed project settings load without their allow rules, hooks,
+MCP servers and memory file names. Accepting again is needed after every change to any of the files.
 `
 
 // runSettings manages the user's acceptance of project settings.

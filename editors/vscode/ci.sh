@@ -50,6 +50,7 @@ npm run package
 # when grep exits before unzip has written everything.
 listing=$(unzip -l companion.vsix)
 grep -q 'extension/out/extension.js' <<<"$listing" || { echo "the .vsix lacks out/extension.js" >&2; exit 1; }
+grep -q 'extension/out/wiring.js' <<<"$listing" || { echo "the .vsix lacks out/wiring.js" >&2; exit 1; }
 grep -q 'extension/media/webview.js' <<<"$listing" || { echo "the .vsix lacks media/webview.js" >&2; exit 1; }
 if [[ -f bin/companion ]]; then
   grep -q 'extension/bin/companion' <<<"$listing" || { echo "the .vsix lacks the shipped bin/companion" >&2; exit 1; }

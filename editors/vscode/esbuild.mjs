@@ -1,4 +1,4 @@
-// Builds the extension host bundle (out/extension.js) and the extension-host
+// Builds the extension host bundles (out/extension.js, out/wiring.js) and the extension-host
 // mocha suite (out/test/suite/*.js). The webview bundle is built by webview/.
 //   node esbuild.mjs            production build (minified, no sourcemap)
 //   node esbuild.mjs --dev      with sourcemaps, not minified
@@ -18,10 +18,20 @@ const common = {
   sourcemap: dev,
 };
 
+// Two bundles: the light entry point (out/extension.js), which registers the
+// view and commands, and the rest (out/wiring.js: the controller, the ACP
+// library), which it loads right after activation.
 await build({
   ...common,
   entryPoints: ["src/vscode/extension.ts"],
   outfile: "out/extension.js",
+  external: ["vscode", "./wiring.js"],
+  minify: !dev,
+});
+await build({
+  ...common,
+  entryPoints: ["src/vscode/wiring.ts"],
+  outfile: "out/wiring.js",
   minify: !dev,
 });
 

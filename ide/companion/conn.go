@@ -8,9 +8,9 @@ import (
 	"net/http"
 	"sync"
 
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"companion/mcpclient"
 )
 
 // The IDE's tools.
@@ -27,7 +27,7 @@ var errStreamClosed = errors.New("notification stream closed")
 // stream carries everything the IDE says unasked, so without it the session
 // is of no use, and a broken stream is how a dead or restarted server shows.
 type conn struct {
-	mc *client.Client
+	mc *mcpclient.Client
 	// canDiff is set when the IDE lists openDiff and closeDiff; written
 	// before the conn is published.
 	canDiff bool
@@ -60,7 +60,7 @@ func (cn *conn) end(err error) {
 // cause says why the stream ended; call it after lost is closed.
 func (cn *conn) cause() error { return cn.err }
 
-// close ends the session (mcp-go ends its goroutines and the stream).
+// close ends the session (the client ends its goroutines and the stream).
 func (cn *conn) close() {
 	if cn.mc != nil {
 		_ = cn.mc.Close()
@@ -74,18 +74,19 @@ func (cn *conn) close() {
 // once is not missed.
 func (c *Client) dial(ctx context.Context, ep Endpoint) (*conn, error) {
 	cn := newConn()
-	tr, err := transport.NewStreamableHTTP(ep.URL(),
-		//lint:ignore SA1019 IDE companion servers speak the 2025 protocol, whose standalone GET stream carries their notifications.
-		transport.WithContinuousListening(),
-		transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + ep.AuthToken}),
-		transport.WithHTTPBasicClient(&http.Client{Transport: &streamWatch{base: c.http, cn: cn}}),
-		transport.WithHTTPLogger(c.log),
-	)
-	if err != nil {
-		return nil, fmt.Errorf("IDE endpoint %s: %w", ep.URL(), err)
-	}
-	cn.mc = client.NewClient(tr)
-	cn.mc.OnNotification(func(n mcp.JSONRPCNotification) { c.onNotification(cn, n) })
+	tr := mcpclient.NewStreamableHTTP(ep.URL(), mcpclient.HTTPOptions{
+		// IDE companion servers speak the 2025 protocol, whose standalone
+		// GET stream carries their notifications.
+		Listen:  true,
+		Headers: map[string]string{"Authorization": "Bearer " + ep.AuthToken},
+		Client:  &http.Client{Transport: &streamWatch{base: c.http, cn: cn}},
+		Log:     c.log,
+	})
+	cn.mc = mcpclient.New(tr,
+		mcpclient.WithClientInfo(mcp.Implementation{Name: c.opts.ClientName, Version: c.opts.ClientVersion}),
+		mcpclient.WithNotificationHandler(func(n mcp.JSONRPCNotification) { c.onNotification(cn, n) }),
+		mcpclient.WithConnectionLost(cn.end),
+		mcpclient.WithLogger(c.log))
 	c.mu.Lock()
 	c.cur = cn
 	c.mu.Unlock()
@@ -101,14 +102,12 @@ func (c *Client) dial(ctx context.Context, ep Endpoint) (*conn, error) {
 func (c *Client) handshake(ctx context.Context, cn *conn) error {
 	ctx, cancel := context.WithTimeout(ctx, c.opts.RequestTimeout)
 	defer cancel()
-	// The transport's listening goroutine lives as long as the client.
-	if err := cn.mc.Start(c.ctx); err != nil {
+	// ctx bounds the opening only; the listening stream lives until close.
+	if err := cn.mc.Start(ctx); err != nil {
 		return fmt.Errorf("IDE connection: %w", err)
 	}
-	var req mcp.InitializeRequest
-	req.Params.ClientInfo = mcp.Implementation{Name: c.opts.ClientName, Version: c.opts.ClientVersion}
-	if _, err := cn.mc.Initialize(ctx, req); err != nil {
-		if errors.Is(err, transport.ErrAuthorizationRequired) || errors.Is(err, transport.ErrUnauthorized) {
+	if _, err := cn.mc.Initialize(ctx); err != nil {
+		if errors.Is(err, mcpclient.ErrUnauthorized) {
 			return fmt.Errorf("%w: %w", ErrUnauthorized, err)
 		}
 		return fmt.Errorf("IDE connection: %w", err)
@@ -126,8 +125,8 @@ func (c *Client) handshake(ctx context.Context, cn *conn) error {
 
 // hasDiffTools reports whether the server lists both diff tools; a server
 // that cannot list its tools has none.
-func hasDiffTools(ctx context.Context, mc *client.Client) bool {
-	res, err := mc.ListTools(ctx, mcp.ListToolsRequest{})
+func hasDiffTools(ctx context.Context, mc *mcpclient.Client) bool {
+	res, err := mc.ListTools(ctx)
 	if err != nil {
 		return false
 	}

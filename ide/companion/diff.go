@@ -9,8 +9,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"companion/mcpclient"
 )
 
 // DiffOutcome is how a diff shown in the IDE ended.
@@ -242,13 +243,10 @@ func firstText(res *mcp.CallToolResult) string {
 
 // callTool calls one IDE tool within RequestTimeout; an error result
 // becomes ErrToolFailed with the tool's text.
-func (c *Client) callTool(ctx context.Context, mc *client.Client, name string, args map[string]any) (*mcp.CallToolResult, error) {
+func (c *Client) callTool(ctx context.Context, mc *mcpclient.Client, name string, args map[string]any) (*mcp.CallToolResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.opts.RequestTimeout)
 	defer cancel()
-	var req mcp.CallToolRequest
-	req.Params.Name = name
-	req.Params.Arguments = args
-	res, err := mc.CallTool(ctx, req)
+	res, err := mc.CallTool(ctx, name, args)
 	if err != nil {
 		return nil, fmt.Errorf("IDE tool %s: %w", name, err)
 	}

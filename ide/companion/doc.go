@@ -20,8 +20,8 @@
 // CloseDiff closes a diff from the agent's side. Close ends every goroutine
 // the client started.
 //
-// The MCP client is github.com/mark3labs/mcp-go. The package imports
-// companion/ide (the context model and FromCompanionSpec) and nothing else
-// internal; companion/ide/companion/companiontest is an editor stand-in for
-// tests.
+// The MCP client is companion/mcpclient (on mcp-go's MCP types). The
+// package imports it and companion/ide (the context model and
+// FromCompanionSpec) and nothing else internal;
+// companion/ide/companion/companiontest is an editor stand-in for tests.
 package companion

@@ -2,6 +2,10 @@ package cli
 
 import (
 	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
 
 	"companion/config"
 	"companion/tools/sandbox"
@@ -15,6 +19,9 @@ type Flags struct {
 	Sandbox         string
 	Demo            bool
 	MaxTurnRequests int
+	// Debug logs at debug level (--debug), unless --log-level says
+	// otherwise.
+	Debug bool
 }
 
 // Register adds the flags to fs.
@@ -22,11 +29,13 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.Script, "script", "", "run the scripted model from this JSON `file` instead of Gemini (see agent/model/scripted/README.md)")
 	fs.BoolVar(&f.Demo, "demo", false, "run the built-in demo model: no API key or network needed")
 	fs.StringVar(&f.Model, "model", "", "the `model` to use (default "+config.DefaultModel+")")
+	fs.StringVar(&f.Model, "m", "", "the `model` to use (same as --model)")
 	fs.StringVar(&f.Provider, "provider", "", "model `provider`: gemini (default) or openai (any OpenAI-compatible server)")
 	fs.StringVar(&f.LogFile, "log-file", "", "write logs to this `file` instead of stderr")
 	fs.StringVar(&f.LogLevel, "log-level", "", "log `level`: debug, info, warn or error")
+	fs.BoolVar(&f.Debug, "debug", false, "log at debug level (same as --log-level debug)")
 	fs.StringVar(&f.Sandbox, "sandbox", "", "run shell commands in a sandbox `mode`: off, read-only or workspace-write (Linux, bubblewrap)")
-	fs.IntVar(&f.MaxTurnRequests, "max-turn-requests", 0, "model requests allowed per prompt (default 100)")
+	fs.IntVar(&f.MaxTurnRequests, "max-turn-requests", 0, "at most `n` model requests per prompt (default 100)")
 }
 
 // LoadConfig reads settings and environment, then applies the flags.
@@ -44,6 +53,9 @@ func LoadConfig(getenv func(string) string, f Flags) (config.Config, error) {
 			*dst = v
 		}
 	}
+	if f.Debug && f.LogLevel == "" {
+		cfg.LogLevel = "debug"
+	}
 	if f.MaxTurnRequests > 0 {
 		cfg.MaxTurnRequests = f.MaxTurnRequests
 	}
@@ -51,4 +63,53 @@ func LoadConfig(getenv func(string) string, f Flags) (config.Config, error) {
 		return cfg, err
 	}
 	return cfg, nil
+}
+
+// PrintFlags writes fs's flags as a person types them: two dashes for
+// long names, one for one-letter names, a short name beside the long one
+// it stands for ("-p, --prompt PROMPT"), each flag's help on the next line.
+func PrintFlags(w io.Writer, fs *flag.FlagSet) {
+	var all []*flag.Flag
+	fs.VisitAll(func(f *flag.Flag) { all = append(all, f) })
+	for _, f := range all {
+		if len(f.Name) == 1 && longOf(all, f) != nil {
+			continue // printed beside its long name
+		}
+		names := "--" + f.Name
+		if len(f.Name) == 1 {
+			names = "-" + f.Name
+		}
+		if short := shortOf(all, f); short != nil {
+			names = "-" + short.Name + ", " + names
+		}
+		arg, help := flag.UnquoteUsage(f)
+		if arg != "" {
+			names += " " + strings.ToUpper(arg)
+		}
+		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" && f.DefValue != "[]" {
+			help += fmt.Sprintf(" (default %s)", f.DefValue)
+		}
+		fmt.Fprintf(w, "  %s\n      %s\n", names, help)
+	}
+}
+
+// shortOf is the one-letter flag bound to the same value as f, if any.
+func shortOf(all []*flag.Flag, f *flag.Flag) *flag.Flag {
+	if len(f.Name) == 1 {
+		return nil
+	}
+	i := slices.IndexFunc(all, func(o *flag.Flag) bool { return len(o.Name) == 1 && o.Value == f.Value })
+	if i < 0 {
+		return nil
+	}
+	return all[i]
+}
+
+// longOf is the long flag a one-letter flag stands for, if any.
+func longOf(all []*flag.Flag, f *flag.Flag) *flag.Flag {
+	i := slices.IndexFunc(all, func(o *flag.Flag) bool { return len(o.Name) > 1 && o.Value == f.Value })
+	if i < 0 {
+		return nil
+	}
+	return all[i]
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 
@@ -78,11 +79,9 @@ func Serve(getenv func(string) string, f Flags, version string) func(ctx context
 		if err != nil {
 			return err
 		}
-		var lv slog.Level
-		if cfg.LogLevel != "" {
-			if err := lv.UnmarshalText([]byte(cfg.LogLevel)); err != nil {
-				return err
-			}
+		lv, err := ParseLogLevel(cfg.LogLevel)
+		if err != nil {
+			return err
 		}
 		red := NewRedactor(cfg)
 		log := slog.New(slog.NewTextHandler(red.Writer(logw), &slog.HandlerOptions{Level: lv}))
@@ -90,6 +89,19 @@ func Serve(getenv func(string) string, f Flags, version string) func(ctx context
 		return ServeACP(ctx, ACP{Version: version, Config: cfg, Reload: reload, Getenv: getenv, In: in, Out: out, Log: log,
 			Redactor: red})
 	}
+}
+
+// ParseLogLevel reads a log level name (debug, info, warn, error); ""
+// is info.
+func ParseLogLevel(level string) (slog.Level, error) {
+	var lv slog.Level
+	if level == "" {
+		return lv, nil
+	}
+	if err := lv.UnmarshalText([]byte(level)); err != nil {
+		return lv, fmt.Errorf("log level %q: %w", level, err)
+	}
+	return lv, nil
 }
 
 // RunHeadless runs `companion run` as o says with the real model source

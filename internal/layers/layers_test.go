@@ -20,22 +20,24 @@ const module = "companion"
 func allowed() map[string][]string {
 	return map[string][]string{
 		// Front ends: they decode, call the host, and encode.
-		"acp":             {"agent", "agent/model", "config", "host", "ide", "rpc", "tools", "tools/mcp"},
+		"acp":             {"agent", "agent/model", "config", "host", "ide", "rpc", "tools", "tools/mcp", "tools/sandbox"},
 		"acp/schema":      {},
 		"acp/schemacheck": {"acp/schema"},
 		"headless":        {"agent", "agent/hooks", "agent/model", "config", "host", "tools", "tools/mcp"},
+		"chat":            {"agent", "agent/model", "config", "host", "tools"},
 		// The session host every front end shares.
 		"host": {"agent", "agent/checkpoint", "agent/hooks", "agent/memory", "agent/model",
 			"agent/model/gemini", "agent/model/openai", "agent/model/scripted", "agent/model/textproto",
-			"agent/slash", "agent/store", "config", "ide", "ide/companion", "tools", "tools/mcp", "tools/policy"},
+			"agent/skills", "agent/slash", "agent/store", "config", "ide", "ide/companion", "tools", "tools/mcp", "tools/policy",
+			"tools/sandbox"},
 		// The commands' wiring, importable by tests.
-		"internal/cli": {"acp", "agent/memory", "config", "headless", "host", "secrets", "tools", "tools/builtin",
+		"internal/cli": {"acp", "agent/memory", "chat", "config", "headless", "host", "secrets", "tools", "tools/builtin",
 			"tools/sandbox"},
 		"rpc": {},
 
 		// The core.
-		"agent": {"agent/checkpoint", "agent/hooks", "agent/memory", "agent/model", "agent/slash",
-			"agent/store", "ide", "tools", "tools/builtin", "tools/mcp", "tools/policy"},
+		"agent": {"agent/checkpoint", "agent/hooks", "agent/memory", "agent/model", "agent/skills", "agent/slash",
+			"agent/store", "ide", "tools", "tools/builtin", "tools/mcp", "tools/policy", "tools/sandbox"},
 		"agent/store":                    {},
 		"agent/checkpoint":               {},
 		"agent/memory":                   {"tools"},
@@ -47,20 +49,24 @@ func allowed() map[string][]string {
 		"agent/model/internal/modeltest": {"agent/model", "agent/model/scripted"},
 		"agent/hooks":                    {"tools/procgroup"},
 		"agent/slash":                    {},
+		"agent/skills":                   {"tools"},
 		"tools":                          {},
 		"tools/builtin":                  {"secrets", "tools", "tools/procgroup", "tools/sandbox", "tools/shell"},
 		"tools/sandbox":                  {},
 		"tools/shell":                    {},
 		"tools/policy":                   {"tools"},
 		"tools/procgroup":                {},
-		"tools/mcp":                      {"config", "tools", "tools/procgroup"},
+		"tools/mcp":                      {"config", "mcpclient", "tools", "tools/procgroup"},
 
 		// Editor context and settings.
 		"ide":                         {},
-		"ide/companion":               {"ide"},
+		"ide/companion":               {"ide", "mcpclient"},
 		"ide/companion/companiontest": {},
 		"config":                      {},
 		"secrets":                     {},
+
+		// The MCP client the MCP tools and the IDE link share.
+		"mcpclient": {},
 
 		// Generator and test harnesses.
 		"internal/acpgen":            {},
@@ -69,6 +75,9 @@ func allowed() map[string][]string {
 		"internal/sdktest":           {"internal/testio"},
 		"internal/testio":            {},
 		"internal/layers":            {},
+
+		// The task suite: it runs the companion binary, importing none of it.
+		"eval": {},
 	}
 }
 
@@ -80,7 +89,7 @@ func anything() []string { return []string{"cmd/companion", "e2e", "bench"} }
 // protocol is the packages the core must never reach, directly or through
 // another package: the wire layers and the front ends. A subpackage of one
 // counts as it.
-func protocol() []string { return []string{"acp", "rpc", "headless", "host", "internal/cli"} }
+func protocol() []string { return []string{"acp", "rpc", "headless", "chat", "host", "internal/cli"} }
 
 // core is the packages (with their subpackages) that know no protocol.
 func core() []string { return []string{"agent", "tools"} }
@@ -295,4 +304,33 @@ func reach(pkgs map[string]pkg, from string, roots []string) []string {
 		}
 	}
 	return nil
+}
+
+// heavyDeps are modules the command must not link: mcp-go's client and
+// server packages (its server pulls in a JSON-schema compiler whose
+// package initialiser costs every start a few milliseconds; companion's
+// own mcpclient speaks MCP instead).
+func heavyDeps() []string {
+	return []string{"github.com/mark3labs/mcp-go/server", "github.com/mark3labs/mcp-go/client",
+		"github.com/santhosh-tekuri/jsonschema"}
+}
+
+// TestCommandLinksNoHeavyDeps fails when the companion command links one
+// of heavyDeps, naming the package that imports it.
+func TestCommandLinksNoHeavyDeps(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go command is not on PATH")
+	}
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}: {{join .Imports \" \"}}", module+"/cmd/companion").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		path, imports, _ := strings.Cut(line, ": ")
+		for _, imp := range strings.Fields(imports) {
+			if slices.ContainsFunc(heavyDeps(), func(h string) bool { return imp == h || strings.HasPrefix(imp, h+"/") }) {
+				t.Errorf("%s imports %s, which the command must not link (see heavyDeps)", path, imp)
+			}
+		}
+	}
 }

@@ -29,7 +29,7 @@ const recentWindow = 24 * time.Hour
 // globParams are glob's parameters, as Gemini CLI names them.
 type globParams struct {
 	Pattern          string `json:"pattern" required:"true" desc:"The glob pattern, e.g. \"**/*.go\" or \"src/**/*.{ts,tsx}\". Matched against paths relative to dir_path."`
-	DirPath          string `json:"dir_path" alias:"path" desc:"The directory to search in: absolute or relative to the session root. Defaults to the session root."`
+	DirPath          string `json:"dir_path" alias:"path" desc:"The directory to search in, e.g. \"src\": absolute or relative to the session root. Defaults to the session root."`
 	CaseSensitive    bool   `json:"case_sensitive" desc:"Match letter case exactly. Defaults to false."`
 	RespectGitIgnore bool   `json:"respect_git_ignore" default:"true" desc:"Leave out files excluded by .gitignore and .geminiignore files. Defaults to true."`
 }

@@ -22,7 +22,7 @@ var grepDescription string
 // grepParams are grep's parameters (Gemini CLI's search_file_content).
 type grepParams struct {
 	Pattern string `json:"pattern" required:"true" desc:"The regular expression (RE2 syntax) to search file contents for, e.g. \"func\\\\s+main\" or \"TODO|FIXME\"."`
-	DirPath string `json:"dir_path" alias:"path" desc:"The directory to search in: absolute or relative to the session root. Defaults to the session root."`
+	DirPath string `json:"dir_path" alias:"path" desc:"The directory to search in, e.g. \"internal/store\": absolute or relative to the session root. Defaults to the session root."`
 	Include string `json:"include" desc:"A glob limiting the files searched, e.g. \"*.go\" or \"src/**/*.{ts,tsx}\". Without a \"/\" it matches file names at any depth."`
 }
 

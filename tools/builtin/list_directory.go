@@ -19,7 +19,7 @@ var listDirectoryDescription string
 // listDirectoryParams are list_directory's parameters. Older Gemini CLI
 // versions called dir_path "path"; both are accepted.
 type listDirectoryParams struct {
-	DirPath          string   `json:"dir_path" required:"true" alias:"path" desc:"The directory to list: an absolute path, or a path relative to the session root."`
+	DirPath          string   `json:"dir_path" required:"true" alias:"path" desc:"The directory to list, e.g. \".\" or \"src/components\": absolute, or relative to the session root."`
 	Ignore           []string `json:"ignore" desc:"Glob patterns matched against entry names; matching entries are left out (e.g. [\"*.log\", \"dist\"])."`
 	RespectGitIgnore bool     `json:"respect_git_ignore" default:"true" desc:"Leave out entries excluded by .gitignore and .geminiignore files. Defaults to true."`
 }

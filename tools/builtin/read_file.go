@@ -18,8 +18,8 @@ var readFileDescription string
 
 // readFileParams are read_file's parameters, as Gemini CLI names them.
 type readFileParams struct {
-	FilePath string `json:"file_path" required:"true" alias:"absolute_path" desc:"The file to read: an absolute path, or a path relative to the session root."`
-	Offset   int    `json:"offset" minimum:"0" desc:"The 0-based line to start reading at. Use it with limit to page through large files."`
+	FilePath string `json:"file_path" required:"true" alias:"absolute_path" desc:"The file to read, e.g. \"src/main.go\": absolute, or relative to the session root."`
+	Offset   int    `json:"offset" minimum:"0" desc:"The 0-based line to start reading at, e.g. 2000. Use it with limit to page through large files."`
 	Limit    int    `json:"limit" minimum:"1" desc:"The most lines to return. Defaults to (and is capped at) the tool's line limit."`
 }
 
@@ -118,29 +118,16 @@ const maxEditorRead = 8 << 20
 // and the file is not too big to ask for. A problem the model should hear
 // about comes back as a Result.
 func (c *readFileCall) open(ctx context.Context) (io.ReadCloser, *tools.Result, error) {
-	shown := c.env.Roots.Display(c.abs)
-	fi, statErr := tools.StatLocal(c.env.Roots, c.abs)
+	r, err := openText(ctx, c.env, c.abs)
 	switch {
-	case statErr == nil && fi.IsDir():
-		return nil, tools.ErrorResult(fmt.Sprintf("%s is a directory, not a file; use list_directory to see what it holds.", shown)), nil
-	case errors.Is(statErr, tools.ErrPathChanged):
-		res, err := c.readError(ctx, statErr)
-		return nil, res, err
-	}
-	if c.env.Files != nil && (statErr != nil || fi.Size() <= maxEditorRead) {
-		text, err := c.env.Files.ReadTextFile(tools.WithRoots(ctx, c.env.Roots), c.abs)
-		if err != nil {
-			res, err := c.readError(ctx, err)
-			return nil, res, err
-		}
-		return io.NopCloser(strings.NewReader(text)), nil, nil
-	}
-	f, err := tools.OpenLocal(c.env.Roots, c.abs)
-	if err != nil {
+	case errors.Is(err, errIsDir):
+		return nil, tools.ErrorResult(fmt.Sprintf("%s is a directory, not a file; use list_directory to see what it holds.",
+			c.env.Roots.Display(c.abs))), nil
+	case err != nil:
 		res, err := c.readError(ctx, err)
 		return nil, res, err
 	}
-	return f, nil, nil
+	return r, nil, nil
 }
 
 // readError turns a failed read into a result, or ctx's error when cancelled.

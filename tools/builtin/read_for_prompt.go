@@ -39,7 +39,8 @@ func ReadForPrompt(ctx context.Context, env *tools.Env, uri string) (text string
 		return "", nil, err
 	}
 	o := ExtraOptions{}.withDefaults()
-	if fi, err := tools.StatLocal(env.Roots, abs); err == nil && fi.IsDir() {
+	fi, statErr := tools.StatLocal(env.Roots, abs)
+	if statErr == nil && fi.IsDir() {
 		return readDirForPrompt(ctx, env, o, abs)
 	}
 	c := &readFileCall{env: env, opts: o.Read, abs: abs, limit: o.Read.MaxLines}
@@ -48,11 +49,14 @@ func ReadForPrompt(ctx context.Context, env *tools.Env, uri string) (text string
 		c.limit = min(max(lines[1]-lines[0]+1, 1), o.Read.MaxLines)
 	}
 	if mime := mediaType(abs); mime != "" {
+		if statErr != nil {
+			return "", nil, fmt.Errorf("read %s: %w", abs, statErr)
+		}
 		return readMediaForPrompt(ctx, c, mime)
 	}
 	r, err := openText(ctx, env, abs)
 	if err != nil {
-		return "", nil, err
+		return "", nil, fmt.Errorf("read %s: %w", abs, err)
 	}
 	defer func() { _ = r.Close() }()
 	pg, err := readPage(ctx, r, c.offset, c.limit, o.Read.MaxLineLength)
@@ -67,9 +71,6 @@ func ReadForPrompt(ctx context.Context, env *tools.Env, uri string) (text string
 
 // readMediaForPrompt returns a mentioned image or PDF.
 func readMediaForPrompt(ctx context.Context, c *readFileCall, mime string) (string, []tools.Image, error) {
-	if _, err := tools.StatLocal(c.env.Roots, c.abs); err != nil {
-		return "", nil, fmt.Errorf("read %s: %w", c.abs, err)
-	}
 	res, err := c.readMedia(ctx, mime)
 	if err != nil {
 		return "", nil, err
@@ -94,24 +95,30 @@ func readDirForPrompt(ctx context.Context, env *tools.Env, o ExtraOptions, abs s
 	return res.Text, res.Images, nil
 }
 
+// errIsDir is why a directory cannot be read as a text file.
+var errIsDir = errors.New("is a directory")
+
 // openText opens a text file through the editor when it offers itself
-// (and the file is not too big to ask for), keeping the error
-// (fs.ErrNotExist for a missing file).
+// (and the file is not too big to ask for), else from disk, keeping the
+// error (fs.ErrNotExist for a missing file, errIsDir for a directory).
 func openText(ctx context.Context, env *tools.Env, abs string) (io.ReadCloser, error) {
 	fi, statErr := tools.StatLocal(env.Roots, abs)
-	if errors.Is(statErr, tools.ErrPathChanged) {
-		return nil, fmt.Errorf("read %s: %w", abs, statErr)
+	switch {
+	case statErr == nil && fi.IsDir():
+		return nil, errIsDir
+	case errors.Is(statErr, tools.ErrPathChanged):
+		return nil, statErr
 	}
 	if env.Files != nil && (statErr != nil || fi.Size() <= maxEditorRead) {
 		text, err := env.Files.ReadTextFile(tools.WithRoots(ctx, env.Roots), abs)
 		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", abs, err)
+			return nil, err
 		}
 		return io.NopCloser(strings.NewReader(text)), nil
 	}
 	f, err := tools.OpenLocal(env.Roots, abs)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", abs, err)
+		return nil, err
 	}
 	return f, nil
 }

@@ -20,7 +20,7 @@ var readManyFilesDescription string
 // include adds patterns to paths rather than filtering them.
 type readManyFilesParams struct {
 	Paths            []string `json:"paths" required:"true" desc:"Files, directories or glob patterns to read, relative to the session root (or absolute inside the workspace), e.g. [\"src/**/*.go\", \"README.md\", \"docs\"]."`
-	Include          []string `json:"include" desc:"More glob patterns to read, added to paths."`
+	Include          []string `json:"include" desc:"More glob patterns to read, added to paths, e.g. [\"*.md\"]."`
 	Exclude          []string `json:"exclude" desc:"Glob patterns of files to leave out, e.g. [\"**/*_test.go\"]. A pattern without \"/\" matches a file or directory name at any depth."`
 	Recursive        bool     `json:"recursive" default:"true" desc:"Read the files in subdirectories of the directories named. Glob patterns follow their own \"**\". Defaults to true."`
 	RespectGitIgnore bool     `json:"respect_git_ignore" default:"true" desc:"Leave out files excluded by .gitignore and .geminiignore files. Defaults to true."`

@@ -13,11 +13,11 @@ var replaceDescription string
 
 // replaceParams are replace's parameters, as Gemini CLI names them.
 type replaceParams struct {
-	FilePath      string `json:"file_path" required:"true" desc:"The file to change: an absolute path, or a path relative to the session root."`
+	FilePath      string `json:"file_path" required:"true" desc:"The file to change, e.g. \"pkg/parse/parse.go\": absolute, or relative to the session root."`
 	OldString     string `json:"old_string" required:"true" desc:"The exact text to replace, copied from the file with its whitespace and enough surrounding lines to match one place. Empty to create a new file."`
 	NewString     string `json:"new_string" required:"true" desc:"The text that replaces old_string, written out in full (no placeholders for unchanged code)."`
 	AllowMultiple bool   `json:"allow_multiple" default:"false" desc:"Replace every occurrence of old_string instead of requiring exactly one."`
-	Instruction   string `json:"instruction" desc:"One line saying what the change does and why; shown to the user."`
+	Instruction   string `json:"instruction" desc:"One line saying what the change does and why, shown to the user, e.g. \"Return an error on empty input instead of panicking.\""`
 }
 
 // replaceTool replaces text in a file, or creates one.

@@ -25,6 +25,9 @@ type runShellParams struct {
 	Description  string `json:"description" desc:"A short description of what the command does and why, shown to the user when they are asked to approve it."`
 	Directory    string `json:"directory" desc:"The directory to run in: relative to the session root, or absolute inside the workspace roots. Defaults to the session root."`
 	IsBackground bool   `json:"is_background" desc:"Start the command in the background and return at once with its id, for servers and watchers. Do not add & yourself."`
+	// OutsideSandbox asks to run the command without the sandbox; the
+	// user is asked every time (see AllowOutsideSandbox).
+	OutsideSandbox bool `json:"outside_sandbox" desc:"Run the command outside the sandbox. Set it only to run again a command whose result said the sandbox stopped it; the user is asked every time."`
 }
 
 // runShellTool runs shell commands, locally or in the editor's terminals.
@@ -70,6 +73,9 @@ type runShellCall struct {
 	p        runShellParams
 	dir      string
 	analysis shell.Analysis
+	// outsideAllowed is set when the user allowed this call to run
+	// outside the sandbox.
+	outsideAllowed bool
 }
 
 // ShellRaw is run_shell_command's structured output for front ends.
@@ -116,6 +122,9 @@ func (c *runShellCall) Execute(ctx context.Context, out tools.Output) (*tools.Re
 	}
 	if out == nil {
 		out = discardOutput{}
+	}
+	if c.p.OutsideSandbox && c.opts.Sandbox.Active() && !c.outsideAllowed {
+		return tools.ErrorResult("The command was not run: running outside the sandbox needs the user's approval, and it was not given."), nil
 	}
 	// A sandbox wraps only commands run here: an editor terminal would
 	// run them outside it.

@@ -33,7 +33,7 @@ func (c *runShellCall) startLocal() (*localProcess, *tools.Result, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	argv, err := c.opts.Sandbox.Wrap(c.env.Roots.All(), []string{shellPath(c.opts.Shell), "-c", c.p.Command})
+	argv, err := c.sandboxFor().Wrap(c.env.Roots.All(), []string{shellPath(c.opts.Shell), "-c", c.p.Command})
 	if err != nil {
 		_ = logf.Close()
 		_ = os.Remove(logf.Name())
@@ -93,7 +93,7 @@ func (c *runShellCall) runLocal(ctx context.Context, out tools.Output) (*tools.R
 	if err != nil {
 		return nil, err
 	}
-	if note := c.opts.Sandbox.Note(e.status.Code != nil && *e.status.Code != 0, cp.text); note != "" {
+	if note := c.sandboxNote(e.status.Code != nil && *e.status.Code != 0, cp.text); note != "" {
 		e.notes = append(e.notes, note)
 	}
 	if !cp.truncated && !adopted {

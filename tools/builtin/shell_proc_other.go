@@ -2,10 +2,14 @@
 
 package builtin
 
-import "os"
+import (
+	"os"
+
+	"companion/tools"
+)
 
 // exitStatus says how a reaped process ended.
-func exitStatus(ps *os.ProcessState) ExitStatus {
+func exitStatus(ps *os.ProcessState) tools.ExitStatus {
 	code := ps.ExitCode()
-	return ExitStatus{Code: &code}
+	return tools.ExitStatus{Code: &code}
 }

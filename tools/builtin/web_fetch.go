@@ -19,8 +19,8 @@ var webFetchDescription string
 // prompt holding the URLs; companion takes the URL on its own and keeps the
 // prompt to remind the model what it was looking for.
 type webFetchParams struct {
-	URL    string `json:"url" required:"true" desc:"The http:// or https:// URL to fetch."`
-	Prompt string `json:"prompt" desc:"What you want to learn from the page. It is shown to the user when asking to fetch and returned with the page's text."`
+	URL    string `json:"url" required:"true" desc:"The http:// or https:// URL to fetch, e.g. \"https://pkg.go.dev/net/http\"."`
+	Prompt string `json:"prompt" desc:"What you want to learn from the page, e.g. \"how to set a client timeout\". It is shown to the user when asking to fetch and returned with the page's text."`
 }
 
 // webFetchTool fetches a public web page and returns it as text.

@@ -13,7 +13,7 @@ var writeFileDescription string
 
 // writeFileParams are write_file's parameters, as Gemini CLI names them.
 type writeFileParams struct {
-	FilePath string `json:"file_path" required:"true" desc:"The file to write: an absolute path, or a path relative to the session root. Missing directories are created."`
+	FilePath string `json:"file_path" required:"true" desc:"The file to write, e.g. \"cmd/tool/main.go\": absolute, or relative to the session root. Missing directories are created."`
 	Content  string `json:"content" required:"true" desc:"The file's complete new content."`
 }
 

@@ -59,6 +59,20 @@ type ServerConfig struct {
 	// IncludeTools, when not empty, keeps only the tools named; ExcludeTools
 	// drops the tools named and wins over IncludeTools.
 	IncludeTools, ExcludeTools []string
+	// Unsandboxed asks to run a stdio server outside the command sandbox
+	// (settings "sandbox": false); NoNetwork asks a sandboxed one to have
+	// no network ("sandboxNetwork": false). They are requests: whoever
+	// builds Wrap decides what to honour (the host ignores Unsandboxed for
+	// a project's servers).
+	Unsandboxed, NoNetwork bool
+	// Wrap, when set, rewrites a stdio server's command line (program
+	// first) before it starts: the command sandbox. An error refuses the
+	// start.
+	Wrap func(argv []string) ([]string, error)
+	// Gate, when set, lets the stdio server run only while it is open:
+	// closing it stops the server's process, and starts are refused until
+	// it opens again (a project's servers in a workspace that lost trust).
+	Gate *Gate
 }
 
 // transport is the effective transport.
@@ -121,9 +135,10 @@ func (c *ServerConfig) validate() error {
 
 // ParseServers reads the mcpServers object of Gemini CLI's settings: server
 // name to {command, args, env, cwd, url, httpUrl, type, headers, timeout
-// (milliseconds), trust, includeTools, excludeTools}. httpUrl means
-// streamable HTTP and url means SSE, unless type ("sse", "http") says
-// otherwise. Servers come back sorted by name. Errors wrap ErrBadConfig.
+// (milliseconds), trust, includeTools, excludeTools, sandbox,
+// sandboxNetwork}. httpUrl means streamable HTTP and url means SSE, unless
+// type ("sse", "http") says otherwise. Servers come back sorted by name.
+// Errors wrap ErrBadConfig.
 func ParseServers(raw json.RawMessage) ([]ServerConfig, error) {
 	if len(bytes.TrimSpace(raw)) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 		return nil, nil
@@ -154,6 +169,7 @@ func serverConfig(name string, s config.MCPServer) (ServerConfig, error) {
 		Name: name, Command: s.Command, Args: s.Args, Env: s.Env, Cwd: s.Cwd,
 		Headers: s.Headers, Trust: s.Trust,
 		IncludeTools: s.IncludeTools, ExcludeTools: s.ExcludeTools,
+		Unsandboxed: s.Sandbox != nil && !*s.Sandbox, NoNetwork: s.SandboxNetwork != nil && !*s.SandboxNetwork,
 	}
 	if s.Timeout < 0 {
 		return cfg, fmt.Errorf("%w: server %q: negative timeout", ErrBadConfig, name)

@@ -8,8 +8,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
+	"companion/mcpclient"
+
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -19,12 +19,12 @@ var errConnClosed = errors.New("connection closed")
 // conn is one live connection to a server: the MCP client and whatever it
 // runs on (a child process, or an HTTP transport of its own).
 type conn struct {
-	client *client.Client
+	client *mcpclient.Client
 	// proc is the child process of a stdio server; nil otherwise.
 	proc *process
 	// httpTr carries an SSE or HTTP server's requests; nil for stdio.
 	httpTr *http.Transport
-	// cancel ends the connection's context (HTTP listeners).
+	// cancel ends the connection's context (the handshake).
 	cancel context.CancelFunc
 	// caps are what the server said it offers.
 	caps mcpgo.ServerCapabilities
@@ -54,14 +54,19 @@ func dial(ctx context.Context, cfg *ServerConfig, o *Options) (*conn, error) {
 		cancel()
 		return nil, err
 	}
-	opts := []client.ClientOption{client.WithProtocolVersion(mcpgo.LATEST_LEGACY_PROTOCOL_VERSION)}
-	if o.Elicit != nil {
-		opts = append(opts, client.WithElicitationHandler(elicitHandler{server: cfg.Name, ask: o.Elicit}),
-			client.WithClientCapabilities(mcpgo.ClientCapabilities{Elicitation: &mcpgo.ElicitationCapability{Form: &struct{}{}}}))
+	opts := []mcpclient.Option{
+		mcpclient.WithProtocolVersion(mcpgo.LATEST_LEGACY_PROTOCOL_VERSION),
+		mcpclient.WithClientInfo(mcpgo.Implementation{Name: o.ClientName, Version: o.ClientVersion}),
+		mcpclient.WithNotificationHandler(c.notified),
+		// A stdio server that exits closes its output first: explain waits
+		// a moment for the exit status, the better reason.
+		mcpclient.WithConnectionLost(func(err error) { c.fail(fmt.Errorf("connection lost: %w", c.explain(err))) }),
+		mcpclient.WithLogger(o.Log.With("server", cfg.Name)),
 	}
-	c.client = client.NewClient(tr, opts...)
-	c.client.OnNotification(c.notified)
-	c.client.OnConnectionLost(func(err error) { c.fail(fmt.Errorf("connection lost: %w", err)) })
+	if o.Elicit != nil {
+		opts = append(opts, mcpclient.WithElicitation(elicitHandler{server: cfg.Name, ask: o.Elicit}.Elicit))
+	}
+	c.client = mcpclient.New(tr, opts...)
 	if err := c.handshake(ctx, o); err != nil {
 		err = c.explain(err)
 		c.close(o.StopGrace)
@@ -72,7 +77,7 @@ func dial(ctx context.Context, cfg *ServerConfig, o *Options) (*conn, error) {
 
 // transport builds the client transport of cfg; for stdio it starts the
 // process.
-func (c *conn) transport(cfg *ServerConfig, o *Options) (transport.Interface, error) {
+func (c *conn) transport(cfg *ServerConfig, o *Options) (mcpclient.Transport, error) {
 	switch cfg.transport() {
 	case TransportStdio:
 		p, err := startProcess(cfg, o.Log)
@@ -84,25 +89,20 @@ func (c *conn) transport(cfg *ServerConfig, o *Options) (transport.Interface, er
 			<-p.exited
 			c.fail(p.exitError())
 		}()
-		return transport.NewIO(p.stdout, p.stdin, nil), nil
+		return mcpclient.NewStdio(p.stdout, p.stdin), nil
 	case TransportRelay:
 		return newRelayTransport(cfg.Relay), nil
 	case TransportSSE:
 		c.httpTr = http.DefaultTransport.(*http.Transport).Clone()
-		return transport.NewSSE(cfg.URL, transport.WithHeaders(cfg.Headers),
-			transport.WithEndpointTimeout(o.ConnectTimeout),
-			transport.WithHTTPClient(&http.Client{Transport: c.httpTr}),
-			transport.WithSSELogger(o.Log.With("server", cfg.Name)))
+		return mcpclient.NewSSE(cfg.URL, mcpclient.HTTPOptions{Headers: cfg.Headers,
+			Client: &http.Client{Transport: c.httpTr}, Log: o.Log.With("server", cfg.Name)}), nil
 	default:
 		c.httpTr = http.DefaultTransport.(*http.Transport).Clone()
-		return transport.NewStreamableHTTP(cfg.URL, transport.WithHTTPHeaders(cfg.Headers),
-			transport.WithHTTPBasicClient(&http.Client{Transport: c.httpTr}),
-			// Servers today speak the protocol before 2026-07-28 (the client
-			// is pinned to it), where the GET stream is how notifications
-			// such as tools/list_changed arrive.
-			//lint:ignore SA1019 deprecated only for the newer protocol
-			transport.WithContinuousListening(),
-			transport.WithHTTPLogger(o.Log.With("server", cfg.Name)))
+		// Servers today speak the protocol before 2026-07-28 (the client
+		// is pinned to it), where the GET stream is how notifications
+		// such as tools/list_changed arrive.
+		return mcpclient.NewStreamableHTTP(cfg.URL, mcpclient.HTTPOptions{Headers: cfg.Headers, Listen: true,
+			Client: &http.Client{Transport: c.httpTr}, Log: o.Log.With("server", cfg.Name)}), nil
 	}
 }
 
@@ -110,23 +110,16 @@ func (c *conn) transport(cfg *ServerConfig, o *Options) (transport.Interface, er
 func (c *conn) handshake(ctx context.Context, o *Options) error {
 	initCtx, cancel := context.WithTimeout(ctx, o.ConnectTimeout)
 	defer cancel()
-	// Start's context must be the connection's (SSE and HTTP listen on
-	// it), so the connect timeout bounds the wait instead; on timeout the
-	// caller closes the connection, which ends Start.
-	started := make(chan error, 1)
-	go func() { started <- c.client.Start(ctx) }()
-	select {
-	case err := <-started:
-		if err != nil {
-			return fmt.Errorf("start: %w", err)
+	// Start is bounded by the connect timeout (SSE waits there for its
+	// endpoint); the transport then lives until close.
+	if err := c.client.Start(initCtx); err != nil {
+		if initCtx.Err() != nil && ctx.Err() == nil {
+			return fmt.Errorf("no connection within %s", o.ConnectTimeout)
 		}
-	case <-initCtx.Done():
-		return fmt.Errorf("no connection within %s", o.ConnectTimeout)
+		return fmt.Errorf("start: %w", err)
 	}
-	req := mcpgo.InitializeRequest{}
-	req.Params.ClientInfo = mcpgo.Implementation{Name: o.ClientName, Version: o.ClientVersion}
 	res, err := c.callOrDone(initCtx, func(ctx context.Context) (any, error) {
-		return c.client.Initialize(ctx, req)
+		return c.client.Initialize(ctx)
 	})
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
@@ -169,14 +162,14 @@ func (c *conn) list(ctx context.Context, timeout time.Duration) (listing, error)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	var l listing
-	tl, err := c.client.ListTools(ctx, mcpgo.ListToolsRequest{})
+	tl, err := c.client.ListTools(ctx)
 	switch {
 	case err == nil:
 		l.tools = tl.Tools
 	case c.caps.Tools != nil:
 		return l, fmt.Errorf("list tools: %w", c.explain(err))
 	}
-	pl, err := c.client.ListPrompts(ctx, mcpgo.ListPromptsRequest{})
+	pl, err := c.client.ListPrompts(ctx)
 	switch {
 	case err == nil:
 		l.prompts = pl.Prompts

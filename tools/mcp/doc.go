@@ -11,11 +11,12 @@
 // clear tool error meanwhile. Close stops every server and kills the process
 // group of every stdio server; nothing it started outlives it.
 //
-// The client side of the protocol is github.com/mark3labs/mcp-go, pinned to
-// the handshake protocol (2025-11-25 and earlier) that servers speak today.
-// It imports companion/tools (the Tool interface), tools/procgroup (stdio
-// servers in process groups of their own) and config (the server settings
-// it starts from). mcp-go's client packages import its server package
-// (in-process transports), and with it a JSON-schema compiler whose
-// package initialiser runs at every process start; see issue 15.
+// The client side of the protocol is companion/mcpclient (on mcp-go's MCP
+// types), pinned to the handshake protocol (2025-11-25 and earlier) that
+// servers speak today. It imports companion/tools (the Tool interface),
+// tools/procgroup (stdio servers in process groups of their own), config
+// (the server settings it starts from) and mcpclient. mcp-go's own client
+// is not used: it imports mcp-go's server package, and with it a
+// JSON-schema compiler whose package initialiser would run at every
+// process start (issue 15).
 package mcp

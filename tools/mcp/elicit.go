@@ -35,7 +35,7 @@ type ElicitAnswer struct {
 // An error tells the server the question could not be asked.
 type Elicitor func(ctx context.Context, q Elicitation) (ElicitAnswer, error)
 
-// elicitHandler adapts an Elicitor to one server's mcp-go client.
+// elicitHandler adapts an Elicitor to one server's client.
 type elicitHandler struct {
 	server string
 	ask    Elicitor

@@ -100,7 +100,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 }
 
 // noLeftGoroutines reports whether no goroutine runs code of this package
-// (other than tests) or of mcp-go.
+// (other than tests), of the MCP client or of mcp-go.
 func noLeftGoroutines() bool {
 	buf := make([]byte, 1<<20)
 	buf = buf[:runtime.Stack(buf, true)]
@@ -109,7 +109,8 @@ func noLeftGoroutines() bool {
 			strings.Contains(g, "testing.tRunner") {
 			continue
 		}
-		if strings.Contains(g, "companion/tools/mcp.") || strings.Contains(g, "mark3labs/mcp-go") {
+		if strings.Contains(g, "companion/tools/mcp.") || strings.Contains(g, "companion/mcpclient.") ||
+			strings.Contains(g, "sourcegraph/jsonrpc2") || strings.Contains(g, "mark3labs/mcp-go") {
 			return false
 		}
 	}
@@ -132,7 +133,8 @@ func processAlive(pid int) bool {
 		}
 		return true
 	} else if !errors.Is(err, os.ErrNotExist) {
-		return syscall.Kill(pid, 0) == nil
+		p, err := os.FindProcess(pid)
+		return err == nil && p.Signal(syscall.Signal(0)) == nil
 	}
 	return false
 }

@@ -37,11 +37,21 @@ type process struct {
 	// exited is closed once the process is reaped; waitErr is set before.
 	exited  chan struct{}
 	waitErr error
+	// gate, when set, tracks the process (see Gate).
+	gate *Gate
 }
 
 // startProcess starts cfg's command with its arguments, environment and
-// directory, in a new process group.
+// directory, in a new process group: rewritten by cfg.Wrap (the sandbox)
+// when set, and only while cfg.Gate, when set, is open.
 func startProcess(cfg *ServerConfig, log *slog.Logger) (*process, error) {
+	argv := append([]string{cfg.Command}, cfg.Args...)
+	if cfg.Wrap != nil {
+		var err error
+		if argv, err = cfg.Wrap(argv); err != nil {
+			return nil, fmt.Errorf("start %s: %w", cfg.Command, err)
+		}
+	}
 	var files [6]*os.File // inR, inW, outR, outW, errR, errW
 	for i := 0; i < len(files); i += 2 {
 		r, w, err := os.Pipe()
@@ -51,11 +61,11 @@ func startProcess(cfg *ServerConfig, log *slog.Logger) (*process, error) {
 		}
 		files[i], files[i+1] = r, w
 	}
-	cmd := exec.Command(cfg.Command, cfg.Args...)
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = cfg.Cwd
 	cmd.Env = mergeEnv(os.Environ(), cfg.Env)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = files[0], files[3], files[5]
-	err := procgroup.Start(cmd)
+	err := startIn(cfg.Gate, cmd)
 	closeFiles(files[0], files[3], files[5])
 	if err != nil {
 		closeFiles(files[1], files[2], files[4])
@@ -64,17 +74,34 @@ func startProcess(cfg *ServerConfig, log *slog.Logger) (*process, error) {
 	p := &process{
 		cmd: cmd, pid: cmd.Process.Pid,
 		stdin: files[1], stdout: files[2], stderr: files[4],
-		tail: &tailBuffer{}, copied: make(chan struct{}), exited: make(chan struct{}),
+		tail: &tailBuffer{}, copied: make(chan struct{}), exited: make(chan struct{}), gate: cfg.Gate,
 	}
 	go p.copyStderr(log.With("server", cfg.Name))
 	go p.wait()
 	return p, nil
 }
 
+// startIn starts cmd in a process group of its own, through gate when it
+// is set.
+func startIn(gate *Gate, cmd *exec.Cmd) error {
+	if gate == nil {
+		return procgroup.Start(cmd)
+	}
+	return gate.admit(func() (int, error) {
+		if err := procgroup.Start(cmd); err != nil {
+			return 0, err
+		}
+		return cmd.Process.Pid, nil
+	})
+}
+
 // wait reaps the process, then kills what is left of its group (children
 // of a server that crashed).
 func (p *process) wait() {
 	p.waitErr = p.cmd.Wait()
+	if p.gate != nil {
+		p.gate.forget(p.pid)
+	}
 	procgroup.Kill(p.pid)
 	close(p.exited)
 }

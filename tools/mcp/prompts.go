@@ -63,9 +63,7 @@ func (m *Manager) GetPrompt(ctx context.Context, server, name string, args map[s
 	}
 	callCtx, cancel := context.WithTimeout(ctx, s.cfg.timeout())
 	defer cancel()
-	req := mcpgo.GetPromptRequest{}
-	req.Params.Name, req.Params.Arguments = name, args
-	res, err := conn.client.GetPrompt(callCtx, req)
+	res, err := conn.client.GetPrompt(callCtx, name, args)
 	if err != nil {
 		if ctx.Err() != nil {
 			return "", ctx.Err()

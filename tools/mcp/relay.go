@@ -1,13 +1,13 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"sync"
 
-	"github.com/mark3labs/mcp-go/client/transport"
-	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"companion/mcpclient"
 )
 
 // Relay carries JSON-RPC messages to and from an MCP server that lives in
@@ -22,96 +22,96 @@ type Relay interface {
 	OnMessage(func(message json.RawMessage))
 }
 
-// relayTransport adapts a Relay to mcp-go's client transport.
+// relayTransport adapts a Relay to an mcpclient transport: a request is
+// relayed from a goroutine of its own and its response delivered as the
+// server's answer.
 type relayTransport struct {
 	relay Relay
+	// ctx ends with Close; relayed requests run under it.
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
 
+	// mu guards rc and closed.
 	mu     sync.Mutex
-	notify func(mcpgo.JSONRPCNotification)
+	rc     mcpclient.Receiver
 	closed bool
 }
 
 func newRelayTransport(r Relay) *relayTransport {
-	t := &relayTransport{relay: r}
-	r.OnMessage(t.received)
-	return t
+	ctx, cancel := context.WithCancel(context.Background())
+	return &relayTransport{relay: r, ctx: ctx, cancel: cancel}
 }
 
-// Start has nothing to open: the relay is up as long as its client is.
-func (t *relayTransport) Start(context.Context) error { return nil }
-
-// SendRequest relays a request and decodes the server's response.
-func (t *relayTransport) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
-	if err := t.check(); err != nil {
-		return nil, err
-	}
-	raw, err := json.Marshal(req)
-	if err != nil {
-		return nil, fmt.Errorf("relay: encoding %s: %w", req.Method, err)
-	}
-	out, err := t.relay.Send(ctx, raw)
-	if err != nil {
-		return nil, fmt.Errorf("relay: %s: %w", req.Method, err)
-	}
-	var resp transport.JSONRPCResponse
-	if err := json.Unmarshal(out, &resp); err != nil {
-		return nil, fmt.Errorf("relay: %s: the response is not JSON-RPC: %w", req.Method, err)
-	}
-	return &resp, nil
-}
-
-// SendNotification relays a notification.
-func (t *relayTransport) SendNotification(ctx context.Context, n mcpgo.JSONRPCNotification) error {
-	if err := t.check(); err != nil {
-		return err
-	}
-	raw, err := json.Marshal(n)
-	if err != nil {
-		return fmt.Errorf("relay: encoding %s: %w", n.Method, err)
-	}
-	_, err = t.relay.Send(ctx, raw)
-	return err
-}
-
-// SetNotificationHandler sets where the server's notifications go.
-func (t *relayTransport) SetNotificationHandler(h func(mcpgo.JSONRPCNotification)) {
+// Start routes what the server sends on its own to rc; the relay itself
+// is up as long as its client is.
+func (t *relayTransport) Start(_ context.Context, rc mcpclient.Receiver) error {
 	t.mu.Lock()
-	t.notify = h
+	t.rc = rc
 	t.mu.Unlock()
-}
-
-// received hands a message the server sent on its own to the client;
-// anything but a notification is dropped (the relay has no requests from
-// the server to answer).
-func (t *relayTransport) received(raw json.RawMessage) {
-	var n mcpgo.JSONRPCNotification
-	if json.Unmarshal(raw, &n) != nil || n.Method == "" {
-		return
-	}
-	t.mu.Lock()
-	h, closed := t.notify, t.closed
-	t.mu.Unlock()
-	if h != nil && !closed {
-		h(n)
-	}
-}
-
-func (t *relayTransport) check() error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.closed {
-		return errConnClosed
-	}
+	t.relay.OnMessage(t.received)
 	return nil
 }
 
-// Close stops relaying; the server itself belongs to the client.
+// relayHead is what the transport reads of an outgoing message.
+type relayHead struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+}
+
+// Send relays msg. A request's response is delivered when it comes; a
+// notification or response is relayed before Send returns.
+func (t *relayTransport) Send(ctx context.Context, msg json.RawMessage) error {
+	var h relayHead
+	_ = json.Unmarshal(msg, &h)
+	isRequest := len(h.ID) > 0 && !bytes.Equal(h.ID, []byte("null")) && h.Method != ""
+	t.mu.Lock()
+	if t.closed {
+		t.mu.Unlock()
+		return errConnClosed
+	}
+	rc := t.rc
+	if !isRequest {
+		t.mu.Unlock()
+		if _, err := t.relay.Send(ctx, msg); err != nil {
+			return fmt.Errorf("relay: %s: %w", h.Method, err)
+		}
+		return nil
+	}
+	t.wg.Add(1)
+	t.mu.Unlock()
+	go func() {
+		defer t.wg.Done()
+		out, err := t.relay.Send(t.ctx, msg)
+		switch {
+		case err != nil:
+			rc.Fail(h.ID, fmt.Errorf("relay: %s: %w", h.Method, err))
+		case len(bytes.TrimSpace(out)) > 0:
+			rc.Deliver(out)
+		default:
+			rc.Fail(h.ID, fmt.Errorf("relay: %s: no response", h.Method))
+		}
+	}()
+	return nil
+}
+
+// received hands a message the server sent on its own to the client.
+func (t *relayTransport) received(raw json.RawMessage) {
+	t.mu.Lock()
+	rc, closed := t.rc, t.closed
+	t.mu.Unlock()
+	if rc != nil && !closed {
+		rc.Deliver(raw)
+	}
+}
+
+// Close stops relaying and waits for the requests under way to end; the
+// server itself belongs to the client.
 func (t *relayTransport) Close() error {
 	t.mu.Lock()
 	t.closed = true
 	t.mu.Unlock()
+	t.cancel()
+	t.wg.Wait()
 	return nil
 }
-
-// GetSessionId is empty: relayed servers have no transport session.
-func (t *relayTransport) GetSessionId() string { return "" }

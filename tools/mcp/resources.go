@@ -61,7 +61,7 @@ func (s *server) listResources(ctx context.Context) ([]Resource, error) {
 	}
 	callCtx, cancel := context.WithTimeout(ctx, s.cfg.timeout())
 	defer cancel()
-	res, err := conn.client.ListResources(callCtx, mcpgo.ListResourcesRequest{})
+	res, err := conn.client.ListResources(callCtx)
 	if err != nil {
 		return nil, callError(conn, fmt.Sprintf("listing the resources of MCP server %q", s.cfg.Name), callCtx, s.cfg.timeout(), err)
 	}
@@ -85,9 +85,7 @@ func (m *Manager) ReadResource(ctx context.Context, server, uri string) ([]Resou
 	}
 	callCtx, cancel := context.WithTimeout(ctx, s.cfg.timeout())
 	defer cancel()
-	req := mcpgo.ReadResourceRequest{}
-	req.Params.URI = uri
-	res, err := conn.client.ReadResource(callCtx, req)
+	res, err := conn.client.ReadResource(callCtx, uri)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"companion/mcpclient"
 	"companion/tools"
 
-	"github.com/mark3labs/mcp-go/client/transport"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -113,10 +113,7 @@ func (c *mcpCall) Execute(ctx context.Context, _ tools.Output) (*tools.Result, e
 	timeout := s.cfg.timeout()
 	callCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	req := mcpgo.CallToolRequest{}
-	req.Params.Name = c.t.tool.Name
-	req.Params.Arguments = c.args
-	res, err := conn.client.CallTool(callCtx, req)
+	res, err := conn.client.CallTool(callCtx, c.t.tool.Name, c.args)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -134,8 +131,9 @@ func callError(conn *conn, what string, callCtx context.Context, timeout time.Du
 	if errors.Is(callCtx.Err(), context.DeadlineExceeded) {
 		return fmt.Errorf("%s did not answer within %s; the call was cancelled: %w", what, timeout, context.DeadlineExceeded)
 	}
-	var terr *transport.Error
-	if errors.As(err, &terr) {
+	// A client closed under the call is a connection that died (the
+	// supervisor closes it as soon as the server exits).
+	if errors.Is(err, mcpclient.ErrTransport) || errors.Is(err, mcpclient.ErrClosed) {
 		err = conn.explain(err)
 		conn.fail(err)
 		return fmt.Errorf("%s failed: the server stopped or the connection broke; it is being restarted: %w", what, err)

@@ -70,6 +70,6 @@ func literalDir(w string) (string, bool) {
 // insideRoots reports whether path, from dir, resolves (as the kernel
 // will) inside a root.
 func (p *Policy) insideRoots(dir, path string) bool {
-	real, err := kernelPath(dir, path)
+	real, err := kernelPathIn(dir, path)
 	return err == nil && p.roots.Contains(real)
 }

@@ -105,7 +105,7 @@ func (p *Policy) protectedAsk(c Call) string {
 	conf := c.Confirm
 	switch conf.Type {
 	case tools.ConfirmEdit:
-		return p.protectedPath(c.Root, conf.Path)
+		return p.protectedPath(commandDir(c.Root, ""), conf.Path)
 	case tools.ConfirmExec:
 		dir := commandDir(c.Root, conf.Dir)
 		for _, target := range conf.Redirects {
@@ -127,7 +127,7 @@ func (p *Policy) protectedPath(dir, path string) string {
 		lexical = filepath.Join(dir, lexical)
 	}
 	candidates := []string{filepath.Clean(lexical)}
-	if real, err := kernelPath(dir, path); err == nil {
+	if real, err := kernelPathIn(dir, path); err == nil {
 		candidates = append(candidates, real)
 		if linkedElsewhere(real) {
 			return "asked every time: " + p.roots.Display(real) + " has other hard links, which may be a protected file under another name"
@@ -149,13 +149,18 @@ func (p *Policy) protectedPath(dir, path string) string {
 	return ""
 }
 
-// commandDir is the absolute directory a shell command runs in.
+// commandDir is the absolute directory a shell command runs in, resolved
+// as the kernel will (kept as written when it cannot be resolved), so that
+// kernelPathIn resolves its arguments without walking it again.
 func commandDir(root, dir string) string {
 	switch {
 	case dir == "":
-		return root
+		dir = root
 	case !filepath.IsAbs(dir):
-		return filepath.Join(root, dir)
+		dir = filepath.Join(root, dir)
+	}
+	if real, err := kernelPath(dir, "."); err == nil {
+		return real
 	}
 	return dir
 }
@@ -169,7 +174,7 @@ func (p *Policy) redirectOutside(dir, target string) string {
 	if target == "" || strings.HasPrefix(target, "~") {
 		return outside
 	}
-	real, err := kernelPath(dir, target)
+	real, err := kernelPathIn(dir, target)
 	if err != nil {
 		return "the command writes to a file companion cannot locate: " + err.Error()
 	}

@@ -21,11 +21,23 @@ const maxLinks = 40
 // not exist are kept as written. dir must be absolute. Paths through /proc
 // or /dev/fd are an error.
 func kernelPath(dir, path string) (string, error) {
-	cur := string(filepath.Separator)
-	pending := splitPath(path)
 	if !filepath.IsAbs(path) {
-		pending = append(splitPath(dir), pending...)
+		path = dir + string(filepath.Separator) + path
 	}
+	return kernelPathIn(string(filepath.Separator), path)
+}
+
+// kernelPathIn is kernelPath for a dir that is already resolved (absolute,
+// no symbolic links, as commandDir returns it), which it does not walk
+// again: a command's arguments are resolved from one walk of its folder.
+func kernelPathIn(dir, path string) (string, error) {
+	cur := dir
+	if filepath.IsAbs(path) {
+		cur = string(filepath.Separator)
+	} else if processRelative(dir) {
+		return "", fmt.Errorf("%s is relative to %s, which depends on the process that opens it", path, dir)
+	}
+	pending := splitPath(path)
 	links := 0
 	for len(pending) > 0 {
 		name := pending[0]

@@ -4,6 +4,7 @@ package procgroup
 
 import (
 	"os/exec"
+	"slices"
 	"testing"
 	"time"
 )
@@ -30,5 +31,15 @@ func TestKillReachesChildren(t *testing.T) {
 	}
 	if Alive(pid) {
 		t.Error("a process of the group survived Kill")
+	}
+}
+
+// TestDefaultGuardLookedUpOnce: the guard is found at the first command
+// and kept, so emptying PATH afterwards does not change it.
+func TestDefaultGuardLookedUpOnce(t *testing.T) {
+	first := defaultGuard()
+	t.Setenv("PATH", t.TempDir())
+	if again := defaultGuard(); !slices.Equal(first, again) {
+		t.Errorf("guard changed from %q to %q: looked up again", first, again)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 )
 
 // GuardCommand is the hidden subcommand of companion that runs its own
@@ -20,8 +21,14 @@ const GuardCommand = "__guard"
 // guard can start, the command runs unguarded (today's behaviour there:
 // it outlives a companion that dies).
 func Start(cmd *exec.Cmd) error {
-	return start(cmd, guardArgv())
+	return start(cmd, defaultGuard())
 }
+
+// defaultGuard is the guard Start uses, looked up once (bash on PATH, else
+// the running executable) at the first command: the lookup costs a PATH
+// walk, and the answer cannot change in a way that matters while companion
+// runs. It is written once and only read after.
+var defaultGuard = sync.OnceValue(guardArgv)
 
 // start starts cmd in a new process group, guarded by the guard command
 // when guard is not empty. The guard starts first and learns the group

@@ -1,15 +1,12 @@
 package sandbox
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
-	"time"
 )
 
 // Mode is how much a sandboxed command may write.
@@ -26,9 +23,6 @@ const (
 	// save their .git/hooks, .git/config and .companion.
 	WorkspaceWrite Mode = "workspace-write"
 )
-
-// checkTimeout bounds the one-time check that bwrap works.
-const checkTimeout = 5 * time.Second
 
 // ErrUnknownMode is a mode name that is none of the modes.
 var ErrUnknownMode = errors.New("unknown sandbox mode")
@@ -52,107 +46,143 @@ func (m Mode) Sandboxed() bool { return m == ReadOnly || m == WorkspaceWrite }
 // next time the user runs git or companion.
 var protected = []string{".git/hooks", ".git/config", ".companion"}
 
-// Args is the bwrap command line (without the program name) that runs
-// argv in mode m with roots readable (read-only; bound again so that a
-// root under /tmp is not hidden by the private /tmp) or writable
-// (workspace-write) and, unless network, no network. roots must be
-// absolute; only the protected paths of a root that exist (exists reports
-// it) are bound read-only.
-func Args(m Mode, network bool, roots []string, exists func(string) bool, argv []string) []string {
-	args := []string{"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"}
-	switch m {
-	case ReadOnly:
-		// Roots stay readable where the private /tmp would hide them.
-		for _, r := range roots {
-			args = append(args, "--ro-bind", r, r)
-		}
-	case WorkspaceWrite:
-		for _, r := range roots {
-			args = append(args, "--bind", r, r)
-		}
-		for _, r := range roots {
-			for _, p := range protected {
-				if p = filepath.Join(r, p); exists(p) {
-					args = append(args, "--ro-bind", p, p)
-				}
-			}
-		}
-	}
-	if !network {
-		args = append(args, "--unshare-net")
-	}
-	// --new-session keeps a sandboxed command from pushing keystrokes into
-	// companion's terminal (TIOCSTI). bwrap itself stays the leader of the
-	// process group companion signals; --die-with-parent and the pid
-	// namespace take everything inside down with it.
-	args = append(args, "--unshare-pid", "--die-with-parent", "--new-session", "--")
-	return append(args, argv...)
+// Backend names the engine that confines commands.
+type Backend string
+
+// The backends.
+const (
+	// Bwrap is bubblewrap: mount, network and pid namespaces (Linux).
+	Bwrap Backend = "bwrap"
+	// Landlock is the Linux fallback: companion re-executed as
+	// `companion __sandbox` confines itself with Landlock and a seccomp
+	// filter, then executes the command (see RunHelper).
+	Landlock Backend = "landlock"
+	// Seatbelt is macOS's sandbox-exec with a generated profile.
+	Seatbelt Backend = "seatbelt"
+	// None is no backend: the sandbox is off, or none can run here.
+	None Backend = "none"
+)
+
+// BackendEnv names the environment variable that forces a backend
+// ("bwrap" or "landlock") instead of the first that works. It is read
+// from companion's own environment, never from settings files, so a
+// project cannot choose a weaker sandbox for itself.
+const BackendEnv = "COMPANION_SANDBOX_BACKEND"
+
+// BackendInfo says which backend confines commands and why.
+type BackendInfo struct {
+	// Name is the backend in use, or None.
+	Name Backend
+	// Why is why it was picked, or why none can run.
+	Why string
+}
+
+// WrapOpts are per-command choices for WrapWith.
+type WrapOpts struct {
+	// Network lets this one command reach the network even when the
+	// sandbox's Network is off (an MCP server or hook configured so, or a
+	// user's answer for one command).
+	Network bool
 }
 
 // Sandbox wraps commands in one mode. Its zero value is Off.
 type Sandbox struct {
 	Mode    Mode
 	Network bool
+	// Force, when set, is the only backend tried (see BackendEnv).
+	Force Backend
+	// Helper is the executable the Landlock backend re-executes as
+	// `Helper __sandbox ...`; empty means the running executable, unless
+	// it is a test binary (which may not dispatch RunHelper).
+	Helper string
 
-	// once guards bwrap and err: the check that bwrap runs here, done at
-	// the first wrapped command.
-	once  sync.Once
-	bwrap string
-	err   error
+	// once guards eng, info and err: the choice of a backend, made at the
+	// first wrapped command (or the first question about it).
+	once sync.Once
+	eng  engine
+	info BackendInfo
+	err  error
+}
+
+// engine is the chosen backend and the program it runs.
+type engine struct {
+	backend Backend
+	// path is bwrap, the helper executable or sandbox-exec.
+	path string
 }
 
 // New returns a sandbox for mode m, with network when network is set.
-func New(m Mode, network bool) *Sandbox { return &Sandbox{Mode: m, Network: network} }
+// The backend is forced when companion's environment sets BackendEnv.
+func New(m Mode, network bool) *Sandbox {
+	return &Sandbox{Mode: m, Network: network, Force: Backend(strings.TrimSpace(os.Getenv(BackendEnv)))}
+}
 
 // Active reports whether s wraps commands; a nil Sandbox is off.
 func (s *Sandbox) Active() bool { return s != nil && s.Mode.Sandboxed() }
 
 // Available reports why the sandbox cannot run commands here, or nil. It
-// checks once, by running bwrap --ro-bind / / true.
+// picks the backend once: bubblewrap when it can create its namespaces,
+// else Landlock when the kernel has it (Linux); Seatbelt on macOS.
 func (s *Sandbox) Available() error {
-	s.once.Do(func() { s.bwrap, s.err = check() })
+	s.once.Do(func() { s.eng, s.info, s.err = pick(s.Force, s.Helper) })
 	return s.err
 }
 
-func check() (string, error) {
-	path, err := exec.LookPath("bwrap")
-	if err != nil {
-		return "", errors.New("bubblewrap (bwrap) is not installed or not on PATH")
+// Backend says which backend confines commands and why, or why none
+// does. An off sandbox has none and runs no check.
+func (s *Sandbox) Backend() BackendInfo {
+	if !s.Active() {
+		return BackendInfo{Name: None, Why: "the sandbox is off"}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), checkTimeout)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, path, "--ro-bind", "/", "/", "--unshare-pid", "--unshare-net", "true").CombinedOutput()
-	if err != nil {
-		msg := strings.TrimSpace(string(out))
-		if msg == "" {
-			msg = err.Error()
-		}
-		return "", fmt.Errorf("bubblewrap cannot create its namespaces on this machine (%s)", msg)
+	if err := s.Available(); err != nil {
+		return BackendInfo{Name: None, Why: err.Error()}
 	}
-	return path, nil
+	return s.info
 }
 
 // Wrap returns argv to run under the sandbox with roots writable
 // (workspace-write), or argv itself when s is nil or Off. It fails when
-// the mode is sandboxed and bwrap cannot run here.
+// the mode is sandboxed and no backend can run here.
 func (s *Sandbox) Wrap(roots, argv []string) ([]string, error) {
+	return s.WrapWith(roots, argv, WrapOpts{})
+}
+
+// WrapWith is Wrap with per-command options.
+func (s *Sandbox) WrapWith(roots, argv []string, o WrapOpts) ([]string, error) {
 	if !s.Active() {
 		return argv, nil
 	}
 	if err := s.Available(); err != nil {
 		return nil, err
 	}
+	network := s.Network || o.Network
+	real := realRoots(roots)
+	switch s.eng.backend {
+	case Bwrap:
+		if s.Mode == WorkspaceWrite {
+			for _, r := range real {
+				ensureHooks(r)
+			}
+		}
+		return append([]string{s.eng.path}, Args(s.Mode, network, real, exists, argv)...), nil
+	case Landlock:
+		return helperArgs(s.eng.path, helperSpec{Mode: s.Mode, Network: network, Roots: real}, argv), nil
+	case Seatbelt:
+		return seatbeltArgv(s.eng.path, s.Mode, network, real, argv)
+	}
+	return nil, fmt.Errorf("no sandbox backend")
+}
+
+// realRoots resolves roots' symbolic links, dropping those that do not
+// resolve: a backend confines real paths.
+func realRoots(roots []string) []string {
 	real := make([]string, 0, len(roots))
 	for _, r := range roots {
 		if p, err := filepath.EvalSymlinks(r); err == nil {
 			real = append(real, p)
-			if s.Mode == WorkspaceWrite {
-				ensureHooks(p)
-			}
 		}
 	}
-	args := Args(s.Mode, s.Network, real, exists, argv)
-	return append([]string{s.bwrap}, args...), nil
+	return real
 }
 
 // ensureHooks creates a repository's missing .git/hooks (empty, as git
@@ -168,35 +198,4 @@ func ensureHooks(root string) {
 func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
-}
-
-// blockedSigns are what commands print when the sandbox stopped them: a
-// write to a read-only mount, or no network.
-var blockedSigns = []string{"Read-only file system", "Network is unreachable", "Could not resolve host",
-	"Temporary failure in name resolution", "Name or service not known", "Couldn't connect to server"}
-
-// Note is the line to add to the result of a command that failed with
-// output, when the output shows the sandbox stopped it; "" otherwise.
-func (s *Sandbox) Note(failed bool, output string) string {
-	if !s.Active() || !failed {
-		return ""
-	}
-	for _, sign := range blockedSigns {
-		if strings.Contains(output, sign) {
-			return s.note()
-		}
-	}
-	return ""
-}
-
-func (s *Sandbox) note() string {
-	where := "the session's folders and a private /tmp"
-	if s.Mode == ReadOnly {
-		where = "a private /tmp"
-	}
-	net := " and network access is blocked"
-	if s.Network {
-		net = ""
-	}
-	return fmt.Sprintf("The command ran in the %s sandbox: writes outside %s are blocked%s.", s.Mode, where, net)
 }

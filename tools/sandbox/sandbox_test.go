@@ -56,15 +56,29 @@ func TestWrapOff(t *testing.T) {
 	}
 }
 
-func TestWrapWithoutBwrap(t *testing.T) {
+// TestWrapWithoutBackend: with bwrap forced and missing, a sandboxed mode
+// refuses, naming bwrap; nothing runs unsandboxed.
+func TestWrapWithoutBackend(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
-	s := New(WorkspaceWrite, false)
+	s := &Sandbox{Mode: WorkspaceWrite, Force: Bwrap}
 	if _, err := s.Wrap([]string{"/w"}, []string{"true"}); err == nil || !strings.Contains(err.Error(), "bwrap") {
 		t.Errorf("Wrap without bwrap error = %v, want one naming bwrap", err)
+	}
+	if b := s.Backend(); b.Name != None || !strings.Contains(b.Why, "bwrap") {
+		t.Errorf("Backend = %+v, want none saying why", b)
+	}
+	bad := &Sandbox{Mode: ReadOnly, Force: "chroot"}
+	if err := bad.Available(); err == nil || !strings.Contains(err.Error(), BackendEnv) {
+		t.Errorf("unknown forced backend: %v", err)
 	}
 }
 
 func TestNote(t *testing.T) {
+	// Notes are those of bwrap; the Landlock note is checked in
+	// TestLandlockNote.
+	if err := New(ReadOnly, false).Available(); err != nil {
+		t.Skip(err)
+	}
 	tests := []struct {
 		s      *Sandbox
 		failed bool

@@ -41,3 +41,11 @@ end, {
   complete = 'dir',
   desc = 'companion: trust the folder (default: the working directory); ! revokes',
 })
+
+command('CompanionAttach', function(opts)
+  require('companion').attach(opts.args)
+end, {
+  nargs = 1,
+  complete = 'file',
+  desc = 'companion: attach an image file (png, jpeg, gif, webp) to the next prompt',
+})

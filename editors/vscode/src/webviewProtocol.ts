@@ -19,6 +19,15 @@ export interface FileMention {
   description?: string;
 }
 
+/** An image pasted or dropped into the prompt box, sent as an ACP image block. */
+export interface ImageAttachment {
+  mimeType: string;
+  /** The image bytes, base64. */
+  data: string;
+  /** The file name, when it had one. */
+  name?: string;
+}
+
 /** One entry of the session history list (from session/list). */
 export interface SessionSummary {
   sessionId: string;
@@ -30,7 +39,14 @@ export interface SessionSummary {
 /** Messages the extension posts to the webview. */
 export type ToWebview =
   /** The agent process state; shown in the header. */
-  | { type: "status"; state: "starting" | "ready" | "restarting" | "error" | "stopped"; message?: string; agent?: { name: string; version?: string } }
+  | {
+      type: "status";
+      state: "starting" | "ready" | "restarting" | "error" | "stopped";
+      message?: string;
+      agent?: { name: string; version?: string };
+      /** The agent advertised promptCapabilities.image (pasted images can be sent). */
+      acceptsImages?: boolean;
+    }
   /**
    * A session became current. The webview clears its transcript; when
    * `replaying` is true the updates that follow are the stored history of a
@@ -66,7 +82,7 @@ export type ToWebview =
   /** Text for the prompt box (e.g. "Add selection to chat"). */
   | { type: "insertText"; text: string; mentions?: FileMention[] }
   /** A prompt could not be delivered (the agent is not running, a turn runs…): it goes back to the box with the error. */
-  | { type: "promptFailed"; text: string; mentions: FileMention[]; error: string }
+  | { type: "promptFailed"; text: string; mentions: FileMention[]; error: string; images?: ImageAttachment[] }
   | { type: "error"; message: string };
 
 /** Messages the webview posts to the extension. */
@@ -74,7 +90,7 @@ export type FromWebview =
   /** The webview loaded (again) and wants the current state re-sent. */
   | { type: "ready" }
   /** Send a prompt. The extension turns mentions into resource / resource_link blocks. */
-  | { type: "prompt"; text: string; mentions: FileMention[] }
+  | { type: "prompt"; text: string; mentions: FileMention[]; images?: ImageAttachment[] }
   | { type: "cancel" }
   /** optionId null means the user dismissed the request (outcome "cancelled"). */
   | { type: "permissionResponse"; requestId: string; optionId: string | null }
@@ -89,4 +105,6 @@ export type FromWebview =
   | { type: "searchFiles"; requestId: string; query: string }
   /** Bring the terminal a command runs (or ran) in to the front. */
   | { type: "focusTerminal"; terminalId: string }
-  | { type: "restartAgent" };
+  | { type: "restartAgent" }
+  /** A timing mark of the page (ms since its navigation started), logged by the extension. */
+  | { type: "timing"; name: string; ms: number };

@@ -133,7 +133,7 @@ function Client:start(cb)
 end
 
 -- supports tells whether the agent advertised a feature: 'load', 'list',
--- 'embedded', 'ide_context'.
+-- 'embedded', 'image', 'ide_context'.
 function Client:supports(what)
   local caps = self.info and self.info.agentCapabilities or {}
   local sc = caps.sessionCapabilities or {}
@@ -143,6 +143,7 @@ function Client:supports(what)
     load = caps.loadSession == true,
     list = sc.list ~= nil and sc.list ~= vim.NIL,
     embedded = pc.embeddedContext == true,
+    image = pc.image == true,
     ide_context = type(meta) == 'table' and meta.ideContext == true,
   }
   return map[what] == true

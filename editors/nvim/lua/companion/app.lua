@@ -368,6 +368,45 @@ function App:submit(text)
   end)
 end
 
+-- attach adds an image file to the next prompt; it tells the user in the
+-- chat and returns true when the file can go.
+function App:attach(path)
+  path = vim.fn.fnamemodify(vim.fn.expand(path or ''), ':p')
+  local block, err = require('companion.attach').image(path)
+  if block and self.client and not self.client:supports('image') then
+    block, err = nil, 'the agent does not take images'
+  end
+  if not block then
+    self:note(('_(Not attached: %s.)_'):format(err))
+    return false
+  end
+  self.attachments = self.attachments or {}
+  table.insert(self.attachments, { path = path, block = block })
+  self:note(('_(Attached %s: it goes with your next prompt.)_'):format(vim.fn.fnamemodify(path, ':~:.')))
+  return true
+end
+
+-- take_attachments returns the image blocks attached for this prompt and
+-- forgets them; an agent that does not take images gets none (the user
+-- is told).
+function App:take_attachments()
+  local list = self.attachments or {}
+  self.attachments = nil
+  if #list == 0 then
+    return {}
+  end
+  if not self.client:supports('image') then
+    self:note('_(The agent does not take images: the attached files were not sent.)_')
+    return {}
+  end
+  local blocks = {}
+  for _, a in ipairs(list) do
+    blocks[#blocks + 1] = a.block
+    self.chat.transcript:append_text('user', '\n[image: ' .. vim.fn.fnamemodify(a.path, ':t') .. ']')
+  end
+  return blocks
+end
+
 -- send_prompt renders the user's text and runs the turn.
 function App:send_prompt(text)
   local sid = self.session.id
@@ -375,7 +414,8 @@ function App:send_prompt(text)
   if self.tracker then
     self.tracker:flush()
   end
-  local blocks = mentions.blocks(text, self.session.cwd, self.client:supports('embedded'))
+  local blocks = mentions.blocks(text, self.session.cwd, self.client:supports('embedded'), self.client:supports('image'))
+  vim.list_extend(blocks, self:take_attachments())
   self.busy = self.client:prompt(sid, blocks, function(err, res)
     self.busy = nil
     self.chat.transcript:progress(nil)
@@ -469,7 +509,7 @@ end
 -- render_status shows session, mode, model and usage above the chat.
 function App:render_status()
   if self.chat then
-    self.chat:set_status(updates.status_line(self))
+    self.chat:set_status(updates.status_line(self, self.chat:status_width()))
   end
 end
 

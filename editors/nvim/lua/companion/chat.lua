@@ -121,6 +121,13 @@ function Chat:transcript_options()
   vim.wo[win].foldexpr = "v:lua.require'companion.transcript'.foldexpr(v:lnum)"
   vim.wo[win].foldlevel = 0
   vim.wo[win].foldenable = true
+  -- Markdown reads as text: the markdown syntax (and tree-sitter, where the
+  -- user highlights markdown with it) conceals **, _ and fence marks. The
+  -- transcript is read-only, so the cursor line is concealed too.
+  if vim.fn.has('conceal') == 1 then
+    vim.wo[win].conceallevel = 2
+    vim.wo[win].concealcursor = 'nc'
+  end
   -- Card status: a failure stands out, the user's own decision does not.
   vim.api.nvim_win_call(win, function()
     for _, id in ipairs(self.match_ids or {}) do
@@ -128,7 +135,7 @@ function Chat:transcript_options()
     end
     self.match_ids = {
       vim.fn.matchadd('CompanionToolFailed', [=[\v^✗ \[[^]]+ · failed\]]=]),
-      vim.fn.matchadd('CompanionToolDeclined', [=[\v^⊘ \[[^]]+ · (rejected|cancelled)\]]=]),
+      vim.fn.matchadd('CompanionToolDeclined', [=[\v^⊘ \[[^]]+ · (rejected|cancelled|blocked)\]]=]),
       vim.fn.matchadd('CompanionProgress', [=[\v^⋯ working….*$]=]),
     }
   end)
@@ -235,6 +242,17 @@ end
 function Chat:set_status(text)
   self.status = text
   self:render_status()
+end
+
+-- status_width is how many cells the status has: the transcript window's
+-- width (the status float's in the float layout), 80 while hidden.
+function Chat:status_width()
+  for _, win in ipairs({ self.status_win, self.win }) do
+    if win and vim.api.nvim_win_is_valid(win) then
+      return vim.api.nvim_win_get_width(win)
+    end
+  end
+  return 80
 end
 
 -- render_status draws the current status.

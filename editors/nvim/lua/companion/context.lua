@@ -122,6 +122,8 @@ function M.collect(state, session_id)
     workspaceFolders = { { uri = mentions.uri(cwd), name = vim.fn.fnamemodify(cwd, ':t') } },
     openFiles = open_files(state),
     diagnostics = diagnostics(),
+    -- Neovim's trust database (0.9+): false when it denies the folder.
+    isTrusted = require('companion.trust').is_trusted(cwd),
   }
 end
 

@@ -62,7 +62,9 @@ function Review:layout()
   vim.cmd('diffthis')
   M.set_bar(self.old_win, 'Current: ' .. self.path)
   local keys = config.options.diff or {}
-  M.set_bar(self.new_win, ('Proposed (editable): %s or :w accept, %s reject'):format(keys.accept or '-', keys.reject or '-'))
+  -- The same words as the agent's permission options ("Allow …",
+  -- "Reject"); accepting with several "allow" options asks for the scope.
+  M.set_bar(self.new_win, ('Proposed (editable): %s or :w allow, %s reject'):format(keys.accept or '-', keys.reject or '-'))
   -- A review often opens while the user is still typing (a prompt sent
   -- with the insert-mode submit key): leave Insert mode so the review's
   -- keys act on it instead of being typed into the proposal.

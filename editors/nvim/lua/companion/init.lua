@@ -7,6 +7,7 @@
 -- :CompanionCancel     cancel the running turn
 -- :CompanionSessions   pick a saved session and load it
 -- :CompanionTrust[!] [dir]  trust the folder (! revokes): `companion trust`
+-- :CompanionAttach {file}   attach an image file to the next prompt
 local config = require('companion.config')
 
 local M = {}
@@ -95,8 +96,22 @@ function M.trust(dir, revoke)
   end
   local code = vim.fn.jobwait({ job }, 10000)[1]
   local text = vim.trim(table.concat(out, '\n'))
+  if code == 0 and not revoke and require('companion.trust').allow(dir) then
+    -- Neovim's trust database denied the folder: it would keep telling the
+    -- agent the opposite of what the user just chose.
+    text = text .. ' (and removed its denial from Neovim\'s trust database)'
+  end
   vim.notify('companion: ' .. text, code == 0 and vim.log.levels.INFO or vim.log.levels.ERROR)
+  local a = require('companion.app').get()
+  if a and a.tracker then
+    a.tracker:flush() -- the agent hears the folder's trust now
+  end
   return code == 0, text
+end
+
+-- attach adds an image file to the next prompt (:CompanionAttach).
+function M.attach(path)
+  return app():attach(path)
 end
 
 -- stop ends the agent process.

@@ -1,7 +1,8 @@
 -- Turns the prompt text into ACP content blocks: the text itself, plus one
 -- block per '@path' mention of an existing file: an embedded "resource"
 -- with the file's text (from its buffer when loaded) when the agent
--- accepts embedded context, else a "resource_link".
+-- accepts embedded context, an "image" for an image file when the agent
+-- takes images, else a "resource_link".
 local fs = require('companion.fs')
 
 local M = {}
@@ -52,13 +53,20 @@ local function read(path)
   return data
 end
 
--- blocks returns the prompt's content blocks.
-function M.blocks(text, cwd, embedded)
+-- blocks returns the prompt's content blocks. An image file mentioned goes
+-- as an image block when the agent takes images (images is true), never
+-- as text.
+function M.blocks(text, cwd, embedded, images)
+  local attach = require('companion.attach')
   local out = { { type = 'text', text = text } }
   for _, path in ipairs(M.paths(text, cwd)) do
     local name = vim.fn.fnamemodify(path, ':t')
-    local content = embedded and read(path)
-    if content then
+    local is_image = attach.mime_types[(vim.fn.fnamemodify(path, ':e') or ''):lower()] ~= nil
+    local image = is_image and images and attach.image(path)
+    local content = embedded and not is_image and read(path)
+    if image then
+      out[#out + 1] = image
+    elseif content then
       out[#out + 1] = { type = 'resource', resource = { uri = M.uri(path), text = content, mimeType = 'text/plain' } }
     else
       out[#out + 1] = { type = 'resource_link', uri = M.uri(path), name = name }

@@ -119,7 +119,7 @@ local function accept_with(params, state, text, changed, done)
     return
   end
   vim.ui.select(allow, {
-    prompt = 'Apply this edit: ' .. M.describe(params.toolCall or {}),
+    prompt = 'Allow this edit: ' .. M.describe(params.toolCall or {}),
     format_item = function(o) return o.name end,
     kind = 'companion_permission',
   }, function(choice)

@@ -20,15 +20,20 @@ M.status_icon = {
   failed = '✗',
   cancelled = '⊘',
   rejected = '⊘',
+  blocked = '⊘',
 }
 
--- outcome returns 'rejected' or 'cancelled' when a failed call ended by the
--- user's decision (companion says so in _meta.companion.outcome; ACP has no
--- such status), else nil.
+-- outcomes are the ends of a failed call that were no error: the user's
+-- decision, or the agent's loop detection not running a repeated call.
+local outcomes = { rejected = true, cancelled = true, blocked = true }
+
+-- outcome returns 'rejected', 'cancelled' or 'blocked' when a failed call
+-- ended so (companion says so in _meta.companion.outcome; ACP has no such
+-- status), else nil.
 local function outcome(call)
   local meta = type(call._meta) == 'table' and call._meta.companion
   local o = type(meta) == 'table' and meta.outcome
-  if o == 'rejected' or o == 'cancelled' then
+  if outcomes[o] then
     return o
   end
   return nil

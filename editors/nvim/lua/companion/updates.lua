@@ -155,17 +155,57 @@ local function status_parts(app, s)
   return parts
 end
 
--- status_line is the text above the chat.
-function M.status_line(app)
+-- separator between the parts of the status line.
+local sep = ' │ '
+
+-- clip shortens text to at most room display cells, ending in '…'.
+local function clip(text, room)
+  if vim.fn.strdisplaywidth(text) <= room then
+    return text
+  end
+  local n = vim.fn.strchars(text)
+  while n > 0 and vim.fn.strdisplaywidth(vim.fn.strcharpart(text, 0, n)) > room - 1 do
+    n = n - 1
+  end
+  return vim.fn.strcharpart(text, 0, n) .. '…'
+end
+
+-- fit joins parts (most important first) into at most width cells: a part
+-- that does not fit whole is shortened when a useful piece of it fits, and
+-- the parts after it are left out.
+local function fit(parts, width)
+  local out = ' ' .. clip(parts[1], width - 1)
+  for i = 2, #parts do
+    local room = width - vim.fn.strdisplaywidth(out .. sep)
+    local p = parts[i]
+    if vim.fn.strdisplaywidth(p) > room then
+      if room >= 8 then
+        out = out .. sep .. clip(p, room)
+      end
+      break
+    end
+    out = out .. sep .. p
+  end
+  return out
+end
+
+-- status_line is the text above (or below) the chat, fitted to width
+-- cells (default 80, the split's default width): the session's mode,
+-- model, usage, whether it works and its title; before a session, the
+-- agent's state.
+function M.status_line(app, width)
   local parts = { 'companion' }
   if not app.client then
     parts[#parts + 1] = 'not running'
   elseif not app.session then
     parts[#parts + 1] = 'starting…'
   else
-    vim.list_extend(parts, status_parts(app, app.session))
+    local of_session = status_parts(app, app.session)
+    if #of_session > 0 then
+      parts = of_session
+    end
   end
-  return ' ' .. table.concat(parts, ' │ ')
+  return fit(parts, width or 80)
 end
 
 return M

@@ -22,6 +22,43 @@ describe('chat', function()
     assert.are.equal('end_turn', app.last_stop)
   end)
 
+  it("leaves what went where in the agent's debug log, and no key", function()
+    local key = 'AIzaMARKED' .. 'KEY0123456789'
+    local env = h.start('stream', { env = { GEMINI_API_KEY = key } })
+    require('companion').open('Say hello, my key is ' .. key)
+    h.wait_turn()
+    local log = h.read_file(env.ws .. '/agent.log')
+    assert.is_nil(log:find('AIzaMARKED', 1, true), 'the key is in the debug log')
+    assert.matches('dir=in kind=request bytes=%d+ method=session/prompt id=%d+', log)
+    assert.matches('dir=out kind=response bytes=%d+ method=session/prompt id=%d+ code=0', log)
+    assert.matches('dir=out kind=notification bytes=%d+ method=session/update', log)
+  end)
+
+  it('conceals markdown marks in the transcript', function()
+    h.start('stream')
+    require('companion').open('Say hello')
+    local app = h.app()
+    h.wait_turn()
+    app:note('_(session loaded)_')
+    local lines = vim.api.nvim_buf_get_lines(app.chat.buf, 0, -1, false)
+    local function find(text)
+      for i, l in ipairs(lines) do
+        local col = l:find(text, 1, true)
+        if col then return i, col end
+      end
+      error('no line holds ' .. text .. ' in ' .. vim.inspect(lines))
+    end
+    vim.api.nvim_win_call(app.chat.win, function()
+      assert.are.equal(2, vim.wo.conceallevel)
+      local bold, bcol = find('**companion**')
+      local note, ncol = find('_(session loaded)_')
+      for _, at in ipairs({ { bold, bcol }, { bold, bcol + 1 }, { bold, bcol + 11 }, { note, ncol }, { note, ncol + 17 } }) do
+        assert.are.equal(1, vim.fn.synconcealed(at[1], at[2])[1], ('line %d col %d concealed'):format(at[1], at[2]))
+      end
+      assert.are.equal(0, vim.fn.synconcealed(bold, bcol + 2)[1], 'the word itself shows')
+    end)
+  end)
+
   it('folds thoughts in the transcript window', function()
     h.start('stream')
     require('companion').open('Say hello')

@@ -39,6 +39,8 @@ describe('tools', function()
     assert.matches('companion chat', tabs, 1, true)
     assert.is_nil(tabs:find('//', 1, true), tabs)
     assert.is_true(vim.wo[review.old_win].diff and vim.wo[review.new_win].diff, 'both sides in diff mode')
+    local bar = vim.wo[review.new_win][vim.fn.exists('+winbar') == 1 and 'winbar' or 'statusline']
+    assert.are.equal('Proposed (editable): ga or :w allow, gr reject', bar)
     assert.are.same({ 'first line', 'hello world', 'last line' }, vim.api.nvim_buf_get_lines(review.old_buf, 0, -1, false))
     assert.are.same({ 'first line', 'hello there', 'last line' }, vim.api.nvim_buf_get_lines(review.new_buf, 0, -1, false))
     -- The user improves the proposal, then accepts.
@@ -47,6 +49,11 @@ describe('tools', function()
     h.wait_turn()
     assert.are.equal(1, #vim.api.nvim_list_tabpages())
     assert.is_true(#calls >= 1)
+    -- The agent's own words, the scope in plain words, no relabelling.
+    assert.matches('^Allow this edit: ', calls[1].opts.prompt)
+    local names = vim.tbl_map(function(o) return calls[1].opts.format_item(o) end, calls[1].items)
+    assert.are.same({ 'Allow this time', 'Allow edits to notes.txt for this session', 'Allow all edits for this session',
+      'Allow edits to notes.txt in this project' }, names)
     assert.are.same({ 'first line', 'hello from nvim', 'last line' }, vim.api.nvim_buf_get_lines(target, 0, -1, false))
     assert.is_false(vim.bo[target].modified)
     assert.are.equal('first line\nhello from nvim\nlast line\n', h.read_file(path))
@@ -199,5 +206,30 @@ describe('plan', function()
     local text = h.transcript()
     assert.matches('### Plan\n- [x] Read the code\n- [~] Change the code  ← in progress\n- [ ] Run the tests', text, 1, true)
     assert.matches('Plan written.', text, 1, true)
+  end)
+end)
+
+describe('loop detection', function()
+  after_each(h.reset)
+
+  it('shows the blocked repeat as a neutral card between two separate messages', function()
+    h.start('loop')
+    require('companion').open('Loop please')
+    h.wait_turn()
+    local text = h.transcript()
+    assert.matches('⊘ [search · blocked]', text, 1, true)
+    assert.matches('Blocked as a repeat', text, 1, true)
+    assert.is_nil(text:find('· failed]', 1, true), 'a blocked call is no failure')
+    -- The card stands between the message before it and the one after the
+    -- nudge: "Trying something else." starts a message of its own.
+    assert.matches('⊘ %[search · blocked%][^\n]*\n.-\n\n## companion\nTrying something else%.', text)
+    local win = h.app().chat.win
+    vim.api.nvim_win_call(win, function()
+      local found = false
+      for _, m in ipairs(vim.fn.getmatches()) do
+        if m.group == 'CompanionToolDeclined' and m.pattern:find('blocked', 1, true) then found = true end
+      end
+      assert.is_true(found, 'blocked cards are drawn in the neutral style')
+    end)
   end)
 end)

@@ -26,4 +26,59 @@ describe(':CompanionTrust', function()
     assert.matches('revoked trust in ' .. s.project, notes[2], 1, true)
     assert.is_false(ok)
   end)
+
+  it("reports a folder Neovim's trust database denies as untrusted, and :CompanionTrust clears the denial", function()
+    local secure, stdpath = vim.secure, vim.fn.stdpath
+    local sent = {}
+    local s = h.start('stream', { trace = function(dir, line)
+      if dir == 'send' then sent[#sent + 1] = vim.json.decode(line) end
+    end })
+    -- Neovim 0.9+'s vim.secure, as far as the plugin uses it: its database
+    -- file, and trust() removing an entry.
+    local state = s.ws .. '/nvim-state'
+    local db = state .. '/trust'
+    local project = vim.loop.fs_realpath(s.project)
+    h.write_file(db, 'abc123 /elsewhere/.nvim.lua\n! ' .. project .. '\n')
+    local removed = {}
+    vim.secure = { read = function() end, trust = function(o)
+      removed[#removed + 1] = o
+      assert.are.equal('remove', o.action)
+      h.write_file(db, 'abc123 /elsewhere/.nvim.lua\n')
+      return true
+    end }
+    vim.fn.stdpath = function(what)
+      if what == 'state' then return state end
+      return stdpath(what)
+    end
+    local ok, err = pcall(function()
+      local function trusted()
+        local last
+        for _, m in ipairs(sent) do
+          if m.method == '_companion/ide/contextUpdate' then last = m.params end
+        end
+        return last and last.isTrusted
+      end
+      require('companion').open('Say hello')
+      h.wait_turn()
+      assert.are.equal(false, trusted())
+      -- The agent acts on it: it tells the user why the workspace is not trusted.
+      assert.matches('the editor says this workspace is not trusted', h.transcript(), 1, true)
+      local notes = {}
+      vim.notify = function(msg) notes[#notes + 1] = msg end
+      vim.cmd('CompanionTrust')
+      assert.are.same({ { action = 'remove', path = project } }, removed)
+      assert.matches("removed its denial from Neovim's trust database", notes[1], 1, true)
+      assert.are.equal(true, trusted(), 'the agent hears the folder is trusted now')
+    end)
+    vim.secure, vim.fn.stdpath = secure, stdpath
+    assert(ok, err)
+  end)
+
+  it('reports nothing where Neovim has no trust database', function()
+    local secure = vim.secure
+    vim.secure = nil
+    local is_trusted = require('companion.trust').is_trusted(vim.fn.getcwd())
+    vim.secure = secure
+    assert.is_nil(is_trusted)
+  end)
 end)

@@ -144,6 +144,12 @@ describe('mentions and status', function()
     assert.are.equal('file:///tmp/a%20b.txt', mentions.uri('/tmp/a b.txt'))
     local blocks = mentions.blocks('@c.lua', dir, false)
     assert.are.equal('resource_link', blocks[2].type)
+    -- An image goes as an image where the agent takes images, never as text.
+    h.write_file(dir .. '/p.png', '\137PNG')
+    blocks = mentions.blocks('see @p.png', dir, true, true)
+    assert.are.same({ type = 'image', mimeType = 'image/png', data = 'iVBORw==' }, blocks[2])
+    blocks = mentions.blocks('see @p.png', dir, true, false)
+    assert.are.equal('resource_link', blocks[2].type)
   end)
 
   it('counts LSP columns in UTF-16 units', function()
@@ -151,6 +157,24 @@ describe('mentions and status', function()
     assert.are.equal(2, compat.utf16_col('é a', 3))
     assert.are.equal(2, compat.utf16_col('😀x', 4), 'an astral character is two units')
     assert.are.equal(0, compat.utf16_col('', 5))
+  end)
+
+  it('fits the status line in 80 columns, the important parts first', function()
+    local app = { client = {}, busy = 1, session = {
+      options = {
+        { id = 'mode', category = 'mode', currentValue = 'default', options = { { value = 'default', name = 'Default' } } },
+        { id = 'model', category = 'model', currentValue = 'm', options = { { value = 'm', name = 'gemini-2.5-flash' } } },
+      },
+      usage = { used = 123456, size = 1048576, cost = { amount = 0.25, currency = 'USD' } },
+      title = 'Refactor the permission wording across both editors and the agent',
+    } }
+    local line = updates.status_line(app, 80)
+    assert.is_true(vim.fn.strdisplaywidth(line) <= 80, line)
+    assert.are.equal(' mode: Default │ model: gemini-2.5-flash │ ctx 123.5k/1.0M (12%) · 0.25 USD', line)
+    app.session.usage.cost = nil
+    assert.are.equal(' mode: Default │ model: gemini-2.5-flash │ ctx 123.5k/1.0M (12%) │ working…', updates.status_line(app, 80))
+    assert.are.equal(' mode: Default │ model: gemin…', updates.status_line(app, 30))
+    assert.are.equal(' companion │ not running', updates.status_line({}, 80))
   end)
 
   it('formats usage', function()

@@ -67,7 +67,10 @@ export async function startCodeServer(options = {}) {
   const dirs = { root, data: path.join(root, "data"), extensions: path.join(root, "extensions") };
   try {
     await mkdir(dirs.extensions, { recursive: true });
-    const settings = JSON.stringify({ ...BASE_SETTINGS, ...options.settings }, null, 2);
+    const trust = options.workspaceTrust
+      ? { "security.workspace.trust.enabled": true, "security.workspace.trust.startupPrompt": "never", "security.workspace.trust.banner": "never" }
+      : {};
+    const settings = JSON.stringify({ ...BASE_SETTINGS, ...trust, ...options.settings }, null, 2);
     // code-server is a remote window: there settings of "machine" scope
     // (companion.path, .args, .env) come only from the remote settings
     // (Machine/), and user values are ignored once the window knows it is
@@ -164,10 +167,12 @@ export class CodeServer {
       "--bind-addr", `127.0.0.1:${this.port}`, "--auth", "none",
       "--user-data-dir", this.dirs.data, "--extensions-dir", this.dirs.extensions,
       "--config", path.join(this.dirs.data, "config.yaml"),
-      "--disable-telemetry", "--disable-update-check", "--disable-workspace-trust",
+      "--disable-telemetry", "--disable-update-check",
       "--disable-getting-started-override",
       "--vscode-option", "enable-smoke-test-driver",
     ];
+    // options.workspaceTrust: VS Code's workspace trust is on (the folder opens in restricted mode).
+    if (!this.options.workspaceTrust) args.push("--disable-workspace-trust");
     if (this.options.workspace) args.push(this.options.workspace);
     const env = codeServerEnv({ ...this.options.env, [TAG_VAR]: this.dirs.root });
     const log = createWriteStream(this.logFile);
@@ -228,6 +233,19 @@ export class CodeServer {
     } catch {
       return "(no log)";
     }
+  }
+
+  /**
+   * outputChannel returns what the output channel `name` holds so far (VS
+   * Code keeps each channel in a log file under the user data dir), "" when
+   * it has none yet.
+   */
+  async outputChannel(name) {
+    const texts = [];
+    for (const file of await listFiles(path.join(this.dirs.data, "logs"))) {
+      if (path.basename(file).replace(/^\d+-/, "") === `${name}.log`) texts.push(await readFile(file, "utf8"));
+    }
+    return texts.join("\n");
   }
 
   /** exthostLogs concatenates the extension-host logs and the output channels (where companion's stderr goes). */

@@ -32,28 +32,33 @@ export function builtExtension() {
  * configured to run $COMPANION_BIN on the scripted model script. The agent
  * gets a HOME of its own, so no user settings or sessions leak in or out.
  * files: workspace files to create (name → text); settings: more settings
- * (or overrides, e.g. a wrong companion.path). Returns { server, workspace,
+ * (or overrides, e.g. a wrong companion.path); workspaceTrust: VS Code's
+ * workspace trust on, so the folder opens untrusted. Returns { server, workspace,
  * settings, cleanup }.
  */
-export async function startCompanionServer({ script, files = {}, settings: extra = {} }) {
+export async function startCompanionServer({ script, files = {}, settings: extra = {}, workspaceTrust = false }) {
   const bin = companionBin();
   const root = await mkdtemp(path.join(os.tmpdir(), "companion-e2e-"));
   const workspace = path.join(root, "ws");
   const home = path.join(root, "home");
   await mkdir(workspace);
   await mkdir(home);
-  for (const [name, text] of Object.entries(files)) await writeFile(path.join(workspace, name), text);
+  for (const [name, text] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(workspace, name)), { recursive: true });
+    await writeFile(path.join(workspace, name), text);
+  }
   const settings = {
     "companion.path": bin,
     "companion.args": ["--script", script],
-    "companion.env": { HOME: home, XDG_CONFIG_HOME: path.join(home, ".config") },
     // The DOM renderer keeps terminal text in the DOM, where tests read it.
     "terminal.integrated.gpuAcceleration": "off",
     ...extra,
+    // Extra variables join the agent's own HOME, never replace it.
+    "companion.env": { HOME: home, XDG_CONFIG_HOME: path.join(home, ".config"), ...extra["companion.env"] },
   };
   let server;
   try {
-    server = await startCodeServer({ workspace, settings, ...builtExtension() });
+    server = await startCodeServer({ workspace, settings, workspaceTrust, ...builtExtension() });
   } catch (err) {
     await rm(root, { recursive: true, force: true });
     throw err;

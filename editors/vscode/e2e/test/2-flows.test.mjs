@@ -86,7 +86,13 @@ test("an edit is reviewed in the diff editor and the user's change is written on
     await wb.page.keyboard.type("user line");
     await modified.filter({ hasText: "user line" }).waitFor({ timeout: WAIT_MS });
 
-    await wb.page.locator('.editor-actions .action-label[aria-label^="Accept Edit"]').click();
+    // One vocabulary: the title bar button says what the card's first option says, and no label shows raw backticks.
+    const options = await chat.pendingPermission().locator("button.permission-option").allInnerTexts();
+    const allowOnce = await chat.pendingPermission().locator('button.permission-option[data-option-kind="allow_once"]').innerText();
+    assert.ok(options.every((o) => !o.includes("`")), `option labels: ${JSON.stringify(options)}`);
+    const accept = wb.page.locator('.editor-actions .action-label[aria-label^="Allow this time"]');
+    assert.equal(allowOnce.trim(), "Allow this time", `the card's option matches the title bar (${JSON.stringify(options)})`);
+    await accept.click();
     const file = path.join(env.workspace, "notes.txt");
     const text = await waitFor(
       async () => {
@@ -110,7 +116,7 @@ test("a rejected edit leaves the file alone and the agent is told", () =>
     await chat.send("e2e-reject: rewrite keep.txt");
     const diff = wb.page.locator(".monaco-diff-editor");
     await diff.locator(".editor.modified .lines-content > .view-lines", { hasText: "unwanted" }).waitFor({ timeout: WAIT_MS });
-    await wb.page.locator('.editor-actions .action-label[aria-label^="Reject Edit"]').click();
+    await wb.page.locator('.editor-actions .action-label[aria-label^="Reject"]').click();
     // The script answers this only when the tool result says the user rejected the call.
     await chat.agentMessage("Understood, keep.txt stays as it is.").waitFor({ timeout: WAIT_MS });
     await chat.waitIdle();
@@ -255,4 +261,42 @@ test("cancel ends a hanging turn and leaves the chat usable", () =>
     await chat.send("after the cancel");
     await chat.agentMessage("You said: after the cancel").waitFor({ timeout: WAIT_MS });
     await chat.waitIdle();
+  }));
+
+test("a call loop detection blocked shows as a 'blocked' card between two separate messages", () =>
+  flow("loop", async () => {
+    await chat.newSession();
+    await chat.send("e2e-loop: read keep.txt until it changes");
+    await chat.agentMessage("I will stop repeating.").waitFor({ timeout: WAIT_MS });
+    await chat.waitIdle();
+    const blocked = chat.frame.locator('#messages .tool-call[data-status="blocked"]');
+    await blocked.first().waitFor({ timeout: WAIT_MS });
+    assert.equal(await blocked.first().locator(".tool-status").innerText(), "blocked");
+    assert.match(await blocked.first().innerText(), /Blocked/);
+    assert.equal(await chat.frame.locator('#messages .tool-call[data-status="failed"]').count(), 0, "no red 'failed' card");
+    // The two model messages are two bubbles, the blocked calls between them.
+    const messages = await chat.frame.locator("#messages .msg-agent").allInnerTexts();
+    assert.deepEqual(messages.map((m) => m.trim()), ["Reading it again.", "I will stop repeating."]);
+  }));
+
+test("an image pasted into the chat box is attached and reaches the model", () =>
+  flow("image", async () => {
+    await chat.newSession();
+    const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+    const prompt = chat.frame.locator("textarea#prompt");
+    await prompt.fill("e2e-image: what is in this picture?");
+    // What a paste of a copied image does: a paste event carrying an image file.
+    await prompt.evaluate((el, data) => {
+      const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+      const dt = new DataTransfer();
+      dt.items.add(new File([bytes], "dot.png", { type: "image/png" }));
+      el.dispatchEvent(new ClipboardEvent("paste", { clipboardData: dt, bubbles: true, cancelable: true }));
+    }, png);
+    await chat.frame.locator('#attachments .attachment[data-mime-type="image/png"]').waitFor({ timeout: WAIT_MS });
+    await chat.frame.locator("button#send").click();
+    // The script answers this only when the model request carries the image bytes.
+    await chat.agentMessage("I see a tiny image.").waitFor({ timeout: WAIT_MS });
+    await chat.waitIdle();
+    await chat.frame.locator("#messages .msg-user img.user-image").waitFor({ timeout: WAIT_MS });
+    assert.equal(await chat.frame.locator("#attachments").isHidden(), true, "the box is empty after sending");
   }));

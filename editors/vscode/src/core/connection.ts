@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 import { lastLines } from "./terminals";
+import { traceStream, type Tracer } from "./trace";
 
 /** How to start the agent. */
 export interface LaunchSpec {
@@ -83,11 +84,12 @@ export class AgentConnection {
     handlers: ClientHandlers,
     log: (line: string) => void,
     initializeTimeoutMs = DEFAULT_INITIALIZE_TIMEOUT_MS,
+    tracer?: Tracer,
   ): Promise<AgentConnection> {
     const child = spawn(spec.command, spec.args, { cwd: spec.cwd, env: spec.env, stdio: ["pipe", "pipe", "pipe"] });
     const tail = { text: "" };
     child.stderr!.setEncoding("utf8").on("data", (s: string) => {
-      for (const line of s.split("\n")) if (line.trim()) log(line);
+      for (const line of s.split("\n")) if (line.trim()) log(`[agent] ${line}`);
       tail.text = (tail.text + s).slice(-STDERR_TAIL_BYTES);
     });
     child.stdin!.on("error", () => {}); // EPIPE after a crash: the exit reports it
@@ -95,7 +97,7 @@ export class AgentConnection {
     const spawnFailed = new Promise<never>((_, reject) =>
       child.on("error", (err) => reject(new Error(`cannot start ${spec.command}: ${err.message}. Set companion.path to the companion binary.`))),
     );
-    const connection = connectClient(child, handlers);
+    const connection = connectClient(child, handlers, tracer);
     const diedEarly = exited.then((e) => {
       throw new Error(`companion exited before it answered initialize (${describeExit(e)})${tail.text ? `: ${lastLines(tail.text.trim(), 5)}` : ""}`);
     });
@@ -148,7 +150,7 @@ export class AgentConnection {
   }
 }
 
-function connectClient(child: ChildProcess, h: ClientHandlers): acp.ClientConnection {
+function connectClient(child: ChildProcess, h: ClientHandlers, tracer?: Tracer): acp.ClientConnection {
   const m = acp.methods.client;
   const app = acp
     .client({ name: "companion-vscode" })
@@ -164,7 +166,8 @@ function connectClient(child: ChildProcess, h: ClientHandlers): acp.ClientConnec
     .onRequest(m.elicitation.create, ({ params, signal }) => h.createElicitation(params, signal));
   const input = Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>;
   const output = Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>;
-  return app.connect(acp.ndJsonStream(output, input));
+  const stream = acp.ndJsonStream(output, input);
+  return app.connect(tracer ? traceStream(stream, tracer) : stream);
 }
 
 /** describeExit says how a process ended, in words. */

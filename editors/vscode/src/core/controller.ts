@@ -5,7 +5,7 @@
 // Transcript so a re-shown webview gets the conversation back.
 
 import * as acp from "@agentclientprotocol/sdk";
-import type { FileMention, FromWebview, ToWebview, SessionSummary } from "../webviewProtocol";
+import type { FileMention, FromWebview, ImageAttachment, ToWebview, SessionSummary } from "../webviewProtocol";
 import type { Editor, StatusInfo } from "./editor";
 import { AgentSupervisor, type AgentState } from "./supervisor";
 import type { AgentConnection, ClientHandlers, LaunchSpec } from "./connection";
@@ -15,8 +15,10 @@ import { Terminals } from "./terminals";
 import { Transcript } from "./transcript";
 import { readTextFile, writeTextFile } from "./files";
 import { askForm } from "./forms";
-import { buildPrompt, userMessageUpdates } from "./prompt";
+import { buildPrompt, checkImages, userMessageUpdates } from "./prompt";
 import { startMode } from "./trust";
+import { cleanTitle, historyEntries } from "./titles";
+import type { Tracer } from "./trace";
 
 /** How the controller starts the agent and new sessions. */
 export interface ControllerOptions {
@@ -33,6 +35,15 @@ export interface ControllerOptions {
   contextDelayMs?: number;
   /** How long the agent may take to answer initialize. */
   initializeTimeoutMs?: number;
+  /**
+   * Where the id of the session the chat shows is kept across window
+   * reloads (VS Code's workspaceState): the first connection loads it back.
+   */
+  lastSession?: { get(): string | undefined; set(sessionId: string | undefined): void };
+  /** Sees every ACP message (the companion.trace setting); read at each start. */
+  tracer?: () => Tracer | undefined;
+  /** Timing marks (reload → usable prompt box), e.g. "agent ready". */
+  mark?: (name: string) => void;
 }
 
 /** The current session's state. */
@@ -57,11 +68,14 @@ export class ChatController {
   private session: SessionState | undefined;
   private readonly running = new Set<string>(); // sessions whose turn runs
   private readonly cancelling = new Set<string>(); // sessions whose running turn the user cancelled
-  private readonly terminalCalls = new Map<string, { sessionId: string; toolCallId: string }>(); // terminal id → its tool call (ids never repeat)
+  /** terminal id → its tool call, while the terminal may still change (ids never repeat); pruned once it ended and was released. */
+  private readonly terminalCalls = new Map<string, { sessionId: string; toolCallId: string; released?: boolean }>();
   private loading: { sessionId: string; buffer: acp.SessionUpdate[] } | undefined;
   private status: { state: AgentState; message?: string; agent?: { name: string; version?: string } } = { state: "stopped" };
   private usage: StatusInfo["usage"];
   private titles = new Map<string, string>();
+  /** startup settles once a fresh connection has its first session (restored or new). */
+  private startup: Promise<void> | undefined;
 
   constructor(
     private readonly editor: Editor,
@@ -83,7 +97,7 @@ export class ChatController {
         died: (message) => this.onDied(message),
       },
       (line) => editor.log(line),
-      { delaysMs: opts.restartDelaysMs, initializeTimeoutMs: opts.initializeTimeoutMs },
+      { delaysMs: opts.restartDelaysMs, initializeTimeoutMs: opts.initializeTimeoutMs, tracer: opts.tracer },
     );
   }
 
@@ -125,11 +139,11 @@ export class ChatController {
         return this.replayAll();
       case "prompt":
         try {
-          return await this.prompt(msg.text, msg.mentions);
+          return await this.prompt(msg.text, msg.mentions, msg.images ?? []);
         } catch (err) {
           if (!(err instanceof PromptNotDelivered)) throw err;
           // The prompt goes back to the box with why, instead of vanishing.
-          this.editor.post({ type: "promptFailed", text: msg.text, mentions: msg.mentions, error: err.message });
+          this.editor.post({ type: "promptFailed", text: msg.text, mentions: msg.mentions, error: err.message, ...(msg.images?.length ? { images: msg.images } : {}) });
           return;
         }
       case "cancel":
@@ -157,14 +171,32 @@ export class ChatController {
         return;
       case "restartAgent":
         return this.supervisor.restart();
+      case "timing":
+        this.opts.mark?.(`webview ${msg.name} (${Math.round(msg.ms)} ms after the page started)`);
+        return;
     }
   }
 
   // ---- sessions ----
 
-  /** newSession starts a fresh session in the workspace and makes it current. */
+  /**
+   * newSession starts a fresh session in the workspace and makes it current.
+   * A current session nothing was sent in yet is fresh already: it is shown
+   * again instead of leaving one more empty session behind.
+   */
   async newSession(): Promise<void> {
+    await this.startup; // a session being restored becomes current first
+    return this.freshSession();
+  }
+
+  private async freshSession(): Promise<void> {
     const conn = await this.connection();
+    const cur = this.session;
+    if (cur && !this.hasPrompt(cur.sessionId) && !this.running.has(cur.sessionId)) {
+      await this.applyApprovalMode(conn, cur);
+      this.becomeCurrent(cur);
+      return;
+    }
     const cwd = this.opts.cwd();
     const resp = await conn.agent.request(acp.methods.agent.session.new, { cwd, ...this.roots(), mcpServers: [] }).catch(authHint);
     const state: SessionState = { sessionId: resp.sessionId, cwd, modes: resp.modes, configOptions: resp.configOptions };
@@ -184,8 +216,14 @@ export class ChatController {
     s.modes = { ...s.modes, currentModeId: mode };
   }
 
+  /** hasPrompt tells whether anything was sent in a session (a user message is in its transcript). */
+  private hasPrompt(sessionId: string): boolean {
+    return this.transcript.updates(sessionId).some((u) => u.sessionUpdate === "user_message_chunk");
+  }
+
   private becomeCurrent(s: SessionState): void {
     this.session = s;
+    if (this.hasPrompt(s.sessionId)) this.opts.lastSession?.set(s.sessionId);
     this.postSession();
     void this.context.flush(true, s.sessionId);
   }
@@ -196,7 +234,7 @@ export class ChatController {
     if (!s) return;
     const updates = this.transcript.updates(s.sessionId);
     const replaying = updates.length > 0;
-    const title = s.title ?? this.titles.get(s.sessionId) ?? null;
+    const title = cleanTitle(s.title ?? this.titles.get(s.sessionId)) || null;
     this.editor.post({ type: "session", sessionId: s.sessionId, cwd: s.cwd, title, modes: s.modes, configOptions: s.configOptions, replaying });
     if (replaying) {
       for (const update of updates) this.editor.post({ type: "update", sessionId: s.sessionId, update });
@@ -220,7 +258,7 @@ export class ChatController {
         cursor = resp.nextCursor;
         if (!cursor) break;
       }
-      this.editor.post({ type: "sessions", sessions });
+      this.editor.post({ type: "sessions", sessions: historyEntries(sessions, this.session?.sessionId) });
     } catch (err) {
       this.editor.post({ type: "sessions", sessions: [], error: errorText(err) });
     }
@@ -248,20 +286,27 @@ export class ChatController {
   // ---- turns ----
 
   /** prompt sends the user's message (creating a session when there is none). */
-  async prompt(text: string, mentions: FileMention[]): Promise<void> {
+  async prompt(text: string, mentions: FileMention[], images: ImageAttachment[] = []): Promise<void> {
     let conn: AgentConnection;
     let s: SessionState;
     let blocks: acp.ContentBlock[];
     try {
-      if (!this.session) await this.newSession();
+      // A prompt typed while the agent starts (and the last session is
+      // restored) waits for that, and goes to the restored session.
+      conn = await this.connection();
+      await this.startup;
+      if (!this.session) await this.freshSession();
       if (this.running.has(this.session!.sessionId)) throw new Error("A turn is already running; cancel it first.");
       conn = await this.connection();
       s = this.session!;
-      blocks = await buildPrompt(text, mentions, (p) => this.editor.openDocumentText(p));
+      const refused = checkImages(images, this.acceptsImages(conn));
+      if (refused) throw new Error(refused);
+      blocks = await buildPrompt(text, mentions, (p) => this.editor.openDocumentText(p), images);
     } catch (err) {
       throw new PromptNotDelivered(errorText(authHintText(err)));
     }
-    for (const u of userMessageUpdates(text, mentions)) this.record(s.sessionId, u);
+    for (const u of userMessageUpdates(text, mentions, images)) this.record(s.sessionId, u);
+    this.opts.lastSession?.set(s.sessionId);
     await this.context.flush(false);
     this.setTurn({ type: "turn", sessionId: s.sessionId, state: "running" });
     try {
@@ -316,13 +361,17 @@ export class ChatController {
       terminalOutput: (p) => t.output(p),
       waitForTerminalExit: (p) => t.waitForExit(p),
       killTerminal: (p) => t.kill(p),
-      releaseTerminal: (p) => t.release(p),
+      releaseTerminal: (p) => {
+        const r = t.release(p);
+        this.terminalReleased(p.terminalId);
+        return r;
+      },
       createElicitation: (p, signal) => askForm(this.editor, p, signal),
     };
   }
 
   private onUpdate({ sessionId, update: raw }: acp.SessionNotification): void {
-    const update = this.withOutcome(sessionId, raw);
+    const update = cleanInfo(this.withOutcome(sessionId, raw));
     if (this.loading?.sessionId === sessionId) {
       this.loading.buffer.push(update);
       return;
@@ -336,7 +385,7 @@ export class ChatController {
     this.record(sessionId, update);
     if (update.sessionUpdate === "tool_call" || update.sessionUpdate === "tool_call_update") {
       for (const c of update.content ?? []) {
-        if (c.type !== "terminal" || this.terminalCalls.has(c.terminalId)) continue;
+        if (c.type !== "terminal" || this.terminalCalls.has(c.terminalId) || !this.terminals.live(c.terminalId)) continue;
         this.terminalCalls.set(c.terminalId, { sessionId, toolCallId: update.toolCallId });
         this.terminalChanged(c.terminalId); // it may have printed, or ended, already
       }
@@ -363,6 +412,20 @@ export class ChatController {
       return;
     }
     this.record(call.sessionId, update);
+    if (call.released) this.terminalCalls.delete(terminalId);
+  }
+
+  /** terminalReleased forgets a released terminal's call once its end is on the card (a kill on release ends it a moment later). */
+  private terminalReleased(terminalId: string): void {
+    const call = this.terminalCalls.get(terminalId);
+    if (!call) return;
+    if (this.terminals.card(terminalId)?.exit) this.terminalCalls.delete(terminalId);
+    else call.released = true;
+  }
+
+  /** trackedTerminals is how many terminals' calls are kept (tests check the pruning). */
+  get trackedTerminals(): number {
+    return this.terminalCalls.size;
   }
 
   /**
@@ -388,11 +451,23 @@ export class ChatController {
 
   // ---- agent lifecycle ----
 
-  private async onConnected(conn: AgentConnection, restarted: boolean): Promise<void> {
+  private onConnected(conn: AgentConnection, restarted: boolean): Promise<void> {
+    this.opts.mark?.("agent ready");
+    const p = this.firstSession(conn, restarted);
+    const startup: Promise<void> = p.catch(() => {}).finally(() => {
+      if (this.startup === startup) this.startup = undefined;
+    });
+    this.startup = startup;
+    return p;
+  }
+
+  private async firstSession(conn: AgentConnection, restarted: boolean): Promise<void> {
     const s = this.session;
     if (!s) {
-      // A session right away, so the chat shows its modes, models and commands.
-      await this.newSession().catch((e) => this.editor.post({ type: "error", message: errorText(e) }));
+      // The conversation open before the window reloaded comes back; else a
+      // session right away, so the chat shows its modes, models and commands.
+      if (await this.restoreLast()) return;
+      await this.freshSession().catch((e) => this.editor.post({ type: "error", message: errorText(e) }));
       return;
     }
     if (!restarted) return;
@@ -403,29 +478,51 @@ export class ChatController {
     } catch (err) {
       this.editor.log(`cannot resume session ${s.sessionId} after the restart: ${errorText(err)}`);
       this.session = undefined;
-      await this.newSession().catch((e) => this.editor.post({ type: "error", message: errorText(e) }));
+      await this.freshSession().catch((e) => this.editor.post({ type: "error", message: errorText(e) }));
+    }
+  }
+
+  /** restoreLast loads the session the chat showed before a reload; false when there is none or it cannot be loaded. */
+  private async restoreLast(): Promise<boolean> {
+    const id = this.opts.lastSession?.get();
+    if (!id) return false;
+    try {
+      await this.loadSession(id);
+      this.opts.mark?.("session restored");
+      return true;
+    } catch (err) {
+      this.editor.log(`cannot restore session ${id}: ${errorText(err)}`);
+      this.opts.lastSession?.set(undefined);
+      return false;
     }
   }
 
   private onDied(message: string): void {
     this.permissions.cancelAll();
     this.terminals.disposeAll();
+    this.terminalCalls.clear();
     this.loading = undefined;
     for (const sessionId of [...this.running]) this.setTurn({ type: "turn", sessionId, state: "idle", error: message });
     this.editor.post({ type: "error", message });
   }
 
+  /** acceptsImages: the agent advertised promptCapabilities.image. */
+  private acceptsImages(conn: AgentConnection | undefined = this.supervisor.connection): boolean {
+    return conn?.initialize.agentCapabilities?.promptCapabilities?.image === true;
+  }
+
   private setStatus(state: AgentState, message?: string, agent?: { name: string; version?: string }): void {
     this.status = { state, message, agent: agent ?? (state === "ready" ? undefined : this.status.agent) };
-    this.editor.post({ type: "status", state, message, agent: this.status.agent });
+    this.editor.post({ type: "status", state, message, agent: this.status.agent, acceptsImages: this.acceptsImages() });
     this.editor.showStatus({ state, message, usage: this.usage });
   }
 
   /** replayAll re-sends everything to a webview that (re)loaded. */
   private async replayAll(): Promise<void> {
     const { state, message, agent } = this.status;
-    this.editor.post({ type: "status", state, message, agent });
-    if (!this.session && state === "ready") await this.newSession();
+    this.editor.post({ type: "status", state, message, agent, acceptsImages: this.acceptsImages() });
+    await this.startup;
+    if (!this.session && this.status.state === "ready") await this.newSession();
     else this.postSession();
   }
 
@@ -452,6 +549,12 @@ export class ChatController {
     if (!conn) throw new Error("no agent");
     await conn.agent.notify(IDE_CONTEXT_METHOD, params);
   }
+}
+
+/** cleanInfo shows a session title as plain words (no markdown, one line). */
+function cleanInfo(u: acp.SessionUpdate): acp.SessionUpdate {
+  if (u.sessionUpdate !== "session_info_update" || !u.title) return u;
+  return { ...u, title: cleanTitle(u.title) || null };
 }
 
 /** applyToState folds state-carrying updates into a session's state. */

@@ -21,6 +21,15 @@ export function newNonce(): string {
   return randomBytes(18).toString("base64");
 }
 
+/**
+ * BOOT_SHELL is the prompt box as plain HTML, shown as soon as the page and
+ * its stylesheet are parsed: the user can type before the script has loaded
+ * (it takes the text over when it builds the real view).
+ */
+const BOOT_SHELL =
+  '<div class="messages" aria-busy="true"></div><div class="composer"><textarea id="prompt" rows="3" ' +
+  'placeholder="Ask companion… (/ for commands, @ for files)" aria-label="Prompt"></textarea></div>';
+
 /** webviewHtml renders the page. */
 export function webviewHtml(i: HtmlInputs): string {
   const nonce = i.nonce ?? newNonce();
@@ -41,7 +50,7 @@ export function webviewHtml(i: HtmlInputs): string {
 <title>Companion</title>
 </head>
 <body>
-<div id="root"></div>
+<div id="root">${BOOT_SHELL}</div>
 <script nonce="${nonce}" src="${escapeAttr(i.scriptUri)}"></script>
 </body>
 </html>`;

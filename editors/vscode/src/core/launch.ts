@@ -20,6 +20,8 @@ export interface LaunchInputs {
   /** The extension host's environment. */
   baseEnv: NodeJS.ProcessEnv;
   cwd: string;
+  /** COMPANION_LOG_LEVEL for the agent (the trace turns it to debug); the environment and companion.env win. */
+  logLevel?: string;
 }
 
 /** composeLaunch applies the rules: setting, else shipped binary, else PATH; args after `acp`; key by provider. */
@@ -29,6 +31,7 @@ export function composeLaunch(i: LaunchInputs): LaunchSpec {
   if (i.model.trim()) args.push("--model", i.model.trim());
   args.push(...i.args);
   const env: NodeJS.ProcessEnv = { ...i.baseEnv };
+  if (i.logLevel && !env.COMPANION_LOG_LEVEL) env.COMPANION_LOG_LEVEL = i.logLevel;
   if (i.apiKey) env[keyVariable(i.args, { ...i.baseEnv, ...i.env })] = i.apiKey;
   Object.assign(env, i.env);
   return { command, args, env, cwd: i.cwd };

@@ -6,7 +6,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import type * as acp from "@agentclientprotocol/sdk";
-import type { FileMention } from "../webviewProtocol";
+import type { FileMention, ImageAttachment } from "../webviewProtocol";
 
 /** Files larger than this are linked, not embedded. */
 export const MAX_EMBED_BYTES = 256 * 1024;
@@ -14,8 +14,8 @@ export const MAX_EMBED_BYTES = 256 * 1024;
 /** Reads a mentioned file's text: an open document's, or the disk's. */
 export type TextSource = (path: string) => string | undefined;
 
-/** buildPrompt makes the session/prompt blocks: the text, then one block per mention. */
-export async function buildPrompt(text: string, mentions: FileMention[], openText: TextSource): Promise<acp.ContentBlock[]> {
+/** buildPrompt makes the session/prompt blocks: the text, one block per mention, then one image block per image. */
+export async function buildPrompt(text: string, mentions: FileMention[], openText: TextSource, images: ImageAttachment[] = []): Promise<acp.ContentBlock[]> {
   const blocks: acp.ContentBlock[] = [{ type: "text", text }];
   const seen = new Set<string>();
   for (const m of mentions) {
@@ -23,6 +23,7 @@ export async function buildPrompt(text: string, mentions: FileMention[], openTex
     seen.add(m.uri);
     blocks.push(await mentionBlock(m, openText));
   }
+  for (const img of images) blocks.push(imageBlock(img));
   return blocks;
 }
 
@@ -53,8 +54,9 @@ async function readTextFromDisk(path: string): Promise<string | undefined> {
  * prompt in the chat (agents do not echo a live prompt back): the text and
  * a link per mention, never the embedded file contents.
  */
-export function userMessageUpdates(text: string, mentions: FileMention[]): acp.SessionUpdate[] {
+export function userMessageUpdates(text: string, mentions: FileMention[], images: ImageAttachment[] = []): acp.SessionUpdate[] {
   const updates: acp.SessionUpdate[] = [{ sessionUpdate: "user_message_chunk", content: { type: "text", text } }];
+  for (const img of images) updates.push({ sessionUpdate: "user_message_chunk", content: imageBlock(img) });
   for (const m of mentions) {
     updates.push({ sessionUpdate: "user_message_chunk", content: { type: "resource_link", uri: m.uri, name: m.label } });
   }
@@ -86,4 +88,28 @@ function isSubsequence(q: string, p: string): boolean {
   let i = 0;
   for (let j = 0; j < p.length && i < q.length; j++) if (p[j] === q[i]) i++;
   return i === q.length;
+}
+
+/** IMAGE_TYPES are the image types a prompt may carry (what models read). */
+export const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
+
+/** MAX_IMAGE_BYTES bounds one image (its decoded size). */
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
+/** imageBlock is the ACP image content block of an attachment. */
+function imageBlock(img: ImageAttachment): acp.ContentBlock {
+  return { type: "image", mimeType: img.mimeType, data: img.data };
+}
+
+/** checkImages says why attachments cannot be sent (the agent takes no images, a type or size it cannot take), or undefined. */
+export function checkImages(images: ImageAttachment[], agentAcceptsImages: boolean): string | undefined {
+  if (!images.length) return undefined;
+  if (!agentAcceptsImages) return "The agent does not accept images; remove them to send the text.";
+  for (const img of images) {
+    const what = img.name ? `${img.name}: ` : "";
+    if (!IMAGE_TYPES.has(img.mimeType)) return `${what}${img.mimeType} images cannot be sent (PNG, JPEG, GIF or WebP only).`;
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(img.data)) return `${what}the image data is not base64.`;
+    if ((img.data.length * 3) / 4 > MAX_IMAGE_BYTES) return `${what}the image is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB.`;
+  }
+  return undefined;
 }

@@ -3,6 +3,7 @@
 // stopped with its error until the user restarts it.
 
 import { AgentConnection, describeExit, type ClientHandlers, type LaunchSpec } from "./connection";
+import type { Tracer } from "./trace";
 
 /** Agent states, as shown in the webview header and the status bar. */
 export type AgentState = "starting" | "ready" | "restarting" | "error" | "stopped";
@@ -34,7 +35,7 @@ export class AgentSupervisor {
     private readonly handlers: ClientHandlers,
     private readonly events: SupervisorEvents,
     private readonly log: (line: string) => void,
-    private readonly timing: { delaysMs?: number[]; initializeTimeoutMs?: number } = {},
+    private readonly timing: { delaysMs?: number[]; initializeTimeoutMs?: number; tracer?: () => Tracer | undefined } = {},
   ) {}
 
   /** connection is the live connection, if any. */
@@ -75,7 +76,7 @@ export class AgentSupervisor {
     try {
       const spec = await this.launch();
       this.log(`starting ${spec.command} ${spec.args.join(" ")} in ${spec.cwd}`);
-      conn = await AgentConnection.start(spec, this.handlers, this.log, this.timing.initializeTimeoutMs);
+      conn = await AgentConnection.start(spec, this.handlers, this.log, this.timing.initializeTimeoutMs, this.timing.tracer?.());
     } catch (err) {
       const message = (err as Error).message;
       this.log(message);

@@ -201,6 +201,11 @@ export class Terminals {
     return {};
   }
 
+  /** live tells whether the agent still holds a terminal (created, not released). */
+  live(terminalId: string): boolean {
+    return this.byId.has(terminalId);
+  }
+
   /** disposeAll kills every command (the agent went away). */
   disposeAll(): void {
     for (const t of this.byId.values()) t.kill();

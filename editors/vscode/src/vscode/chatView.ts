@@ -21,9 +21,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly onMessage: (m: FromWebview) => void,
+    private readonly mark: (name: string) => void = () => {},
+    /** resolved runs once the view's page is set (the extension then loads its heavy half). */
+    private readonly resolved: () => void = () => {},
   ) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {
+    this.mark("view resolved");
     this.view = view;
     const media = vscode.Uri.joinPath(this.extensionUri, "media");
     view.webview.options = { enableScripts: true, localResourceRoots: [media] };
@@ -42,6 +46,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       this.view = undefined;
       this.loaded = false;
     });
+    this.resolved();
   }
 
   /** post sends a message when the view exists; otherwise the next `ready` replays the state. */

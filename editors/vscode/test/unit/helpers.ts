@@ -188,11 +188,25 @@ export interface Harness {
 export async function start(
   t: TestContext,
   turns: ScriptTurn[],
-  opts: { files?: Record<string, string>; approvalMode?: string; trusted?: boolean; home?: string; additionalDirectories?: string[] } = {},
+  opts: {
+    files?: Record<string, string>;
+    approvalMode?: string;
+    trusted?: boolean;
+    home?: string;
+    additionalDirectories?: string[];
+    /** An existing workspace (kept after the test); default: a fresh one. */
+    workspace?: string;
+    /** The store of the last open session (the extension's workspaceState). */
+    lastSession?: { get(): string | undefined; set(id: string | undefined): void };
+    /** Receives the ACP trace (companion.trace). */
+    tracer?: import("../../src/core/trace").Tracer;
+    /** Leave the agent unstarted (the test starts it, racing something against the start). */
+    noStart?: boolean;
+  } = {},
 ): Promise<Harness> {
   const bin = companionBin();
   const home = opts.home ?? (await realpath(await mkdtemp(path.join(tmpdir(), "companion-vsc-home-"))));
-  const workspace = await realpath(await mkdtemp(path.join(tmpdir(), "companion-vsc-ws-")));
+  const workspace = opts.workspace ?? (await realpath(await mkdtemp(path.join(tmpdir(), "companion-vsc-ws-"))));
   for (const [name, content] of Object.entries(opts.files ?? {})) {
     await mkdir(path.dirname(path.join(workspace, name)), { recursive: true });
     await writeFile(path.join(workspace, name), content);
@@ -213,13 +227,15 @@ export async function start(
     trusted: () => opts.trusted ?? true,
     restartDelaysMs: [50, 50, 50],
     contextDelayMs: 20,
+    lastSession: opts.lastSession,
+    tracer: () => opts.tracer,
   });
   t.after(async () => {
     await controller.dispose();
-    await rm(workspace, { recursive: true, force: true });
+    if (!opts.workspace) await rm(workspace, { recursive: true, force: true });
     if (!opts.home) await rm(home, { recursive: true, force: true });
   });
-  await controller.start();
+  if (!opts.noStart) await controller.start();
   return { editor, controller, workspace, home };
 }
 

@@ -126,3 +126,24 @@ test("read_file sees the unsaved buffer through fs/read_text_file", async (t) =>
   await turnEnded(editor);
   assert.equal(editor.agentText(), "Read the buffer.");
 });
+
+test("a command's terminal is forgotten once it ended and was released", async (t) => {
+  const { editor, controller } = await start(t, [
+    { chunks: [{ functionCall: { name: "run_shell_command", args: { command: "echo pruned-1" } } }] },
+    { match: "pruned-1", chunks: [{ functionCall: { name: "run_shell_command", args: { command: "echo pruned-2" } } }] },
+    { match: "pruned-2", chunks: [{ text: "Both ran." }] },
+  ]);
+  const turn = controller.handle({ type: "prompt", text: "run two", mentions: [] });
+  for (let n = 1; n <= 2; n++) {
+    const card = await editor.waitFor(`card ${n}`, () => editor.posted.filter((m): m is ToWebview & { type: "permission" } => m.type === "permission")[n - 1]);
+    await controller.handle({ type: "permissionResponse", requestId: card.requestId, optionId: card.options.find((o) => o.kind === "allow_once")!.optionId });
+  }
+  await turn;
+  await turnEnded(editor);
+  assert.equal(editor.agentText(), "Both ran.");
+  assert.equal(editor.terminals.length, 2);
+  // Both cards got their final lines before the calls were dropped.
+  const finals = editor.updates().filter((u) => u.sessionUpdate === "tool_call_update" && (u._meta as { companion?: { terminalOutput?: { exit?: string } } } | undefined)?.companion?.terminalOutput?.exit);
+  assert.equal(finals.length, 2, JSON.stringify(finals));
+  await editor.waitFor("the calls pruned", () => controller.trackedTerminals === 0);
+});

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { start, turnEnded } from "./helpers";
+import { checkImages, MAX_IMAGE_BYTES } from "../../src/core/prompt";
 
 test("a prompt streams the answer to the webview and records the user message", async (t) => {
   const { editor, controller } = await start(t, [
@@ -68,4 +69,31 @@ test("searchFiles and openLocation go to the editor", async (t) => {
   assert.deepEqual(editor.posted.find((m) => m.type === "files"), { type: "files", requestId: "q1", items: editor.files });
   await controller.handle({ type: "openLocation", path: "/ws/a.ts", line: 7 });
   assert.deepEqual(editor.opened, [{ path: "/ws/a.ts", line: 7 }]);
+});
+
+// A 1×1 PNG.
+const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+
+test("a pasted image is sent as an ACP image block and reaches the model as inline data", async (t) => {
+  const { editor, controller } = await start(t, [
+    // The script answers this only when the model request carries the image bytes.
+    { match: PNG.slice(0, 40), chunks: [{ text: "I see a tiny image." }] },
+  ]);
+  await controller.handle({ type: "prompt", text: "what is in this picture?", mentions: [], images: [{ mimeType: "image/png", data: PNG, name: "dot.png" }] });
+  await turnEnded(editor);
+  assert.equal(editor.agentText(), "I see a tiny image.");
+  const echoed = editor.updates().find((u) => u.sessionUpdate === "user_message_chunk" && u.content.type === "image");
+  assert.ok(echoed && echoed.sessionUpdate === "user_message_chunk" && echoed.content.type === "image" && echoed.content.data === PNG, "the transcript keeps the image for replays");
+  const status = editor.posted.filter((m) => m.type === "status").at(-1);
+  assert.equal(status && status.type === "status" && status.acceptsImages, true, "the webview is told the agent takes images");
+});
+
+test("checkImages refuses images the agent cannot take, with why", () => {
+  const img = { mimeType: "image/png", data: PNG };
+  assert.equal(checkImages([], false), undefined);
+  assert.equal(checkImages([img], true), undefined);
+  assert.match(checkImages([img], false) ?? "", /does not accept images/);
+  assert.match(checkImages([{ ...img, mimeType: "image/tiff", name: "a.tif" }], true) ?? "", /a\.tif: image\/tiff/);
+  assert.match(checkImages([{ ...img, data: "not base64!" }], true) ?? "", /not base64/);
+  assert.match(checkImages([{ ...img, data: "A".repeat((MAX_IMAGE_BYTES / 3) * 4 + 8) }], true) ?? "", /larger than/);
 });

@@ -48,7 +48,7 @@ test("html: strict CSP with nonce, the bundle and #root", () => {
   assert.match(html, /default-src 'none'; script-src 'nonce-N0NCE'; style-src vscode-webview:\/\/x; img-src vscode-webview:\/\/x data:; font-src vscode-webview:\/\/x"/);
   assert.match(html, /<script nonce="N0NCE" src="https:\/\/x\/webview.js"><\/script>/);
   assert.match(html, /<link rel="stylesheet" href="https:\/\/x\/webview.css">/);
-  assert.match(html, /<div id="root"><\/div>/);
+  assert.match(html, /<div id="root">.*<textarea id="prompt"[^>]*><\/textarea>.*<\/div>/s, "the prompt box is in the page before any script runs");
   assert.doesNotMatch(html, /<script>(?!<)/, "no inline script");
 });
 

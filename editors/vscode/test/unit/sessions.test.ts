@@ -5,6 +5,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { ToWebview } from "../../src/webviewProtocol";
+import { mkdtemp, realpath, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { start, turnEnded } from "./helpers";
 
 test("a re-shown webview gets the session and its transcript replayed", async (t) => {
@@ -204,4 +207,79 @@ test("a command cancelled while it runs is marked cancelled, not failed", async 
     assert.ok(u.sessionUpdate === "tool_call_update" && u.status === "failed", JSON.stringify(u));
     assert.equal((u._meta as { companion?: { outcome?: unknown } } | undefined)?.companion?.outcome, "cancelled", JSON.stringify(u));
   }
+});
+
+/** memory is an in-memory workspaceState entry for the last open session. */
+function memory() {
+  let id: string | undefined;
+  return { get: () => id, set: (v: string | undefined) => void (id = v) };
+}
+
+test("after a window reload the conversation that was open is loaded back", async (t) => {
+  const home = await realpath(await mkdtemp(path.join(tmpdir(), "companion-vsc-home-")));
+  const workspace = await realpath(await mkdtemp(path.join(tmpdir(), "companion-vsc-ws-")));
+  t.after(() => Promise.all([rm(home, { recursive: true, force: true }), rm(workspace, { recursive: true, force: true })]));
+  const last = memory();
+  const first = await start(t, [{ match: "keep this", chunks: [{ text: "Kept answer." }] }], { home, workspace, lastSession: last });
+  await first.controller.handle({ type: "prompt", text: "keep this conversation", mentions: [] });
+  await turnEnded(first.editor);
+  const id = first.controller.currentSessionId!;
+  assert.equal(last.get(), id, "the open session is remembered");
+  await first.controller.dispose();
+
+  // The "reloaded window": a new controller, same workspace state.
+  const second = await start(t, [], { home, workspace, lastSession: last });
+  await second.editor.waitFor("the restored session", () => second.controller.currentSessionId);
+  assert.equal(second.controller.currentSessionId, id);
+  const session = second.editor.posted.find((m): m is ToWebview & { type: "session" } => m.type === "session");
+  assert.equal(session?.sessionId, id, "the first session the webview sees is the restored one, not a new empty one");
+  assert.equal(session?.replaying, true);
+  assert.equal(second.editor.agentText(id), "Kept answer.");
+  assert.equal(session?.title, "keep this conversation");
+  await second.controller.dispose();
+
+  // A prompt typed at once, while the agent starts, goes to the restored conversation.
+  const third = await start(t, [{ match: "typed early", chunks: [{ text: "Answered in the restored session." }] }], { home, workspace, lastSession: last, noStart: true });
+  const starting = third.controller.start();
+  await third.controller.handle({ type: "prompt", text: "typed early", mentions: [] });
+  await starting;
+  await turnEnded(third.editor);
+  assert.equal(third.controller.currentSessionId, id);
+  assert.equal(third.editor.agentText(id), "Kept answer.Answered in the restored session.");
+  assert.equal(third.editor.posted.filter((m) => m.type === "session").length, 1, "no other session was made");
+});
+
+test("a remembered session that cannot be loaded gives a new session and is forgotten", async (t) => {
+  const last = memory();
+  last.set("sess_00000000000000000000000000000000");
+  const { editor, controller } = await start(t, [], { lastSession: last });
+  await editor.waitFor("a session", () => controller.currentSessionId);
+  assert.notEqual(controller.currentSessionId, "sess_00000000000000000000000000000000");
+  assert.equal(last.get(), undefined);
+  assert.ok(!editor.posted.some((m) => m.type === "error"), JSON.stringify(editor.posted.filter((m) => m.type === "error")));
+});
+
+test("New session on an empty session keeps it; the history lists only sessions with a prompt", async (t) => {
+  const last = memory();
+  const { editor, controller } = await start(t, [{ chunks: [{ text: "ok" }] }], { lastSession: last });
+  await editor.waitFor("a session", () => controller.currentSessionId);
+  const empty = controller.currentSessionId;
+  await controller.handle({ type: "newSession" });
+  await controller.handle({ type: "newSession" });
+  assert.equal(controller.currentSessionId, empty, "no second empty session");
+  assert.equal(last.get(), undefined, "an empty session is not remembered");
+  await controller.handle({ type: "prompt", text: "## **Title** with `code`", mentions: [] });
+  await turnEnded(editor);
+  assert.equal(last.get(), empty);
+  await controller.handle({ type: "newSession" });
+  const fresh = controller.currentSessionId;
+  assert.notEqual(fresh, empty);
+  await controller.handle({ type: "newSession" });
+  assert.equal(controller.currentSessionId, fresh);
+  await controller.handle({ type: "listSessions" });
+  const list = editor.posted.filter((m): m is ToWebview & { type: "sessions" } => m.type === "sessions").at(-1);
+  assert.ok(list?.sessions.some((s) => s.sessionId === empty && s.title === "Title with code"), JSON.stringify(list?.sessions));
+  assert.ok(list?.sessions.every((s) => s.title || s.sessionId === fresh), "untitled sessions are left out, except the current one");
+  const titles = editor.updates(empty).filter((u) => u.sessionUpdate === "session_info_update");
+  assert.ok(titles.every((u) => u.sessionUpdate === "session_info_update" && !/[#*`]/.test(u.title ?? "")), JSON.stringify(titles));
 });

@@ -134,3 +134,65 @@ export function when(iso: string | null | undefined): string {
   if (Number.isNaN(d.getTime())) return "";
   return d.toLocaleString(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
 }
+
+/** MessagePart is a piece of a user message: plain text, or a fenced code block. */
+export interface MessagePart {
+  kind: "text" | "code";
+  text: string;
+  /** The fence's language (code parts), "" when none. */
+  lang?: string;
+}
+
+/**
+ * splitFences cuts a user message into plain text and ``` / ~~~ fenced code
+ * blocks (an unclosed fence runs to the end), so the code is shown as code
+ * and the rest as the user typed it.
+ */
+export function splitFences(text: string): MessagePart[] {
+  const parts: MessagePart[] = [];
+  const lines = text.split("\n");
+  let buf: string[] = [];
+  let fence: { mark: string; lang: string } | null = null;
+  const flush = (kind: "text" | "code", lang?: string) => {
+    const t = buf.join("\n");
+    buf = [];
+    if (kind === "code") parts.push({ kind, text: t, lang: lang ?? "" });
+    else if (t.trim()) parts.push({ kind, text: t.replace(/^\n+|\n+$/g, "") });
+  };
+  for (const line of lines) {
+    if (!fence) {
+      const m = /^ {0,3}(`{3,}|~{3,})\s*([^`\s]*)[^`]*$/.exec(line);
+      if (m) {
+        flush("text");
+        fence = { mark: m[1], lang: m[2] };
+        continue;
+      }
+    } else if (new RegExp(`^ {0,3}${fence.mark[0] === "`" ? "`" : "~"}{${fence.mark.length},}\\s*$`).test(line)) {
+      flush("code", fence.lang);
+      fence = null;
+      continue;
+    }
+    buf.push(line);
+  }
+  if (fence) flush("code", fence.lang);
+  else flush("text");
+  return parts;
+}
+
+/**
+ * codeSpans cuts a label into plain text and `inline code` spans (the
+ * backticks dropped); a lone backtick stays out too, so no label shows raw
+ * backticks.
+ */
+export function codeSpans(label: string): { text: string; code: boolean }[] {
+  const out: { text: string; code: boolean }[] = [];
+  const re = /(`+)([^`]+?)\1(?!`)/g;
+  let at = 0;
+  for (let m = re.exec(label); m; m = re.exec(label)) {
+    if (m.index > at) out.push({ text: label.slice(at, m.index).replace(/`/g, ""), code: false });
+    out.push({ text: m[2].trim(), code: true });
+    at = m.index + m[0].length;
+  }
+  if (at < label.length) out.push({ text: label.slice(at).replace(/`/g, ""), code: false });
+  return out.filter((p) => p.text !== "");
+}

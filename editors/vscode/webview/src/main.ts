@@ -37,9 +37,14 @@ class App {
   readonly #chrome: Chrome;
   readonly #composer: Composer;
   #frame = 0;
+  #sessionShown = false;
   #saveTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(root: HTMLElement) {
+    // The page's HTML already shows a plain prompt box; what was typed there keeps going.
+    const early = root.querySelector<HTMLTextAreaElement>("textarea#prompt");
+    const typed = early?.value ?? "";
+    const focused = !!early && document.activeElement === early;
     root.replaceChildren(skeleton());
     this.#messages = root.querySelector<HTMLElement>("#messages")!;
     const post = (msg: FromWebview): void => this.#vscode.postMessage(msg);
@@ -53,15 +58,22 @@ class App {
       post,
       commands: () => this.#state.commands,
       running: () => this.#state.turn === "running",
-      sent: (text, mentions) => this.#change(() => addLocalPrompt(this.#state, text, mentions)),
+      sent: (text, mentions, images) => this.#change(() => addLocalPrompt(this.#state, text, mentions, images)),
+      problem: (message) => this.#change(() => apply(this.#state, { type: "error", message })),
       changed: () => this.#scheduleSave(),
     });
     this.#restore();
+    if (typed) {
+      const d = this.#composer.draft();
+      this.#composer.restore({ ...d, text: d.text ? `${d.text}\n${typed}` : typed });
+    }
+    if (focused) root.querySelector<HTMLTextAreaElement>("textarea#prompt")?.focus();
     window.addEventListener("message", (e: MessageEvent<ToWebview>) => this.#onMessage(e.data));
     window.addEventListener("pagehide", () => this.#save());
     document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && this.#save());
     this.#renderNow();
     post({ type: "ready" });
+    post({ type: "timing", name: "prompt box shown", ms: performance.now() });
   }
 
   #restore(): void {
@@ -72,9 +84,13 @@ class App {
 
   #onMessage(msg: ToWebview): void {
     if (!msg || typeof msg !== "object" || typeof msg.type !== "string") return;
+    if (msg.type === "session" && !this.#sessionShown) {
+      this.#sessionShown = true;
+      this.#vscode.postMessage({ type: "timing", name: "first session shown", ms: performance.now() });
+    }
     if (msg.type === "files") return this.#composer.files(msg.requestId, msg.items);
     if (msg.type === "insertText") return this.#composer.insert(msg.text, msg.mentions);
-    if (msg.type === "promptFailed") this.#composer.giveBack(msg.text, msg.mentions);
+    if (msg.type === "promptFailed") this.#composer.giveBack(msg.text, msg.mentions, msg.images);
     this.#change(() => apply(this.#state, msg));
   }
 

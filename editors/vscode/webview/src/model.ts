@@ -12,8 +12,12 @@ import type { FileMention, SessionSummary, ToWebview } from "./protocol";
 /** AgentStatus is the agent process state shown in the header. */
 export type AgentStatus = Extract<ToWebview, { type: "status" }>;
 
-/** ToolStatus is an ACP tool call status, plus the user's decisions "rejected" and "cancelled" (not failures). */
-export type ToolStatus = acp.ToolCallStatus | "rejected" | "cancelled";
+/**
+ * ToolStatus is an ACP tool call status, plus the user's decisions
+ * "rejected" and "cancelled" and the agent's own "blocked" (loop detection
+ * stopped a repeated call): none of them a failure.
+ */
+export type ToolStatus = acp.ToolCallStatus | "rejected" | "cancelled" | "blocked";
 
 /** ToolView is a tool call as accumulated from tool_call / tool_call_update. */
 export interface ToolView {
@@ -38,6 +42,8 @@ export interface UserItem extends ItemBase {
   kind: "user";
   text: string;
   mentions: FileMention[];
+  /** Images sent with the message, as data: URLs. */
+  images?: string[];
   messageId?: string | null;
   /** local is true for a prompt shown on send, before any echo of it. */
   local?: boolean;
@@ -119,6 +125,8 @@ export interface ViewState {
   /** sessions is the history list; null until asked for. */
   sessions: SessionSummary[] | null;
   sessionsError: string | null;
+  /** acceptsImages: the agent takes image blocks (pasted images can be sent). */
+  acceptsImages?: boolean;
   /** promptError says why the last prompt was not delivered (shown by the prompt box, which got it back). */
   promptError?: string | null;
   /** seq numbers new items. */

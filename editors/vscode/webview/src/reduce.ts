@@ -3,7 +3,7 @@
 
 import type * as acp from "@agentclientprotocol/sdk";
 import { emptyState, type PermissionItem, type ViewState } from "./model";
-import type { FileMention, ToWebview } from "./protocol";
+import type { FileMention, ImageAttachment, ToWebview } from "./protocol";
 import { applyUpdate, endStreaming, push, touch } from "./updates";
 
 /** apply changes state for one message from the extension. */
@@ -45,7 +45,7 @@ function agentDown(state: ViewState): boolean {
 function promptFailed(state: ViewState, msg: Extract<ToWebview, { type: "promptFailed" }>): void {
   for (let i = state.items.length - 1; i >= 0; i--) {
     const it = state.items[i];
-    if (it.kind === "user" && it.local && it.text === msg.text) {
+    if (it.kind === "user" && it.local && it.text === msg.text && (it.images?.length ?? 0) === (msg.images?.length ?? 0)) {
       state.items.splice(i, 1);
       break;
     }
@@ -60,6 +60,7 @@ function chrome(state: ViewState): void {
 
 function applyStatus(state: ViewState, msg: Extract<ToWebview, { type: "status" }>): void {
   state.status = msg;
+  state.acceptsImages = msg.acceptsImages === true;
   const text = msg.message ?? "";
   if (msg.state === "error" || msg.state === "stopped") {
     state.banner = { kind: "error", text: text || `The agent ${msg.state === "error" ? "failed" : "stopped"}.`, restart: true };
@@ -75,6 +76,7 @@ function applyStatus(state: ViewState, msg: Extract<ToWebview, { type: "status" 
 function applySession(state: ViewState, msg: Extract<ToWebview, { type: "session" }>): void {
   const fresh = emptyState();
   fresh.status = state.status;
+  fresh.acceptsImages = state.acceptsImages;
   fresh.banner = state.banner?.kind === "error" && !state.banner.restart ? null : state.banner;
   fresh.sessions = state.sessions;
   fresh.commands = msg.sessionId === state.sessionId ? state.commands : [];
@@ -152,13 +154,18 @@ export function settlePermission(state: ViewState, requestId: string, optionId: 
 }
 
 /** addLocalPrompt shows a prompt the user just sent, before the agent answers. */
-export function addLocalPrompt(state: ViewState, text: string, mentions: FileMention[]): void {
+export function addLocalPrompt(state: ViewState, text: string, mentions: FileMention[], images: ImageAttachment[] = []): void {
   endStreaming(state);
   if (state.promptError) {
     state.promptError = null;
     chrome(state);
   }
-  push(state, { kind: "user", text, mentions, local: true });
+  push(state, { kind: "user", text, mentions, local: true, ...(images.length ? { images: images.map(dataUrl) } : {}) });
+}
+
+/** dataUrl shows an attachment as a data: URL (the webview CSP allows data: images). */
+export function dataUrl(img: { mimeType: string; data: string }): string {
+  return `data:${img.mimeType};base64,${img.data}`;
 }
 
 /** setConfigValue records a picker choice at once (the agent confirms with config_option_update). */

@@ -99,11 +99,14 @@ function appendUser(state: ViewState, u: acp.ContentChunk): void {
 
 function echoes(item: UserItem, b: acp.ContentBlock, mention: { uri: string } | null): boolean {
   if (mention) return item.mentions.some((m) => m.uri === mention.uri);
+  if (b.type === "image") return (item.images ?? []).includes(`data:${b.mimeType};base64,${b.data}`);
   return b.type === "text" && item.text.includes(b.text);
 }
 
 function addToUser(item: UserItem, b: acp.ContentBlock, mention: UserItem["mentions"][number] | null): void {
-  if (!mention) {
+  if (b.type === "image") {
+    item.images = [...(item.images ?? []), `data:${b.mimeType};base64,${b.data}`];
+  } else if (!mention) {
     item.text += blockText(b);
   } else if (!item.mentions.some((m) => m.uri === mention.uri)) {
     item.mentions.push(mention);
@@ -133,9 +136,11 @@ function findTool(state: ViewState, id: string): ToolItem | undefined {
 
 /** upsertTool creates a card on tool_call and patches it on tool_call_update. */
 function upsertTool(state: ViewState, u: acp.ToolCall | acp.ToolCallUpdate): void {
+  // A message after a tool call is a new message, even when the call's card
+  // sits higher up (an update of an earlier call): two model messages never run together.
+  endStreaming(state);
   let item = findTool(state, u.toolCallId);
   if (!item) {
-    endStreaming(state);
     const call: ToolView = { toolCallId: u.toolCallId, title: "Tool call", kind: "other", status: "pending", content: [], locations: [] };
     item = push<Omit<ToolItem, "id" | "rev">>(state, { kind: "tool", call });
   }
@@ -158,12 +163,13 @@ function patchTool(call: ToolView, u: acp.ToolCall | acp.ToolCallUpdate): void {
 
 /**
  * toolOutcome tells a user's decision from a failure: companion's
- * `_meta.companion.outcome` ("rejected" / "cancelled"), else the tool
+ * `_meta.companion.outcome` ("rejected" / "cancelled", or "blocked" for a
+ * call loop detection stopped), else the tool
  * result's own words (rawOutput or text content).
  */
-export function toolOutcome(u: acp.ToolCall | acp.ToolCallUpdate): "rejected" | "cancelled" | null {
+export function toolOutcome(u: acp.ToolCall | acp.ToolCallUpdate): "rejected" | "cancelled" | "blocked" | null {
   const meta = (u._meta as { companion?: { outcome?: unknown } } | null | undefined)?.companion?.outcome;
-  if (meta === "rejected" || meta === "cancelled") return meta;
+  if (meta === "rejected" || meta === "cancelled" || meta === "blocked") return meta;
   const texts: string[] = [];
   if (typeof u.rawOutput === "string") texts.push(u.rawOutput);
   else if (u.rawOutput && typeof u.rawOutput === "object") {

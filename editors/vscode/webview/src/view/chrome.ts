@@ -135,7 +135,7 @@ export class Chrome {
       const b = h(
         "button",
         { type: "button", class: "history-entry", "data-session-id": x.sessionId, "aria-current": x.sessionId === s.sessionId ? "true" : null },
-        h("span", { class: "history-title" }, x.title || "Untitled session"),
+        h("span", { class: "history-title" }, x.title || "New chat"),
         h("span", { class: "history-meta" }, [when(x.updatedAt), relativePath(x.cwd, "")].filter(Boolean).join(" · ")),
       );
       b.addEventListener("click", () => {

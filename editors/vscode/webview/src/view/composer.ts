@@ -5,12 +5,14 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import { filterCommands, findTrigger, moveSelection, replaceToken, type Trigger } from "../completion";
 import { byId, h, setChildren } from "../dom";
-import type { FileMention, FromWebview } from "../protocol";
+import type { FileMention, FromWebview, ImageAttachment } from "../protocol";
+import { imageFiles, readImage } from "./images";
 
 /** Draft is the unsent prompt, kept across hide / show. */
 export interface Draft {
   text: string;
   mentions: FileMention[];
+  images?: ImageAttachment[];
 }
 
 /** ComposerHost is what the composer needs from the app. */
@@ -19,7 +21,9 @@ export interface ComposerHost {
   commands(): acp.AvailableCommand[];
   running(): boolean;
   /** sent shows the prompt in the transcript. */
-  sent(text: string, mentions: FileMention[]): void;
+  sent(text: string, mentions: FileMention[], images: ImageAttachment[]): void;
+  /** problem shows why something the user did was refused (an image that cannot be attached). */
+  problem(message: string): void;
   /** changed reports that the draft changed (to save it). */
   changed(): void;
 }
@@ -39,6 +43,7 @@ export class Composer {
   readonly #input: HTMLTextAreaElement;
   readonly #popup: HTMLElement;
   #mentions: FileMention[] = [];
+  #images: ImageAttachment[] = [];
   #trigger: Trigger | null = null;
   #choices: Choice[] = [];
   #selected = 0;
@@ -55,18 +60,57 @@ export class Composer {
     this.#input.addEventListener("click", () => this.#refresh());
     byId(root, "send").addEventListener("click", () => this.send());
     byId(root, "cancel").addEventListener("click", () => host.post({ type: "cancel" }));
+    // A pasted or dropped image is attached; anything else is left to the text box.
+    this.#input.addEventListener("paste", (e) => this.#attach(e, imageFiles(e.clipboardData)));
+    const composer = this.#input.closest<HTMLElement>(".composer") ?? this.#input;
+    composer.addEventListener("dragover", (e) => {
+      if (imageFiles(e.dataTransfer).length || [...(e.dataTransfer?.types ?? [])].includes("Files")) e.preventDefault();
+    });
+    composer.addEventListener("drop", (e) => this.#attach(e, imageFiles(e.dataTransfer)));
+  }
+
+  #attach(e: Event, files: File[]): void {
+    if (!files.length) return;
+    e.preventDefault();
+    for (const f of files) {
+      readImage(f).then(
+        (img) => {
+          this.#images.push(img);
+          this.#renderImages();
+          this.host.changed();
+        },
+        (err: Error) => this.host.problem(err.message),
+      );
+    }
+  }
+
+  #renderImages(): void {
+    const box = byId(this.root, "attachments");
+    box.hidden = this.#images.length === 0;
+    setChildren(box, ...this.#images.map((img, i) => {
+      const label = img.name ?? `image ${i + 1}`;
+      const remove = h("button", { type: "button", class: "attachment-remove", "aria-label": `Remove ${label}` }, "×");
+      remove.addEventListener("click", () => {
+        this.#images = this.#images.filter((x) => x !== img);
+        this.#renderImages();
+        this.host.changed();
+      });
+      return h("span", { class: "attachment", "data-mime-type": img.mimeType, title: label }, h("img", { class: "attachment-thumb", src: `data:${img.mimeType};base64,${img.data}`, alt: label }), remove);
+    }));
   }
 
   /** draft returns the unsent prompt. */
   draft(): Draft {
-    return { text: this.#input.value, mentions: [...this.#mentions] };
+    return { text: this.#input.value, mentions: [...this.#mentions], images: [...this.#images] };
   }
 
   /** restore puts a saved draft back. */
   restore(d: Draft): void {
     this.#input.value = d.text;
     this.#mentions = [...d.mentions];
+    this.#images = [...(d.images ?? [])];
     this.#renderMentions();
+    this.#renderImages();
   }
 
   /** render updates what depends on the turn: send vs cancel. */
@@ -79,22 +123,29 @@ export class Composer {
   /** send posts the prompt and clears the box. */
   send(): void {
     const text = this.#input.value.trim();
-    if ((!text && !this.#mentions.length) || this.host.running()) return;
+    if ((!text && !this.#mentions.length && !this.#images.length) || this.host.running()) return;
     const mentions = this.#mentions;
-    this.host.post({ type: "prompt", text, mentions });
-    this.host.sent(text, mentions);
+    const images = this.#images;
+    this.host.post({ type: "prompt", text, mentions, ...(images.length ? { images } : {}) });
+    this.host.sent(text, mentions, images);
     this.#input.value = "";
     this.#mentions = [];
+    this.#images = [];
     this.#renderMentions();
+    this.#renderImages();
     this.#close();
     this.host.changed();
   }
 
   /** giveBack puts a prompt that was not delivered back in the box (before anything typed since). */
-  giveBack(text: string, mentions: FileMention[]): void {
+  giveBack(text: string, mentions: FileMention[], images: ImageAttachment[] = []): void {
     const now = this.#input.value;
     this.#input.value = now.trim() ? `${text}\n${now}` : text;
     for (const m of mentions) this.#addMention(m);
+    if (images.length) {
+      this.#images = [...images, ...this.#images];
+      this.#renderImages();
+    }
     this.#input.focus();
     this.host.changed();
   }

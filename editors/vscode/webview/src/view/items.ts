@@ -7,6 +7,7 @@ import { renderMarkdown } from "../markdown";
 import type { PermissionItem, SystemItem, TextItem, UserItem } from "../model";
 import type { FileMention, FromWebview } from "../protocol";
 import { sanitizeToFragment } from "../sanitize";
+import { codeSpans, splitFences } from "../format";
 
 /** RenderContext is what item renderers need from the app. */
 export interface RenderContext {
@@ -30,7 +31,31 @@ export function mentionChip(m: FileMention): HTMLElement {
 export function renderUser(el: HTMLElement, it: UserItem): void {
   el.className = "msg msg-user";
   const mentions = it.mentions.length ? h("div", { class: "user-mentions" }, ...it.mentions.map(mentionChip)) : null;
-  setChildren(el, h("div", { class: "msg-role" }, "You"), h("div", { class: "user-text" }, it.text), mentions);
+  const images = it.images?.length
+    ? h("div", { class: "user-images" }, ...it.images.map((src, i) => h("img", { class: "user-image", src, alt: `Image ${i + 1}` })))
+    : null;
+  setChildren(el, h("div", { class: "msg-role" }, "You"), h("div", { class: "user-text" }, ...userParts(it.text)), images, mentions);
+}
+
+/** userParts shows the user's text as typed, and fenced code blocks as code. */
+function userParts(text: string): (HTMLElement | string)[] {
+  return splitFences(text).map((p) => {
+    if (p.kind === "text") return h("span", { class: "user-plain" }, p.text);
+    const body = h("div", { class: "markdown user-code" });
+    const fence = "`".repeat(Math.max(3, longestRun(p.text, "`") + 1));
+    fillMarkdown(body, `${fence}${p.lang ?? ""}\n${p.text}\n${fence}`);
+    return body;
+  });
+}
+
+function longestRun(s: string, ch: string): number {
+  let best = 0;
+  let run = 0;
+  for (const c of s) {
+    run = c === ch ? run + 1 : 0;
+    best = Math.max(best, run);
+  }
+  return best;
 }
 
 /** renderText fills an agent message or a thought; only the markdown body changes later. */
@@ -62,7 +87,7 @@ export function renderPermission(el: HTMLElement, it: PermissionItem, ctx: Rende
   el.setAttribute("role", "group");
   el.setAttribute("aria-label", `Permission request: ${it.title}`);
   const note = it.inDiffEditor && !it.answered
-    ? h("p", { class: "permission-note" }, "The edit is open in the diff editor: review and change it there, then Accept or Reject. You can also answer here.")
+    ? h("p", { class: "permission-note" }, "The edit is open in the diff editor: review and change it there, then Allow this time or Reject in its title bar. You can also answer here.")
     : null;
   setChildren(el, h("div", { class: "permission-head" }, icon("shield", "permission-icon"), h("span", { class: "permission-title" }, it.title)), note, permissionFooter(it, ctx));
 }
@@ -70,13 +95,13 @@ export function renderPermission(el: HTMLElement, it: PermissionItem, ctx: Rende
 function permissionFooter(it: PermissionItem, ctx: RenderContext): HTMLElement {
   if (it.answered) {
     const chosen = it.options.find((o) => o.optionId === it.answered?.optionId);
-    return h("p", { class: "permission-answer" }, chosen ? `Answered: ${chosen.name}` : "Dismissed");
+    return h("p", { class: "permission-answer" }, ...(chosen ? ["Answered: ", ...labelNodes(chosen.name)] : ["Dismissed"]));
   }
   // The first "allow" option is the primary button; the rest are secondary.
   const primary = it.options.find((o) => o.kind.startsWith("allow"));
   const buttons = it.options.map((o) => {
     const cls = `permission-option ${o === primary ? "primary" : "secondary"}`;
-    const b = h("button", { type: "button", class: cls, "data-option-id": o.optionId, "data-option-kind": o.kind }, o.name);
+    const b = h("button", { type: "button", class: cls, "data-option-id": o.optionId, "data-option-kind": o.kind }, ...labelNodes(o.name));
     b.addEventListener("click", () => {
       ctx.post({ type: "permissionResponse", requestId: it.requestId, optionId: o.optionId });
       ctx.answer(it.requestId, o.optionId);
@@ -84,6 +109,11 @@ function permissionFooter(it: PermissionItem, ctx: RenderContext): HTMLElement {
     return b;
   });
   return h("div", { class: "permission-options" }, ...buttons);
+}
+
+/** labelNodes shows an option name the agent sent: `code` as inline code, never raw backticks. */
+function labelNodes(name: string): (HTMLElement | string)[] {
+  return codeSpans(name).map((p) => (p.code ? h("code", {}, p.text) : p.text));
 }
 
 /** renderSystem fills a small system line (notice, compaction, turn end, error). */

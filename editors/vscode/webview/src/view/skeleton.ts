@@ -54,6 +54,7 @@ function composer(): HTMLElement {
     { class: "composer" },
     h("div", { id: "completion", class: "completion", role: "listbox", hidden: true, "aria-label": "Suggestions" }),
     h("div", { id: "mentions", class: "mentions", hidden: true, "aria-label": "Mentioned files" }),
+    h("div", { id: "attachments", class: "attachments", hidden: true, "aria-label": "Attached images" }),
     h("div", { id: "prompt-error", class: "prompt-error", role: "alert", hidden: true }),
     h("textarea", {
       id: "prompt",

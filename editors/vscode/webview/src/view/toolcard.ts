@@ -29,6 +29,7 @@ const STATUS_TEXT: Record<string, string> = {
   failed: "failed",
   rejected: "rejected",
   cancelled: "cancelled",
+  blocked: "blocked",
 };
 
 /** MAX_DIFF_LINES bounds the lines a diff card shows. */
@@ -90,7 +91,7 @@ function textView(block: acp.ContentBlock, call: ToolView, wasOpen?: boolean): H
     body = h("pre", { class: "tool-output" }, block.text);
   }
   // What is about to run stays visible; finished output is folded.
-  const open = wasOpen ?? (call.status === "pending" || call.status === "failed");
+  const open = wasOpen ?? (call.status === "pending" || call.status === "failed" || call.status === "blocked");
   const lines = block.text.split("\n").length;
   return h("details", { class: "tool-output-wrap", open }, h("summary", {}, call.status === "pending" ? "Details" : `Output (${lines} line${lines === 1 ? "" : "s"})`), body);
 }

@@ -88,7 +88,8 @@ export function deliver(page, msgs) {
 
 /** posted returns what the UI posted so far. */
 export function posted(page) {
-  return page.evaluate(() => window.__posted);
+  // Timing marks are diagnostics, not part of the conversation.
+  return page.evaluate(() => window.__posted.filter((m) => m.type !== "timing"));
 }
 
 /** waitPosted waits until the UI posted a message matching pred (a function source over m). */

@@ -460,3 +460,35 @@ test("streaming re-renders only the growing message, at most once per frame", as
   assert.match(await page.locator(".msg-agent").last().innerText(), /^Second w1 w2 .* w299\s*$/s);
   await noProblems(page);
 });
+
+test("text typed into the page's plain prompt box before the script ran is kept", async () => {
+  const context = await browser.newContext({ viewport: { width: 420, height: 900 } });
+  const page = await context.newPage();
+  try {
+    // The extension's page carries a plain prompt box (src/core/html.ts); the script is slow to come.
+    await page.route("**/harness", async (route) => {
+      const res = await route.fetch();
+      const html = (await res.text()).replace('<div id="root"></div>', '<div id="root"><div class="composer"><textarea id="prompt" rows="3"></textarea></div></div>');
+      await route.fulfill({ response: res, body: html });
+    });
+    let release;
+    const held = new Promise((r) => (release = r));
+    await page.route("**/media/webview.js", async (route) => {
+      await held;
+      await route.continue();
+    });
+    // Not waiting for "load": that needs the held script.
+    await page.goto(server.url, { waitUntil: "commit" });
+    await page.click("textarea#prompt");
+    await page.keyboard.type("typed early");
+    assert.equal(await page.locator("#messages").count(), 0, "the script has not built the view yet");
+    release();
+    await page.waitForSelector("#root #messages");
+    assert.equal(await page.inputValue("#prompt"), "typed early");
+    assert.equal(await page.evaluate(() => document.activeElement?.id), "prompt", "the focus stays in the box");
+    await page.keyboard.type(" and more");
+    assert.equal(await page.inputValue("#prompt"), "typed early and more");
+  } finally {
+    await context.close();
+  }
+});

@@ -47,3 +47,29 @@ test("relativePath and when", () => {
   assert.equal(when("not a date"), "");
   assert.notEqual(when("2026-11-22T07:39:17Z"), "");
 });
+
+test("splitFences shows a user message's fenced code as code", async () => {
+  const { splitFences } = await import("./load.mjs");
+  assert.deepEqual(splitFences("plain words"), [{ kind: "text", text: "plain words" }]);
+  assert.deepEqual(splitFences("look:\n```js\nconst a = 1;\n```\nthanks"), [
+    { kind: "text", text: "look:" },
+    { kind: "code", text: "const a = 1;", lang: "js" },
+    { kind: "text", text: "thanks" },
+  ]);
+  assert.deepEqual(splitFences("~~~\nx\n  y\n~~~"), [{ kind: "code", text: "x\n  y", lang: "" }]);
+  assert.deepEqual(splitFences("```py\nunclosed"), [{ kind: "code", text: "unclosed", lang: "py" }]);
+  assert.deepEqual(splitFences("inline ```not a fence``` here"), [{ kind: "text", text: "inline ```not a fence``` here" }]);
+});
+
+test("codeSpans turns backticked parts of an option name into code, leaving no raw backticks", async () => {
+  const { codeSpans } = await import("./load.mjs");
+  assert.deepEqual(codeSpans("Allow this time"), [{ text: "Allow this time", code: false }]);
+  assert.deepEqual(codeSpans("Always allow `echo` this session"), [
+    { text: "Always allow ", code: false },
+    { text: "echo", code: true },
+    { text: " this session", code: false },
+  ]);
+  assert.deepEqual(codeSpans("odd ` tick"), [{ text: "odd  tick", code: false }]);
+  const shown = codeSpans("Allow ``a`b`` and `c`").map((p) => p.text).join("");
+  assert.doesNotMatch(shown, /`{2}|^`|`$/);
+});

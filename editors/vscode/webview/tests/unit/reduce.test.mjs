@@ -189,3 +189,49 @@ test("a rejected or cancelled call is not shown as failed (_meta outcome, or the
   const st = Object.fromEntries(s.items.filter((i) => i.kind === "tool").map((t) => [t.call.toolCallId, t.call.status]));
   assert.deepEqual(st, { a: "rejected", b: "cancelled", c: "rejected", d: "cancelled", e: "failed" });
 });
+
+test("a call loop detection blocked is a 'blocked' card, and the messages around it stay apart", () => {
+  const why = "Blocked: the same call was repeated 5 times; try something else.";
+  const s = run([
+    session(),
+    upd({ sessionUpdate: "agent_message_chunk", content: text("Reading it again.") }),
+    upd({
+      sessionUpdate: "tool_call",
+      toolCallId: "c9",
+      title: "read_file a.txt",
+      kind: "read",
+      status: "failed",
+      content: [{ type: "content", content: text(why) }],
+      _meta: { companion: { outcome: "blocked" } },
+    }),
+    upd({ sessionUpdate: "agent_message_chunk", content: text("I will stop repeating.") }),
+  ]);
+  assert.deepEqual(s.items.map((i) => i.kind), ["agent", "tool", "agent"]);
+  assert.equal(s.items[1].call.status, "blocked");
+  assert.deepEqual(s.items.filter((i) => i.kind === "agent").map((i) => i.text), ["Reading it again.", "I will stop repeating."]);
+});
+
+test("an update of an earlier call ends the message streaming before it", () => {
+  const s = run([
+    session(),
+    upd({ sessionUpdate: "tool_call", toolCallId: "c1", title: "grep", kind: "search", status: "completed" }),
+    upd({ sessionUpdate: "agent_message_chunk", content: text("First message.") }),
+    upd({ sessionUpdate: "tool_call_update", toolCallId: "c1", status: "failed", _meta: { companion: { outcome: "blocked" } } }),
+    upd({ sessionUpdate: "agent_message_chunk", content: text("Second message.") }),
+  ]);
+  assert.deepEqual(s.items.map((i) => i.kind), ["tool", "agent", "agent"]);
+  assert.equal(s.items[0].call.status, "blocked");
+});
+
+test("a prompt's images show on the local message and absorb their echo", () => {
+  const img = { mimeType: "image/png", data: "iVBORw0KGgo=" };
+  const s = run([session(), { type: "status", state: "ready", acceptsImages: true }]);
+  assert.equal(s.acceptsImages, true);
+  addLocalPrompt(s, "what is this?", [], [img]);
+  run([upd({ sessionUpdate: "user_message_chunk", content: text("what is this?") }), upd({ sessionUpdate: "user_message_chunk", content: { type: "image", ...img } })], s);
+  assert.deepEqual(s.items.map((i) => i.kind), ["user"]);
+  assert.deepEqual(s.items[0].images, ["data:image/png;base64,iVBORw0KGgo="]);
+  // A replayed message gets its image back from the echo alone.
+  const r = run([session(), upd({ sessionUpdate: "user_message_chunk", content: text("again") }), upd({ sessionUpdate: "user_message_chunk", content: { type: "image", ...img } })]);
+  assert.deepEqual(r.items.map((i) => [i.kind, i.text, i.images]), [["user", "again", ["data:image/png;base64,iVBORw0KGgo="]]]);
+});

@@ -1,0 +1,55 @@
+package agent
+
+import (
+	"fmt"
+	"strings"
+
+	"companion/tools/sandbox"
+)
+
+// statusText is /status: the model, the approval mode, the command
+// sandbox (mode, the backend that confines commands and why, network) and
+// the session's folders.
+func (s *Session) statusText() string {
+	var b strings.Builder
+	b.WriteString("Status:\n")
+	fmt.Fprintf(&b, "- Model: %s\n", s.ModelName())
+	fmt.Fprintf(&b, "- Approval mode: %s\n", s.Mode())
+	fmt.Fprintf(&b, "- Sandbox: %s\n", sandboxStatus(s.opts.Prompt.Sandbox, s.opts.Prompt.SandboxNetwork))
+	b.WriteString("- Folders:")
+	if s.opts.Roots != nil {
+		for _, r := range s.opts.Roots.All() {
+			fmt.Fprintf(&b, "\n  - %s", r)
+		}
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// sandboxStatus says how shell commands are confined in mode (a settings
+// value; one that does not parse is read-only, as the shell tool takes
+// it) with network or not: the backend is picked as the shell tool picks
+// it, on this machine and with companion's environment.
+func sandboxStatus(mode string, network bool) string {
+	m, err := sandbox.ParseMode(mode)
+	if err != nil {
+		m = sandbox.ReadOnly
+	}
+	if !m.Sandboxed() {
+		return "off (commands run unconfined)"
+	}
+	sb := sandbox.New(m, network)
+	be := sb.Backend()
+	if be.Name == sandbox.None {
+		return fmt.Sprintf("%s, but no backend can run here, so commands are refused: %s", m, be.Why)
+	}
+	net := "network blocked"
+	if network {
+		net = "network allowed"
+	}
+	out := fmt.Sprintf("%s, backend %s (%s), %s", m, be.Name, be.Why, net)
+	if be.Name == sandbox.Landlock {
+		out += "\n  " + sandbox.LandlockLimits(m)
+	}
+	return out
+}

@@ -1,0 +1,61 @@
+package agent
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"companion/tools/sandbox"
+)
+
+// TestStatusCommand: /status answers without the model, with the model,
+// the approval mode, the sandbox and the folders, and is listed.
+func TestStatusCommand(t *testing.T) {
+	m := &fakeModel{}
+	s, rec := newTestSession(t, m)
+	if r, err := s.Prompt(context.Background(), userText("/status")); err != nil || r != EndTurn {
+		t.Fatalf("/status: %q, %v", r, err)
+	}
+	got := rec.all()
+	if len(got) != 1 {
+		t.Fatalf("events %#v, want one message", got)
+	}
+	text := got[0].(MessageChunk).Text
+	for _, want := range []string{"Model: m1", "Approval mode: " + s.Mode(), "Sandbox: off", s.Root()} {
+		if !strings.Contains(text, want) {
+			t.Errorf("/status = %q, want it to hold %q", text, want)
+		}
+	}
+	if len(m.requests()) != 0 {
+		t.Error("/status called the model")
+	}
+	listed := false
+	for _, c := range s.Commands() {
+		listed = listed || c.Name == "status"
+	}
+	if !listed {
+		t.Error("/status is not among the session's commands")
+	}
+}
+
+// TestSandboxStatus names the backend, or says why none runs.
+func TestSandboxStatus(t *testing.T) {
+	if be := sandbox.New(sandbox.ReadOnly, false).Backend(); be.Name != sandbox.None {
+		want := "read-only, backend " + string(be.Name) + " (" + be.Why + "), network blocked"
+		if got := sandboxStatus("read-only", false); !strings.HasPrefix(got, want) {
+			t.Errorf("sandboxStatus = %q, want it to start with %q", got, want)
+		}
+	}
+	t.Setenv(sandbox.BackendEnv, "bwrap")
+	t.Setenv("PATH", t.TempDir())
+	if got := sandboxStatus("workspace-write", false); !strings.Contains(got, "no backend can run here") ||
+		!strings.Contains(got, "bwrap") {
+		t.Errorf("sandboxStatus without bwrap = %q", got)
+	}
+	if got := sandboxStatus("bogus", true); !strings.HasPrefix(got, "read-only") {
+		t.Errorf("sandboxStatus of an unknown mode = %q, want read-only", got)
+	}
+	if got := sandboxStatus("off", false); !strings.HasPrefix(got, "off") {
+		t.Errorf("sandboxStatus(off) = %q", got)
+	}
+}

@@ -1,0 +1,67 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"companion/host"
+)
+
+// errNoSession is why a resume failed.
+var errNoSession = errors.New("no stored session")
+
+// open has a host build the chat's session, new or resumed, with the
+// printer as its sink and the terminal as its way to ask.
+func (c *chat) open(ctx context.Context) error {
+	o := c.o
+	h := host.New(host.Options{Name: o.Name, Version: o.Version, Config: o.Config, Model: o.Model, Tools: o.Tools,
+		Log: o.Log, Redact: o.Redact})
+	id, err := resumeID(h, o)
+	if err != nil {
+		h.Close()
+		return err
+	}
+	req := host.Request{ID: id, Cwd: o.Cwd, Extra: o.IncludeDirs, AllowRules: o.AllowedTools, MaxRequests: o.MaxTurns}
+	if req.ID == "" {
+		req.ID = host.NewSessionID()
+	}
+	ports := host.Ports{Sink: c.out, Asker: &asker{out: c.out, lines: c.lines, flush: terminalFlush(c.o.In)}}
+	var hs *host.Session
+	if id == "" {
+		hs, err = h.New(ctx, req, ports)
+	} else {
+		hs, _, err = h.Restore(ctx, req, ports)
+	}
+	if errors.Is(err, host.ErrNotFound) {
+		err = fmt.Errorf("cannot resume %s: %w with this id", id, errNoSession)
+	}
+	if err != nil {
+		h.Close()
+		return err
+	}
+	if o.Mode != "" {
+		if err := hs.Agent.SetMode(o.Mode); err != nil {
+			h.Close()
+			return err
+		}
+	}
+	c.host, c.agent, c.id = h, hs.Agent, hs.ID
+	return nil
+}
+
+// resumeID is the stored session o.Resume names (ResumeLatest: the
+// newest of the working folder); "" for a new session.
+func resumeID(h *host.Host, o *Options) (string, error) {
+	if o.Resume != ResumeLatest {
+		return o.Resume, nil
+	}
+	infos, _, err := h.List(o.Cwd, "")
+	if err != nil {
+		return "", err
+	}
+	if len(infos) == 0 {
+		return "", fmt.Errorf("cannot continue: %w in %s", errNoSession, o.Cwd)
+	}
+	return infos[0].ID, nil
+}
