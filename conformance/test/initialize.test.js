@@ -23,13 +23,17 @@ test("initialize negotiates v1 and advertises truthful capabilities", { timeout:
   assert.ok(caps.sessionCapabilities?.additionalDirectories, "sessionCapabilities.additionalDirectories present");
   assert.ok(Array.isArray(init.authMethods), "authMethods is a list");
 
-  // Truthfulness: every advertised session method really works.
+  // Truthfulness: every advertised session method really works. A session
+  // is listed once it has been prompted; one opened and never used is not.
   const s = await h.newSession();
+  const unused = await h.newSession();
+  await h.prompt(s.sessionId, "hello");
   await h.request(acp.methods.agent.session.close, { sessionId: s.sessionId });
   const loaded = await h.request(acp.methods.agent.session.load, { sessionId: s.sessionId, cwd: h.workspace, mcpServers: [] });
   assert.equal(loaded.modes?.currentModeId, "default", "session/load answers the session's modes");
   const listed = await h.request(acp.methods.agent.session.list, { cwd: h.workspace });
   assert.ok(listed.sessions.some((x) => x.sessionId === s.sessionId), "session/list shows the session");
+  assert.ok(!listed.sessions.some((x) => x.sessionId === unused.sessionId), "session/list leaves out a session never prompted");
   await h.request(acp.methods.agent.session.resume, { sessionId: s.sessionId, cwd: h.workspace });
   await h.request(acp.methods.agent.session.delete, { sessionId: s.sessionId });
   const err = await rpcError(
