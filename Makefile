@@ -8,14 +8,15 @@ FUZZTIME  ?= 10s
 # HTTP debug pages keep html/template and its reflection alive.
 RELEASE_FLAGS = -trimpath -tags=grpcnotrace -ldflags="-s -w"
 
-.PHONY: help build release cross test test-all test-deps conformance editors nvim vscode vscode-e2e fuzz lint generate check bench eval clean
+.PHONY: help build release dist cross test test-all test-deps conformance editors nvim vscode vscode-e2e fuzz lint generate check bench eval clean
 
 help:
 	@echo "build        build $(BIN)"
 	@echo "release      build $(BIN) stripped, as it ships (RELEASE_FLAGS)"
+	@echo "dist         stripped binaries for every DIST_TARGETS platform in $(DIST)/, with SHA256SUMS (VERSION=$(VERSION))"
 	@echo "cross        go vet (which type-checks everything, tests included) for macOS and Windows, and build the Windows binary"
 	@echo "test         go test -race ./..."
-	@echo "test-all     build, lint, go tests, brief fuzzing and the ACP SDK conformance suite (what CI runs)"
+	@echo "test-all     build, lint, cross, test-deps, go tests, brief fuzzing, the ACP SDK conformance suite and the editor suites (what CI runs)"
 	@echo "test-deps    npm install the MCP servers the tests use"
 	@echo "conformance  the Node conformance suite with the official ACP client library"
 	@echo "editors      the editor integrations' suites: nvim, vscode, vscode-e2e (Debian packages: see .ci/run)"
@@ -28,12 +29,30 @@ help:
 	@echo "check        go mod tidy + generate, then fail if the tree changed"
 	@echo "bench        benchmarks: protocol, agent, start-up and headless runs (see bench/doc.go)"
 	@echo "eval         the task suite that measures the agent (eval/README.md): needs a model key or EVAL_FLAGS"
+	@echo "clean        remove bin/ and dist/"
 
 build:
 	$(GO) build -o $(BIN) ./cmd/companion
 
 release:
 	$(GO) build $(RELEASE_FLAGS) -o $(BIN) ./cmd/companion
+
+# dist cross-compiles the release binary for every platform into DIST as
+# companion-VERSION-OS-ARCH (.exe on Windows) and writes DIST/SHA256SUMS.
+# Not run in CI (it is slow); `cross` checks that every platform compiles.
+# editors/zed/release.sh packs archives for Zed and the ACP registry.
+DIST         ?= dist
+VERSION      ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+DIST_TARGETS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
+dist:
+	mkdir -p $(DIST) && rm -f $(DIST)/companion-* $(DIST)/SHA256SUMS
+	@for p in $(DIST_TARGETS); do \
+		os=$${p%/*}; arch=$${p#*/}; ext=; [ $$os = windows ] && ext=.exe; \
+		out=$(DIST)/companion-$(VERSION)-$$os-$$arch$$ext; echo "build $$out"; \
+		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -tags=grpcnotrace \
+			-ldflags="-s -w -X main.version=$(VERSION)" -o $$out ./cmd/companion || exit 1; \
+	done
+	cd $(DIST) && sha256sum companion-* > SHA256SUMS
 
 # CROSS are the other platforms companion builds for; CI vets them all.
 CROSS = darwin/arm64 windows/amd64
@@ -95,4 +114,4 @@ eval: build
 	$(GO) run ./eval --bin $(BIN) $(EVAL_FLAGS)
 
 clean:
-	rm -rf bin
+	rm -rf bin dist

@@ -50,4 +50,47 @@
 //     "other" itself; no other x-deserialize-default-on-error leniency is
 //     built in.
 //   - Unknown members are ignored on decode.
+//
+// # Extensions
+//
+// initialize advertises companion's extensions in
+// agentCapabilities._meta.companion: "ideContext" (the
+// _companion/ide/contextUpdate notification), "rewind" and "fork" (the
+// methods below), "sandbox" (the command sandbox, when one is on).
+//
+// _companion/session/rewind, params
+//
+//	{"sessionId": S, "prompt": N, "restoreFiles": true|false}
+//
+// where N is the 0-based index of a user prompt of session S: the Nth
+// session/prompt the session received, those replayed by session/load
+// and slash-command prompts included (an in-place /rewind cuts the count
+// back). It stores a NEW session (a fork) whose history is S's before
+// prompt N, with S's current mode and model; with restoreFiles the files
+// go back to the checkpoint taken just before the first change made from
+// prompt N on (later prompts' changes are undone too; nothing is
+// restored when no change was made since). S stays stored as it was. The
+// result is
+//
+//	{"sessionId": NEW, "prompt": [ContentBlock…], "restored": [path…]}
+//
+// prompt is prompt N's content blocks as the editor sent them (as text
+// blocks when they were too large to keep, or the session predates
+// this), for the input box; restored are the absolute paths written or
+// removed. The editor then opens NEW with session/load, which replays the
+// shortened history. Errors: an unknown session, a missing or
+// out-of-range prompt, or a session with a turn running are -32602 with
+// one sentence (the last says "busy"); a failed restore is -32603 (the
+// fork exists; its id is in the message).
+//
+// _companion/session/fork, params {"sessionId": S}, result
+// {"sessionId": NEW}: a copy of the whole conversation as it would load,
+// files untouched; errors as for rewind. It stands in for the unstable
+// session/fork, which the pinned schema lacks.
+//
+// The /rewind slash command does the same in place for front ends without
+// these methods: /rewind lists the prompts, /rewind N puts the files back,
+// cuts the session's history to before prompt N (a reload shows the cut
+// history) and keeps the conversation as it was as a stored fork whose id
+// it tells.
 package acp

@@ -2,6 +2,8 @@ package acp
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 
@@ -17,6 +19,9 @@ func elicitor(conn *rpc.Conn, id SessionID, caps ClientCapabilities) mcp.Elicito
 		return nil
 	}
 	return func(ctx context.Context, q mcp.Elicitation) (mcp.ElicitAnswer, error) {
+		if q.URL != "" {
+			return urlElicitation(ctx, conn, id, caps, q)
+		}
 		var schema ElicitationSchema
 		if err := json.Unmarshal(q.Schema, &schema); err != nil {
 			return mcp.ElicitAnswer{}, fmt.Errorf("the form cannot be shown to the user: %w", err)
@@ -48,4 +53,23 @@ func elicitAnswer(resp CreateElicitationResponse) mcp.ElicitAnswer {
 		return mcp.ElicitAnswer{Action: mcp.ElicitDecline}
 	}
 	return mcp.ElicitAnswer{Action: mcp.ElicitCancel}
+}
+
+// urlElicitation sends the user to q.URL (an MCP server's OAuth
+// authorization page) through a URL-mode elicitation/create, when the
+// client supports them.
+func urlElicitation(ctx context.Context, conn *rpc.Conn, id SessionID, caps ClientCapabilities, q mcp.Elicitation) (mcp.ElicitAnswer, error) {
+	if caps.Elicitation.URL == nil {
+		return mcp.ElicitAnswer{}, mcp.ErrNoURLElicitation
+	}
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	req := &CreateElicitationRequest{Message: "MCP server " + q.Server + ": " + q.Message,
+		URL: &ElicitationURLMode{ElicitationID: ElicitationID("mcp-auth-" + hex.EncodeToString(b[:])), URL: q.URL,
+			Session: &ElicitationSessionScope{SessionID: id}}}
+	resp, err := clientMethods{conn: conn}.ElicitationCreate(ctx, req)
+	if err != nil {
+		return mcp.ElicitAnswer{}, err
+	}
+	return elicitAnswer(*resp), nil
 }

@@ -83,12 +83,13 @@ func (c *connState) Logout(context.Context, *rpc.Conn, *LogoutRequest) (*LogoutR
 }
 
 // companionMeta is companion's part of initialize's _meta: the editor
-// context notification, and the command sandbox when one is on: its mode,
-// the backend that confines commands ("bwrap", "landlock", "seatbelt", or
-// "none" when none can run here and commands are refused), why, and
-// whether commands reach the network.
+// context notification, the rewind, fork and stats extension methods, and the
+// command sandbox when one is on: its mode, the backend that confines
+// commands ("bwrap", "landlock", "seatbelt", or "none" when none can run
+// here and commands are refused), why, and whether commands reach the
+// network.
 func companionMeta(cfg config.Config) map[string]any {
-	m := map[string]any{"ideContext": true}
+	m := map[string]any{"ideContext": true, "rewind": true, "fork": true, "stats": true}
 	mode, err := sandbox.ParseMode(cfg.Sandbox)
 	if err != nil {
 		mode = sandbox.ReadOnly // as the shell tool takes it

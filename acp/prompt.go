@@ -30,7 +30,7 @@ func (c *connState) SessionPrompt(ctx context.Context, _ *rpc.Conn, p *PromptReq
 	if err != nil {
 		return nil, rpc.Errorf(rpc.CodeInvalidParams, "%v", err)
 	}
-	reason, err := s.agent.Prompt(ctx, parts)
+	reason, err := s.agent.PromptEcho(ctx, parts, promptEcho(p.Prompt))
 	switch {
 	case errors.Is(err, agent.ErrBusy), errors.Is(err, agent.ErrClosed):
 		return nil, rpc.Errorf(rpc.CodeInvalidRequest, "%v", err)

@@ -116,6 +116,8 @@ func (c *connState) mux() *rpc.Mux {
 	m := rpc.NewMux(c.srv.log)
 	registerAgentMethods(m, c, c.guard)
 	rpc.HandleNotification(m, MethodIDEContextUpdate, c.ideContextUpdate)
+	c.registerExtensions(m)
+	c.registerStats(m)
 	return m
 }
 

@@ -83,7 +83,7 @@ func (u *updates) announce(ctx context.Context) {
 // mcpFailure tells the user an MCP server failed.
 func (u *updates) mcpFailure(server, reason string) {
 	u.notice(context.Background(), NoticeSeverityWarning, "MCP server "+server+" failed",
-		reason+". Its tools answer with an error meanwhile; see /mcp.")
+		reason+". Its tools are withdrawn until it is back; see /mcp.")
 }
 
 // notice tells the user something that is not part of the answer: as a
@@ -180,7 +180,7 @@ func toUpdate(ev agent.Event) (SessionUpdate, bool) {
 	case agent.ThoughtChunk:
 		return SessionUpdate{AgentThoughtChunk: &ContentChunk{Content: TextBlock(ev.Text)}}, true
 	case agent.UserChunk:
-		return SessionUpdate{UserMessageChunk: &ContentChunk{Content: TextBlock(ev.Text)}}, true
+		return SessionUpdate{UserMessageChunk: &ContentChunk{Content: TextBlock(ev.Text), MessageID: MessageID(ev.MessageID)}}, true
 	case agent.ToolCallStarted:
 		return SessionUpdate{ToolCall: &ToolCall{ToolCallID: ToolCallID(ev.ID), Title: ev.Title, Name: ev.Name,
 			Kind: ToolKind(ev.Kind), Status: ToolCallStatusPending, Locations: locations(ev.Locations),

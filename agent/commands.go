@@ -25,11 +25,12 @@ func (s *Session) builtinCommands() []Command {
 		{Name: "model", Description: "Show or switch the model", Hint: "model name"},
 		{Name: "mode", Description: "Show or switch the approval mode", Hint: "default | auto_edit | yolo | plan"},
 		{Name: "init", Description: "Look at the project and write a starter AGENTS.md"},
-		{Name: "stats", Description: "Show tokens used per model and tool calls"},
-		{Name: "mcp", Description: "Show the MCP servers, their state and tools"},
+		{Name: "stats", Description: "Show requests, tokens, time and tool calls, per model and per tool"},
+		{Name: "mcp", Description: "Show the MCP servers, their state and tools; auth NAME authorises one", Hint: "auth NAME"},
 		{Name: "memory", Description: "Show, add to or reload the instruction files", Hint: "show | add <fact> | refresh"},
 		{Name: "undo", Description: "Undo the last file change (again: the change before it)"},
 		{Name: "restore", Description: "List checkpoints, or restore one", Hint: "checkpoint id"},
+		{Name: "rewind", Description: "List the prompts, or go back to before one (files too)", Hint: "prompt number"},
 		{Name: "status", Description: "Show the model, approval mode, command sandbox and folders"},
 		{Name: "skills", Description: "List the skills the model may activate"},
 	}
@@ -62,16 +63,15 @@ func (s *Session) runCommand(ctx context.Context, text string) (StopReason, erro
 	case "memory":
 		out = s.memoryCommand(ctx, arg)
 	case "mcp":
-		out = "No MCP servers are configured."
-		if s.opts.MCP != nil {
-			out = s.opts.MCP.Describe()
-		}
+		out = s.mcpCommand(ctx, arg)
 	case "stats":
 		out = s.statsText()
 	case "undo":
 		out = s.undo(ctx)
 	case "restore":
 		out = s.restoreCommand(ctx, arg)
+	case "rewind":
+		out = s.rewindCommand(ctx, arg)
 	case "status":
 		out = s.statusText()
 	case "skills":

@@ -120,7 +120,7 @@ func (c *delegateCall) child(ctx context.Context, sink Sink) (*Session, error) {
 	if modelName == "" {
 		modelName = p.ModelName()
 	}
-	opts := Options{ID: p.opts.ID + "/" + c.def.Name, Roots: p.opts.Roots, Model: p.opts.Model, ModelName: modelName,
+	opts := Options{Telemetry: p.opts.Telemetry, ID: p.opts.ID + "/" + c.def.Name, Roots: p.opts.Roots, Model: p.opts.Model, ModelName: modelName,
 		Models: p.Models(), Tools: reg, MCP: servers, Files: p.opts.Files, Terminals: p.opts.Terminals, Sink: sink,
 		Log: p.opts.Log.With("subagent", c.def.Name), MaxRequests: c.def.MaxTurns, Policy: p.policy,
 		Asker: &childAsker{parent: p.opts.Asker, agent: c.def.Name}, StateDir: p.opts.StateDir,

@@ -34,8 +34,14 @@ type Notice struct{ Level, Text string }
 // ThoughtChunk is a piece of the model's reasoning.
 type ThoughtChunk struct{ Text string }
 
-// UserChunk is a piece of the user's message, sent when history is replayed.
-type UserChunk struct{ Text string }
+// UserChunk is a piece of the user's message, sent when history is
+// replayed. MessageID is shared by the chunks of one prompt and differs
+// between prompts, so that a client tells two prompts in a row apart (""
+// in sessions stored before it was kept).
+type UserChunk struct {
+	Text      string
+	MessageID string `json:",omitempty"`
+}
 
 // ToolStatus is the lifecycle state of a tool call.
 type ToolStatus string

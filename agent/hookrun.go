@@ -15,8 +15,15 @@ func (s *Session) hook(ctx context.Context, event, tool string, data map[string]
 	if r == nil || !r.Has(event) {
 		return hooks.Outcome{}
 	}
+	var runErr error
+	if s.tel != nil {
+		var end func(error)
+		ctx, end = s.tel.t.StartStep(ctx, "hook", event)
+		defer func() { end(runErr) }()
+	}
 	out, err := r.Run(ctx, event, hooks.Input{SessionID: s.opts.ID, TranscriptPath: s.transcriptPath(),
 		Cwd: s.Root(), ToolName: tool, Data: data})
+	runErr = err
 	if err != nil {
 		s.opts.Log.Warn("hooks did not run", "event", event, "err", err)
 		return hooks.Outcome{}

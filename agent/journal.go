@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -269,14 +271,23 @@ func decodeEvent(r eventRecord) (Event, error) {
 // user chunks (live clients show the prompt themselves), attached files
 // without their data frames.
 func (s *Session) journalUser(parts []model.Part) {
+	id := newMessageID()
 	for _, p := range parts {
 		if p.Text != "" {
-			s.journalEvent(UserChunk{Text: unframeData(s.dataNonce, p.Text)})
+			s.journalEvent(UserChunk{Text: unframeData(s.dataNonce, p.Text), MessageID: id})
 		}
 	}
+}
+
+// newMessageID is a message id no other prompt of the session has.
+func newMessageID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
+	return "user-" + hex.EncodeToString(b[:])
 }
 
 // toolState records one step of a call's audit trail.
 func (s *Session) toolState(id, state, by string) {
 	s.journal(recToolState, toolStateRecord{ID: id, State: state, By: by})
+	s.tel.decided(id, state, by)
 }

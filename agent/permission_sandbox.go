@@ -46,12 +46,10 @@ func outsideOptions() []Option {
 func (s *Session) permitOutsideSandbox(ctx context.Context, q Question, p *prepared) string {
 	call := policy.Call{Tool: q.Tool, Kind: q.Kind, Confirm: q.Confirm, Root: s.Root()}
 	if v := s.policy.Decide(call); v.Decision == policy.Deny {
-		s.toolState(q.CallID, "denied", "policy")
-		return v.Reason
+		return s.policyDenied(q, v.Reason)
 	}
 	if s.opts.Asker == nil {
-		s.toolState(q.CallID, "denied", "policy")
-		return "Running a command outside the sandbox needs the user's approval and there is no way to ask; it was not run."
+		return s.policyDenied(q, "Running a command outside the sandbox needs the user's approval and there is no way to ask; it was not run.")
 	}
 	q.Title = "Run without the sandbox: " + q.Title
 	q.Options = outsideOptions()
@@ -83,12 +81,14 @@ func (s *Session) permitOutsideSandbox(ctx context.Context, q Question, p *prepa
 	if e, ok := escapeOf(p.inv); ok {
 		e.AllowOutsideSandbox()
 	}
+	s.decided(decidedUser)
 	s.toolState(q.CallID, "approved", "user:outside_sandbox")
 	return ""
 }
 
 // outsideRefused records a refused call and returns the refusal.
 func (s *Session) outsideRefused(q Question, refusal string) string {
+	s.decided(decidedReject)
 	s.toolState(q.CallID, "denied", "user")
 	return refusal
 }

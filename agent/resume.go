@@ -22,7 +22,7 @@ func Restore(opts Options, recs []store.Record) (*Session, []Event, error) {
 	var events []Event
 	open := map[string]bool{}
 	var order []string
-	for _, r := range recs {
+	for _, r := range Effective(recs) {
 		ev := s.applyRecord(r)
 		if ev == nil {
 			continue

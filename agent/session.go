@@ -52,6 +52,8 @@ type Options struct {
 	SaveRule func(rule string) error
 	// Checkpoints saves files before mutating calls, for /undo; may be nil.
 	Checkpoints Checkpointer
+	// Forks reads the journal back and stores forks, for /rewind; may be nil.
+	Forks Forker
 	// Terminals runs commands in the editor; nil runs them locally.
 	Terminals tools.Terminals
 	// StateDir holds the session's private files; "" means a temp dir.
@@ -97,6 +99,9 @@ type Options struct {
 	// AcceptSettings, when set, is what /accept-settings runs: it accepts
 	// the project settings that were held back and says what happened.
 	AcceptSettings func() (string, error)
+	// Telemetry observes the session for export; nil (telemetry off)
+	// observes nothing. Subagents share their parent's.
+	Telemetry Telemetry
 	// Skills are the session's Agent Skills: the /skill-name commands and
 	// /skills (skills.go); the caller also adds the catalog's activate_skill
 	// tool to Tools. Nil means none.
@@ -163,6 +168,8 @@ type Session struct {
 	started, mcpWaited, noticed, titled atomic.Bool
 	// callSeq numbers tool calls.
 	callSeq atomic.Int64
+	// tel is Options.Telemetry with what it needs kept; nil when off.
+	tel *telemetryHooks
 }
 
 // NewSession builds a session. It does no I/O and leaves opts (and what
@@ -180,6 +187,9 @@ func NewSession(opts Options) (*Session, error) {
 		models: newModelPicker(opts.ModelName, opts.Models), stats: newStats(),
 		todos: &todos{every: opts.TodoReminderEvery}, policy: opts.Policy}
 	s.ide = s.newIDETracker()
+	if opts.Telemetry != nil {
+		s.tel = &telemetryHooks{t: opts.Telemetry}
+	}
 	s.runChain = s.toolChain()
 	if len(opts.Agents) > 0 && opts.Depth < MaxAgentDepth {
 		d := &delegateTool{parent: s, agents: opts.Agents}
@@ -323,5 +333,8 @@ func (s *Session) Close() {
 // emit records an event and sends it to the front end.
 func (s *Session) emit(ctx context.Context, ev Event) {
 	s.journalEvent(ev)
+	if s.tel != nil {
+		s.tel.event(ctx, ev)
+	}
 	s.opts.Sink.Emit(ctx, ev)
 }

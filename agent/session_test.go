@@ -345,7 +345,7 @@ func TestSlashCommands(t *testing.T) {
 		{"/model m2", "Model switched to m2."},
 		{"/model zz", `Unknown model "zz"`},
 		{"/bogus", "Unknown command /bogus"},
-		{"/stats", "| tool | calls | failed |"},
+		{"/stats", "Per tool:\n- echo: 1 call, 1 succeeded"},
 	} {
 		n := len(rec.all())
 		if r, err := s.Prompt(context.Background(), userText(tc.in)); err != nil || r != EndTurn {

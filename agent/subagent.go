@@ -1,14 +1,14 @@
 package agent
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
+
+	"companion/agent/skills"
 
 	"gopkg.in/yaml.v3"
 )
@@ -33,32 +33,14 @@ type AgentDef struct {
 // project's (which win on a name clash); an empty projectRoot reads no
 // project (an untrusted workspace). Broken files are reported, not fatal.
 func LoadAgents(projectRoot, userDir string) ([]AgentDef, []error) {
-	byName := map[string]AgentDef{}
-	var errs []error
-	var dirs []string
+	var folders []AgentFolder
 	if userDir != "" {
-		dirs = append(dirs, filepath.Join(userDir, "agents"))
+		folders = append(folders, AgentFolder{Dir: filepath.Join(userDir, "agents")})
 	}
 	if projectRoot != "" {
-		dirs = append(dirs, filepath.Join(projectRoot, ".companion", "agents"))
+		folders = append(folders, AgentFolder{Dir: filepath.Join(projectRoot, ".companion", "agents")})
 	}
-	for _, dir := range dirs {
-		paths, _ := filepath.Glob(filepath.Join(dir, "*.md"))
-		for _, p := range paths {
-			def, err := parseAgent(p)
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			byName[def.Name] = def
-		}
-	}
-	defs := make([]AgentDef, 0, len(byName))
-	for _, d := range byName {
-		defs = append(defs, d)
-	}
-	sort.Slice(defs, func(i, j int) bool { return defs[i].Name < defs[j].Name })
-	return defs, errs
+	return LoadAgentFolders(folders)
 }
 
 // parseAgent reads one definition file.
@@ -67,7 +49,7 @@ func parseAgent(path string) (AgentDef, error) {
 	if err != nil {
 		return AgentDef{}, err
 	}
-	front, body, ok := splitFrontMatter(data)
+	front, body, ok := skills.SplitFrontMatter(data)
 	if !ok {
 		return AgentDef{}, fmt.Errorf("agent %s: no YAML front matter between --- lines", path)
 	}
@@ -88,26 +70,6 @@ func parseAgent(path string) (AgentDef, error) {
 	}
 	def.Prompt, def.Path = strings.TrimSpace(string(body)), path
 	return def, nil
-}
-
-// splitFrontMatter separates "---\nyaml\n---\nbody".
-func splitFrontMatter(data []byte) (front, body []byte, ok bool) {
-	data = bytes.TrimLeft(data, "\ufeff \t\r\n")
-	if !bytes.HasPrefix(data, []byte("---")) {
-		return nil, nil, false
-	}
-	rest := data[3:]
-	end := bytes.Index(rest, []byte("\n---"))
-	if end < 0 {
-		return nil, nil, false
-	}
-	body = rest[end+4:]
-	if i := bytes.IndexByte(body, '\n'); i >= 0 {
-		body = body[i+1:]
-	} else {
-		body = nil
-	}
-	return rest[:end], body, true
 }
 
 // errNoAgent is returned for a delegation to an unknown agent.

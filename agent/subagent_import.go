@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"companion/agent/skills"
+
 	"gopkg.in/yaml.v3"
 )
 
@@ -102,7 +104,7 @@ func parseForeignAgent(path string) (AgentDef, error) {
 	if err != nil {
 		return AgentDef{}, err
 	}
-	front, body, ok := splitFrontMatter(data)
+	front, body, ok := skills.SplitFrontMatter(data)
 	if !ok {
 		return AgentDef{}, fmt.Errorf("agent %s: no YAML front matter between --- lines", path)
 	}

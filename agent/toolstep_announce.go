@@ -23,6 +23,7 @@ func (s *Session) announceStep(ctx context.Context, p *prepared, next toolNext) 
 		p.res = tools.ErrorResult(err.Error())
 		return
 	case p.refusal != "":
+		s.decided(decidedBlock)
 		refuse(p, p.refusal)
 		return
 	}

@@ -28,7 +28,10 @@ func (s *Session) checkpoint(ctx context.Context, p *prepared, conf *tools.Confi
 	for _, l := range p.inv.Locations() {
 		paths = append(paths, l.Path)
 	}
-	if _, err := s.opts.Checkpoints.Save(ctx, "before "+p.inv.Title(), paths); err != nil {
+	cp, err := s.opts.Checkpoints.Save(ctx, "before "+p.inv.Title(), paths)
+	if err != nil {
 		s.opts.Log.Warn("checkpoint failed", "tool", p.fc.Name, "err", err)
+		return
 	}
+	s.noteCheckpoint(cp.ID)
 }

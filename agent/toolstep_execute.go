@@ -20,7 +20,9 @@ func (s *Session) executeStep(ctx context.Context, p *prepared) {
 func (s *Session) execute(ctx context.Context, p *prepared) *tools.Result {
 	ctx = context.WithValue(ctx, callIDKey{}, p.id)
 	out := &toolOutput{s: s, ctx: ctx, id: p.id}
+	ctx, endMCP := s.startMCPSpan(ctx, p)
 	res, err := p.inv.Execute(ctx, out)
+	endMCP(err)
 	p.terminal = out.close()
 	switch {
 	case ctx.Err() != nil:

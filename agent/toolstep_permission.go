@@ -37,6 +37,7 @@ func (s *Session) permit(ctx context.Context, q Question, p *prepared, hook hook
 	}
 	call := policy.Call{Tool: q.Tool, Kind: q.Kind, Confirm: q.Confirm, Root: s.Root()}
 	v := s.policy.Decide(call)
+	policyAsks := v.Decision == policy.Ask
 	// A hook may ask where the policy would allow, or approve a plain ask;
 	// never what the policy denies or must always ask about (writes outside
 	// the roots, unreadable shell lines, untrusted folders).
@@ -48,15 +49,14 @@ func (s *Session) permit(ctx context.Context, q Question, p *prepared, hook hook
 	}
 	switch v.Decision {
 	case policy.Allow:
+		s.decided(s.allowedBy(q, policyAsks))
 		s.toolState(q.CallID, "approved", "policy")
 		return ""
 	case policy.Deny:
-		s.toolState(q.CallID, "denied", "policy")
-		return v.Reason
+		return s.policyDenied(q, v.Reason)
 	}
 	if s.opts.Asker == nil {
-		s.toolState(q.CallID, "denied", "policy")
-		return "This call needs the user's approval and there is no way to ask; it was not run."
+		return s.policyDenied(q, "This call needs the user's approval and there is no way to ask; it was not run.")
 	}
 	q.Options = options(q.Confirm, s.Root())
 	if v.Reason != "" { // why this must be asked shows on the card
@@ -86,8 +86,10 @@ func (s *Session) permit(ctx context.Context, q Question, p *prepared, hook hook
 		refusal = s.reprepare(p, ans.UpdatedInput, "The user's changed input")
 	}
 	if refusal != "" {
+		s.decided(decidedReject)
 		s.toolState(q.CallID, "denied", "user")
 	} else {
+		s.decided(decidedUser)
 		s.toolState(q.CallID, "approved", "user:"+ans.OptionID)
 	}
 	return refusal
@@ -152,4 +154,12 @@ func (s *Session) saveRules(rules []policy.Rule) {
 			s.opts.Log.Warn("cannot save permission rule", "rule", r.String(), "err", err)
 		}
 	}
+}
+
+// policyDenied records that the policy (or the lack of a way to ask)
+// refused q, and returns why, for the model.
+func (s *Session) policyDenied(q Question, why string) string {
+	s.decided(decidedDeny)
+	s.toolState(q.CallID, "denied", "policy")
+	return why
 }

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -29,6 +30,23 @@ const (
 // infrastructure failure ends the turn with an error whose text is one
 // sentence for the user; cancellation is a stop reason, not an error.
 func (s *Session) Prompt(ctx context.Context, parts []model.Part) (StopReason, error) {
+	return s.PromptEcho(ctx, parts, nil)
+}
+
+// PromptEcho is Prompt keeping echo with the prompt in the journal: what
+// the front end sent, given back by PlanRewind (ACP: the content blocks).
+func (s *Session) PromptEcho(ctx context.Context, parts []model.Part, echo json.RawMessage) (StopReason, error) {
+	if s.tel == nil {
+		return s.promptEcho(ctx, parts, echo)
+	}
+	ctx, end := s.tel.t.StartTurn(ctx, TurnStart{SessionID: s.opts.ID, Depth: s.opts.Depth, Prompt: promptText(parts)})
+	reason, err := s.promptEcho(ctx, parts, echo)
+	end(TurnEnd{Stop: reason, Err: err})
+	return reason, err
+}
+
+// promptEcho is PromptEcho without telemetry.
+func (s *Session) promptEcho(ctx context.Context, parts []model.Part, echo json.RawMessage) (StopReason, error) {
 	ctx, err := s.turn.begin(ctx)
 	if err != nil {
 		return "", err
@@ -37,6 +55,7 @@ func (s *Session) Prompt(ctx context.Context, parts []model.Part) (StopReason, e
 	defer s.syncJournal()
 	s.prepareState()
 	s.tellNotices(ctx)
+	s.journalPrompt(parts, echo)
 	s.journalUser(parts)
 	if text, ok := slashCommand(parts); ok && text == "/init" {
 		var refusal string
@@ -99,6 +118,7 @@ func (s *Session) loop(ctx context.Context) (StopReason, error) {
 			if what == "" {
 				what = "the same tool call with the same arguments, again and again"
 			}
+			s.tel.record(ctx, TelLoopDetected, map[string]string{"what": what})
 			if stop, ok := s.onLoop(ctx, &loops, resp, what); ok {
 				return stop, nil
 			}
@@ -177,6 +197,7 @@ func (s *Session) request(ctx context.Context, loops *loopDetector) (response, e
 		return response{}, err
 	}
 	loops.startResponse()
+	ctx, ms := s.startModelSpan(ctx, req.Model)
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	var (
@@ -189,8 +210,11 @@ func (s *Session) request(ctx context.Context, loops *loopDetector) (response, e
 		if err != nil {
 			s.appendModelTurn(parts)
 			if ctx.Err() != nil {
+				ms.end(ModelEnd{Err: ctx.Err()})
 				return response{}, ctx.Err()
 			}
+			s.addModelError(req.Model, time.Since(start))
+			ms.end(ModelEnd{Err: err})
 			return response{}, err
 		}
 		for _, p := range chunk.Parts {
@@ -218,6 +242,7 @@ func (s *Session) request(ctx context.Context, loops *loopDetector) (response, e
 		usage = s.countTokens(ctx, req)
 	}
 	s.addUsage(req.Model, usage, time.Since(start))
+	ms.end(ModelEnd{Usage: usage, Finish: resp.finish})
 	if usage != nil {
 		used, window := usage.PromptTokens+usage.OutputTokens+usage.ThoughtTokens, s.opts.Model.ContextWindow(req.Model)
 		s.hist.setUse(used, window)

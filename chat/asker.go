@@ -131,6 +131,12 @@ func questionText(q agent.Question, keys []string) string {
 			fmt.Fprintf(&b, "\n    edit %s", c.Path)
 		case tools.ConfirmMCP:
 			fmt.Fprintf(&b, "\n    %s from MCP server %s", c.Tool, c.Server)
+		case tools.ConfirmInfo:
+			// What a fetch, a skill or a server's sampling request would
+			// do: the person answers having read it.
+			for _, line := range strings.Split(strings.TrimSpace(c.Prompt), "\n") {
+				fmt.Fprintf(&b, "\n    %s", line)
+			}
 		}
 	}
 	for i, o := range q.Options {

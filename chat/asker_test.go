@@ -128,3 +128,18 @@ func TestCommandList(t *testing.T) {
 		}
 	}
 }
+
+// TestQuestionShowsInfoDetail: a plain question (a server's sampling
+// request, a fetch) shows what it would do, line by line, before the
+// options.
+func TestQuestionShowsInfoDetail(t *testing.T) {
+	q := agent.Question{Title: "Sampling by MCP server notes",
+		Confirm: &tools.Confirmation{Type: tools.ConfirmInfo, Prompt: "System prompt:\n> be brief\nMax tokens: 50"},
+		Options: []agent.Option{{ID: agent.ProceedOnce, Label: "Allow this time", Kind: agent.AllowOnce}}}
+	got := questionText(q, optionKeys(q.Options))
+	for _, want := range []string{"\n    System prompt:\n    > be brief\n    Max tokens: 50\n  1) Allow this time"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("question lacks %q:\n%s", want, got)
+		}
+	}
+}

@@ -22,7 +22,7 @@ const (
 
 // ResumeLatest as Options.Resume continues the session of the working
 // folder used last.
-const ResumeLatest = "latest"
+const ResumeLatest = host.ResumeLatest
 
 // Options configure a chat. In, Out, Model and Tools are required.
 type Options struct {
@@ -45,6 +45,9 @@ type Options struct {
 	Log           *slog.Logger
 	// Redact, when set, replaces secret values in session files.
 	Redact func([]byte) []byte
+	// Getenv reads the environment the settings came from; nil is
+	// os.Getenv.
+	Getenv func(string) string
 	// Mode is the approval mode to start in, an agent mode id ("" keeps
 	// the settings').
 	Mode string

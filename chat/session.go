@@ -16,8 +16,8 @@ var errNoSession = errors.New("no stored session")
 func (c *chat) open(ctx context.Context) error {
 	o := c.o
 	h := host.New(host.Options{Name: o.Name, Version: o.Version, Config: o.Config, Model: o.Model, Tools: o.Tools,
-		Log: o.Log, Redact: o.Redact})
-	id, err := resumeID(h, o)
+		Log: o.Log, Redact: o.Redact, Getenv: o.Getenv})
+	id, err := h.ResumeID(o.Resume, o.Cwd)
 	if err != nil {
 		h.Close()
 		return err
@@ -48,20 +48,4 @@ func (c *chat) open(ctx context.Context) error {
 	}
 	c.host, c.agent, c.id = h, hs.Agent, hs.ID
 	return nil
-}
-
-// resumeID is the stored session o.Resume names (ResumeLatest: the
-// newest of the working folder); "" for a new session.
-func resumeID(h *host.Host, o *Options) (string, error) {
-	if o.Resume != ResumeLatest {
-		return o.Resume, nil
-	}
-	infos, _, err := h.List(o.Cwd, "")
-	if err != nil {
-		return "", err
-	}
-	if len(infos) == 0 {
-		return "", fmt.Errorf("cannot continue: %w in %s", errNoSession, o.Cwd)
-	}
-	return infos[0].ID, nil
 }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 )
 
@@ -75,8 +76,15 @@ type Config struct {
 	// "sandbox": false, honoured in the user's settings only (see
 	// MCPServer).
 	HooksSandboxNetwork *bool `json:"hooksSandboxNetwork,omitempty"`
+	// Shell is the program run_shell_command runs lines with on this
+	// machine: "" means bash (else sh), and cmd.exe on Windows; "pwsh" or
+	// "powershell" runs PowerShell. Lines for shells other than bash and
+	// sh cannot be read by the permission policy, so each is asked about.
+	// Only the user's settings set it.
+	Shell string `json:"shell,omitempty"`
 	// StateDir holds sessions, checkpoints and command logs; "" means
-	// $XDG_STATE_HOME/companion (or ~/.local/state/companion).
+	// $XDG_STATE_HOME/companion (or ~/.local/state/companion;
+	// %LOCALAPPDATA%\companion on Windows).
 	StateDir string `json:"stateDir,omitempty"`
 	// MemoryFileNames are the instruction files read from the user config
 	// directory and the project (default AGENTS.md, GEMINI.md, CLAUDE.md).
@@ -98,6 +106,9 @@ type Config struct {
 	PendingProject *PendingSettings `json:"-"`
 	// MaxTurnRequests bounds model requests per prompt.
 	MaxTurnRequests int `json:"maxTurnRequests,omitempty"`
+	// Telemetry is the OpenTelemetry export, off unless enabled; only the
+	// user's settings, the environment and flags set it (telemetry.go).
+	Telemetry Telemetry `json:"telemetry,omitzero"`
 	// SystemPrompt adjusts the built-in system prompt; only the user's
 	// settings set it.
 	SystemPrompt SystemPrompt `json:"systemPrompt,omitzero"`
@@ -261,20 +272,10 @@ func (c *Config) fillFromGemini(getenv func(string) string) {
 }
 
 // settingsPath is $COMPANION_SETTINGS, else settings.json in the user
-// config directory ($XDG_CONFIG_HOME/companion or ~/.config/companion).
+// config directory ($XDG_CONFIG_HOME/companion, %APPDATA%\companion on
+// Windows, or ~/.config/companion; see userConfigBase).
 func settingsPath(getenv func(string) string) string {
-	if p := getenv("COMPANION_SETTINGS"); p != "" {
-		return p
-	}
-	dir := getenv("XDG_CONFIG_HOME")
-	if dir == "" {
-		home := getenv("HOME")
-		if home == "" {
-			return ""
-		}
-		dir = filepath.Join(home, ".config")
-	}
-	return filepath.Join(dir, "companion", "settings.json")
+	return settingsPathFor(getenv, runtime.GOOS)
 }
 
 // readSettings reads the user settings file at path into c, noting in
@@ -328,20 +329,16 @@ func applyEnv(c *Config, lookup func(string) (string, string)) {
 			*e.dst, c.Sources[e.key] = v, src
 		}
 	}
+	applyTelemetryEnv(c, lookup)
 	if c.StateDir == "" {
 		c.StateDir = stateDir(func(k string) string { v, _ := lookup(k); return v })
 	}
 }
 
-// stateDir is $XDG_STATE_HOME/companion, else ~/.local/state/companion.
+// stateDir is $XDG_STATE_HOME/companion, %LOCALAPPDATA%\companion on
+// Windows, else ~/.local/state/companion (see userStateBase).
 func stateDir(getenv func(string) string) string {
-	if d := getenv("XDG_STATE_HOME"); d != "" {
-		return filepath.Join(d, "companion")
-	}
-	if h := getenv("HOME"); h != "" {
-		return filepath.Join(h, ".local", "state", "companion")
-	}
-	return filepath.Join(os.TempDir(), "companion-state")
+	return stateDirFor(getenv, runtime.GOOS)
 }
 
 // geminiSettings is what companion takes from a Gemini CLI settings file.

@@ -20,6 +20,13 @@
 //   - the flags (applied by internal/cli; ApplyProject keeps them over the
 //     project's choices).
 //
+// The user's folders (dirs.go): settings in $XDG_CONFIG_HOME/companion,
+// else %APPDATA%\companion on Windows, else ~/.config/companion (macOS
+// too); state in $XDG_STATE_HOME/companion, else %LOCALAPPDATA%\companion
+// on Windows, else ~/.local/state/companion. UserEnv, which main wraps
+// os.Getenv in, answers HOME from %USERPROFILE% or the account database
+// when it is unset, so none of this needs HOME.
+//
 // Every settings file may have comments and trailing commas, and string
 // values may use ${VAR}, $VAR and ${VAR:-default} from the process
 // environment (jsonc.go); errors name the file, line and column.

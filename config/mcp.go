@@ -42,6 +42,26 @@ type MCPServer struct {
 	// SandboxNetwork false cuts a sandboxed stdio server off the network;
 	// servers have network by default.
 	SandboxNetwork *bool `json:"sandboxNetwork,omitempty"`
+	// Sampling says what happens when the server asks to use the
+	// session's model: "ask" (the default: a permission card; refused
+	// where no one can answer), "allow" (no card, and allowed in headless
+	// runs) or "deny". Only the user's settings may say "allow".
+	Sampling string `json:"sampling,omitempty"`
+	// OAuth is Gemini CLI's oauth block for a remote server.
+	OAuth *MCPOAuth `json:"oauth,omitempty"`
+}
+
+// MCPOAuth is a remote server's OAuth settings, as Gemini CLI writes
+// them. Empty fields are discovered from the server; Enabled false (when
+// the block is present) turns OAuth off for the server.
+type MCPOAuth struct {
+	Enabled          *bool    `json:"enabled,omitempty"`
+	ClientID         string   `json:"clientId,omitempty"`
+	ClientSecret     string   `json:"clientSecret,omitempty"`
+	AuthorizationURL string   `json:"authorizationUrl,omitempty"`
+	TokenURL         string   `json:"tokenUrl,omitempty"`
+	Scopes           []string `json:"scopes,omitempty"`
+	RedirectURI      string   `json:"redirectUri,omitempty"`
 }
 
 // editSettings applies change to the JSON object in path, keeping every

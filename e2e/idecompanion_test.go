@@ -32,8 +32,7 @@ func TestIDECompanion(t *testing.T) {
 			defer close(release)
 			fake := acptest.NewFake()
 			fake.Answer = func(acptest.PermissionRequest) (string, map[string]any) { <-release; return "", nil }
-			// The real binary on purpose: IDE discovery reads TMPDIR from the process environment.
-			ed := startAgent(t, agentOpts{binary: true, env: env(t, "TMPDIR="+tmp), handler: fake.Handle, script: `{"turns":[
+			ed := startAgent(t, agentOpts{env: env(t, "TMPDIR="+tmp), handler: fake.Handle, script: `{"turns":[
 				{"match":"app.txt","chunks":[{"functionCall":{"name":"write_file","args":{"file_path":"app.txt","content":"proposed\n"}}}]},
 				{"chunks":[{"text":"done"}]}],"fallback":"error"}`})
 			ed.Initialize(map[string]any{})

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"encoding/json"
-
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,22 +25,7 @@ func sbxBase(t *testing.T) string {
 	if err := exec.Command("bwrap", "--ro-bind", "/", "/", "--unshare-pid", "--unshare-net", "true").Run(); err != nil {
 		t.Skipf("bubblewrap cannot create namespaces here (%v)", err)
 	}
-	for _, parent := range []string{"/var/tmp", os.Getenv("HOME")} {
-		if parent == "" {
-			continue
-		}
-		dir, err := os.MkdirTemp(parent, "companion-sbx-")
-		if err != nil {
-			continue
-		}
-		t.Cleanup(func() { os.RemoveAll(dir) })
-		if dir, err = filepath.EvalSymlinks(dir); err != nil {
-			t.Fatal(err)
-		}
-		return dir
-	}
-	t.Skip("no writable directory outside /tmp")
-	return ""
+	return sandboxBase(t)
 }
 
 // sbxEnv is a clean environment with its own home.

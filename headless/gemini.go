@@ -20,9 +20,12 @@ type geminiModel struct {
 	Tokens geminiTokens `json:"tokens"`
 }
 
-// geminiAPI counts a model's requests.
+// geminiAPI counts a model's requests, the failed ones, and the time
+// they took.
 type geminiAPI struct {
-	TotalRequests int `json:"totalRequests"`
+	TotalRequests  int   `json:"totalRequests"`
+	TotalErrors    int   `json:"totalErrors"`
+	TotalLatencyMS int64 `json:"totalLatencyMs"`
 }
 
 // geminiTokens are a model's token counts: prompt (input), candidates
@@ -33,13 +36,39 @@ type geminiTokens struct {
 	Total      int `json:"total"`
 	Cached     int `json:"cached"`
 	Thoughts   int `json:"thoughts"`
+	// CacheHitRatio is cached / prompt (companion's addition).
+	CacheHitRatio float64 `json:"cacheHitRatio"`
 }
 
-// geminiTools counts the prompt's tool calls.
+// geminiTools counts the prompt's tool calls: in all, per tool, how long
+// they took and who decided them.
 type geminiTools struct {
-	TotalCalls   int `json:"totalCalls"`
-	TotalSuccess int `json:"totalSuccess"`
-	TotalFail    int `json:"totalFail"`
+	TotalCalls      int                   `json:"totalCalls"`
+	TotalSuccess    int                   `json:"totalSuccess"`
+	TotalFail       int                   `json:"totalFail"`
+	TotalDurationMS int64                 `json:"totalDurationMs"`
+	TotalDecisions  geminiDecisions       `json:"totalDecisions"`
+	ByName          map[string]geminiTool `json:"byName"`
+	// DecidedBy is companion's finer count of who decided (policy or
+	// rule, mode, user, hook; rejected, denied, blocked by a hook).
+	DecidedBy agent.Decisions `json:"decidedBy"`
+}
+
+// geminiDecisions are Gemini CLI's decision counts: the user accepted,
+// rejected or modified a call, or it was accepted without asking.
+type geminiDecisions struct {
+	Accept     int `json:"accept"`
+	Reject     int `json:"reject"`
+	Modify     int `json:"modify"`
+	AutoAccept int `json:"auto_accept"`
+}
+
+// geminiTool is one tool's calls during the prompt.
+type geminiTool struct {
+	Count      int   `json:"count"`
+	Success    int   `json:"success"`
+	Fail       int   `json:"fail"`
+	DurationMS int64 `json:"durationMs"`
 }
 
 // errorInfo is the json output's "error" when the prompt failed.
@@ -71,20 +100,39 @@ func statsOf(o outcome, calls []toolCallRecord) *geminiStats {
 	st := &geminiStats{Models: map[string]geminiModel{}}
 	used := agent.SubModelTotals(o.afterModels, o.beforeModels)
 	for name, u := range used {
-		st.Models[name] = geminiModel{API: geminiAPI{TotalRequests: u.Requests}, Tokens: tokensOf(u.Tokens)}
+		st.Models[name] = geminiModel{API: geminiAPI{TotalRequests: u.Requests, TotalErrors: u.Errors,
+			TotalLatencyMS: u.Time.Milliseconds()}, Tokens: tokensOf(u.Tokens)}
 	}
-	for _, c := range calls {
-		switch {
-		case c.Status != string(agent.ToolCompleted) && c.Status != string(agent.ToolFailed):
-			continue
-		case c.IsError:
-			st.Tools.TotalFail++
-		default:
-			st.Tools.TotalSuccess++
-		}
-		st.Tools.TotalCalls++
-	}
+	st.Tools = toolsOf(o, calls)
 	return st
+}
+
+// toolsOf counts the prompt's finished calls from its records, their
+// time per tool and the decisions from the session's running totals.
+func toolsOf(o outcome, calls []toolCallRecord) geminiTools {
+	t := geminiTools{ByName: map[string]geminiTool{}, TotalDurationMS: (o.after.ToolTime - o.before.ToolTime).Milliseconds()}
+	d := o.after.Decisions.Sub(o.before.Decisions)
+	t.DecidedBy = d
+	t.TotalDecisions = geminiDecisions{Accept: d.User, Reject: d.Rejected + d.Denied + d.Blocked, AutoAccept: d.Policy + d.Mode + d.Hook}
+	used := agent.SubToolTotals(o.after.Tools, o.before.Tools)
+	for _, c := range calls {
+		if c.Status != string(agent.ToolCompleted) && c.Status != string(agent.ToolFailed) {
+			continue
+		}
+		byName := t.ByName[c.Name]
+		byName.Count++
+		if c.IsError {
+			t.TotalFail++
+			byName.Fail++
+		} else {
+			t.TotalSuccess++
+			byName.Success++
+		}
+		byName.DurationMS = used[c.Name].Time.Milliseconds()
+		t.ByName[c.Name] = byName
+		t.TotalCalls++
+	}
+	return t
 }
 
 // tokensOf is u in Gemini CLI's names; a total the provider did not
@@ -95,6 +143,7 @@ func tokensOf(u model.Usage) geminiTokens {
 	if t.Total == 0 {
 		t.Total = t.Prompt + t.Candidates + t.Thoughts
 	}
+	t.CacheHitRatio = agent.CacheHitRatio(u)
 	return t
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"companion/agent/model"
 	"companion/config"
+	"companion/host"
 	"companion/tools"
 )
 
@@ -27,7 +28,7 @@ const DefaultControlTimeout = 60 * time.Second
 
 // ResumeLatest as Options.Resume continues the session of the working
 // folder updated last (--continue, --resume latest).
-const ResumeLatest = "latest"
+const ResumeLatest = host.ResumeLatest
 
 // ErrUsage marks a bad combination of options: exit code 2.
 var ErrUsage = errors.New("bad usage")
@@ -74,6 +75,9 @@ type Options struct {
 	// Redact, when set, replaces secret values in session files (see
 	// host.Options.Redact).
 	Redact func([]byte) []byte
+	// Getenv reads the environment the settings came from (HOME for the
+	// user's skills, agents and commands); nil is os.Getenv.
+	Getenv func(string) string
 }
 
 // Check validates the options' combination; its errors wrap ErrUsage.

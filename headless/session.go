@@ -38,8 +38,8 @@ func (s *runSession) close(*Options) { s.host.Close() }
 // approval are refused).
 func openSession(ctx context.Context, o *Options, ex extras, rep *reporter, asker agent.Asker) (*runSession, error) {
 	h := host.New(host.Options{Name: o.Name, Version: o.Version, Config: o.Config, Model: o.Model, Tools: o.Tools, Log: o.Log,
-		Redact: o.Redact})
-	id, err := resumeID(h, o)
+		Redact: o.Redact, Getenv: o.Getenv})
+	id, err := h.ResumeID(o.Resume, o.Cwd)
 	if err != nil {
 		h.Close()
 		return nil, err
@@ -50,7 +50,7 @@ func openSession(ctx context.Context, o *Options, ex extras, rep *reporter, aske
 		req.ID = host.NewSessionID()
 	}
 	rep.session = req.ID
-	ports := host.Ports{Sink: rep, Asker: asker, Observer: &mcpWatch{rep: rep}}
+	ports := host.Ports{Sink: rep, Asker: asker, Observer: &mcpWatch{rep: rep}, Headless: true}
 	var hs *host.Session
 	if o.Resume == "" {
 		hs, err = h.New(ctx, req, ports)
@@ -74,22 +74,6 @@ func openSession(ctx context.Context, o *Options, ex extras, rep *reporter, aske
 	return rs, nil
 }
 
-// resumeID is the stored session o.Resume names: ResumeLatest is the
-// newest of the working folder; "" when the run starts a new session.
-func resumeID(h *host.Host, o *Options) (string, error) {
-	if o.Resume != ResumeLatest {
-		return o.Resume, nil
-	}
-	infos, _, err := h.List(o.Cwd, "")
-	if err != nil {
-		return "", err
-	}
-	if len(infos) == 0 {
-		return "", fmt.Errorf("cannot continue: %w in %s", errNoSessionHere, o.Cwd)
-	}
-	return infos[0].ID, nil
-}
-
 // sessionError words the host's errors for a run: bad permission rules
 // are usage errors, a missing stored session says so.
 func sessionError(id string, err error) error {
@@ -106,5 +90,5 @@ func sessionError(id string, err error) error {
 // (or --resume latest) did.
 var (
 	errNoSession     = errors.New("no stored session with this id")
-	errNoSessionHere = errors.New("no stored session")
+	errNoSessionHere = host.ErrNoStoredSession
 )

@@ -160,6 +160,7 @@ func (h *Host) UpdateIDEContext(id string, c ide.Context) {
 	for _, s := range h.live() {
 		if id == "" || s.ID == id {
 			s.Agent.UpdateIDEContext(c)
+			s.rootsMayHaveChanged()
 		}
 	}
 	h.applyEditorTrust(id, c)

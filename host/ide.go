@@ -29,7 +29,12 @@ type ideLink struct {
 // the background; no IDE is the normal case and costs one look-up.
 func (l *ideLink) start(cwd string) {
 	l.once.Do(func() {
-		opts := companion.DiscoverOptions{Cwd: cwd, PID: os.Getpid(), Log: l.h.log}
+		// The host's environment, not the process's: an in-process agent
+		// (tests) has its own, and the port file lives in its TMPDIR.
+		opts := companion.DiscoverOptions{Cwd: cwd, PID: os.Getpid(), Log: l.h.log, Getenv: l.h.opts.Getenv}
+		if opts.Getenv != nil {
+			opts.TempDir = opts.Getenv("TMPDIR")
+		}
 		ep, err := companion.Discover(opts)
 		if err != nil {
 			if !errors.Is(err, companion.ErrNotFound) {
@@ -73,6 +78,7 @@ func (l *ideLink) deliver(ctx ide.Context) {
 	}
 	for _, s := range targets {
 		s.Agent.UpdateIDEContext(ctx)
+		s.rootsMayHaveChanged()
 		if ctx.IsTrusted != nil {
 			l.h.setEditorTrust(s, *ctx.IsTrusted)
 		}

@@ -41,11 +41,13 @@ func mcpServers(cfg config.Config, log *slog.Logger, extra ...mcp.ServerConfig) 
 		for _, s := range servers {
 			if i == 1 {
 				s.Trust = false // a project's server never skips the ask: "trust" is the user's to give
+				s.Sampling = userOnlySampling(s.Sampling)
 			}
 			add(s, i == 1)
 		}
 	}
 	for _, s := range extra {
+		s.Sampling = userOnlySampling(s.Sampling)
 		add(s, false)
 	}
 	out := make([]mcp.ServerConfig, 0, len(order))
@@ -53,4 +55,14 @@ func mcpServers(cfg config.Config, log *slog.Logger, extra ...mcp.ServerConfig) 
 		out = append(out, byName[n])
 	}
 	return out, project
+}
+
+// userOnlySampling drops "allow" from a sampling policy that does not come
+// from the user's settings: only the user may let a server use the model
+// without asking.
+func userOnlySampling(policy string) string {
+	if policy == mcp.SamplingAllow {
+		return ""
+	}
+	return policy
 }

@@ -57,11 +57,14 @@ type Session struct {
 	trust trust
 	// project holds the project's hooks and MCP servers to that trust.
 	project *projectGate
+	// tel is the session's telemetry; nil when off (telemetry.go).
+	tel *sessionTelemetry
 }
 
 // close ends the agent session (and its MCP servers) and its journal.
 func (s *Session) close(log *slog.Logger) {
 	s.Agent.Close()
+	s.tel.shutdown()
 	if s.journal != nil {
 		if err := s.journal.Close(); err != nil {
 			log.Warn("closing session journal", "session", s.ID, "err", err)
@@ -125,10 +128,12 @@ func (h *Host) open(ctx context.Context, req Request, p Ports, journal *store.Wr
 		return nil, nil, err
 	}
 	if journal != nil {
-		opts.Journal = h.journalFor(journal)
+		opts.Journal, opts.Forks = h.journalFor(journal), forker{h: h, id: req.ID}
 	}
 	opts.Hooks = opts.Hooks.WithRedact(h.opts.Redact) // secrets out of hooks' input
-	s := &Session{ID: req.ID, Ports: p, journal: journal, Agents: []string{}, trust: t, project: project}
+	s := &Session{ID: req.ID, Ports: p, journal: journal, Agents: []string{}, trust: t, project: project,
+		tel: h.startTelemetry(ctx, h.Config().Telemetry, req.ID)}
+	opts.Telemetry = s.tel.observer()
 	for _, d := range opts.Agents {
 		s.Agents = append(s.Agents, d.Name)
 	}
@@ -146,8 +151,10 @@ func (h *Host) open(ctx context.Context, req Request, p Ports, journal *store.Wr
 		if s.MCP != nil {
 			s.MCP.Close()
 		}
+		s.tel.shutdown()
 		return nil, nil, err
 	}
+	s.tel.started(cfg, s)
 	h.register(s)
 	if p.Observer != nil {
 		p.Observer.Opened(s.Agent)

@@ -23,6 +23,10 @@ type Ports struct {
 	Sink agent.Sink
 	// Observer hears what happens to the session outside its turns.
 	Observer Observer
+	// Headless is set by front ends where no one answers questions as
+	// they come (companion run): MCP servers' sampling requests are then
+	// refused unless the user's settings allow them.
+	Headless bool
 }
 
 // Observer hears what the host learns about a session outside the agent's

@@ -177,3 +177,9 @@ func (c *Client) ReadResource(ctx context.Context, uri string) (*mcp.ReadResourc
 	}
 	return res, nil
 }
+
+// Notify sends the server a notification of the client's own (such as
+// notifications/roots/list_changed); params may be nil.
+func (c *Client) Notify(ctx context.Context, method string, params any) error {
+	return c.notify(ctx, method, params)
+}

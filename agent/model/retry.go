@@ -110,6 +110,7 @@ func (r RetryPolicy) Do(ctx context.Context, log *slog.Logger, name string, try 
 				slog.Int("attempts", attempt), slog.Any("error", a.Err))
 			return a.Final(attempt)
 		}
+		countRetry(ctx)
 		log.LogAttrs(ctx, slog.LevelInfo, name+" request failed, retrying",
 			slog.Int("attempt", attempt), slog.Duration("wait", wait), slog.Any("error", a.Err))
 		if err := sleep(ctx, wait); err != nil {

@@ -75,7 +75,7 @@ var errNoFrontMatter = errors.New("no YAML front matter between --- lines at the
 
 // parse reads SKILL.md's content: the checked front matter and the body.
 func parse(data []byte) (Skill, string, error) {
-	front, body, ok := splitFrontMatter(data)
+	front, body, ok := SplitFrontMatter(data)
 	if !ok {
 		return Skill{}, "", errNoFrontMatter
 	}
@@ -132,8 +132,9 @@ func allowedTools(n yaml.Node) ([]string, error) {
 	return nil, errors.New("allowed-tools must be a list or a string of tool names")
 }
 
-// splitFrontMatter separates "---\nyaml\n---\nbody".
-func splitFrontMatter(data []byte) (front, body []byte, ok bool) {
+// SplitFrontMatter separates "---\nyaml\n---\nbody", the shape of a
+// SKILL.md and of a subagent's definition file; ok is false without it.
+func SplitFrontMatter(data []byte) (front, body []byte, ok bool) {
 	data = bytes.TrimLeft(data, "\ufeff \t\r\n")
 	rest, found := bytes.CutPrefix(data, []byte("---"))
 	if !found {

@@ -4,10 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"unicode"
 
@@ -47,18 +45,7 @@ type file struct {
 // a missing folder is not an error. Symbolic links to folders are not
 // followed.
 func Load(projectRoot, userDir string) ([]Command, []error) {
-	byName := map[string]Command{}
-	var errs []error
-	for _, dir := range commandDirs(projectRoot, userDir) {
-		cmds, dirErrs := loadDir(dir)
-		maps.Copy(byName, cmds)
-		errs = append(errs, dirErrs...)
-	}
-	out := make([]Command, 0, len(byName))
-	for _, name := range slices.Sorted(maps.Keys(byName)) {
-		out = append(out, byName[name])
-	}
-	return out, errs
+	return LoadFolders(commandDirs(projectRoot, userDir))
 }
 
 // commandDirs lists the folders to read, the one that wins last.

@@ -34,7 +34,9 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == sandbox.HelperCommand {
 		os.Exit(sandbox.RunHelper(os.Args[2:]))
 	}
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
+	// HOME is filled in from the account when unset, so settings and
+	// sessions have their usual places in services and containers too.
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, config.UserEnv(os.Getenv, config.AccountHome)))
 }
 
 const usage = `companion is an AI coding agent that lives in your editor.

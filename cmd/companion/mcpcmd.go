@@ -1,19 +1,23 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
 	"companion/config"
+	"companion/mcpclient/oauth"
 )
 
 const mcpUsage = `Usage:
   companion mcp add [-s user|project] [-t stdio|http|sse] [-e KEY=V]... [-H "Name: value"]... [--trust]
                     [--timeout MS] [--include-tools a,b] [--exclude-tools a,b] NAME COMMAND-OR-URL [--] [ARGS...]
   companion mcp remove [-s user|project] NAME
-  companion mcp list [-s user|project]   (both scopes when none is given)
+  companion mcp list [-s user|project]   (both scopes when none is given; remote servers' auth state too)
+  companion mcp auth NAME                (authorise companion with a remote server that uses OAuth)
+  companion mcp logout NAME              (forget that authorization)
 
 Servers go to .companion/settings.json in the current directory (-s project, the default, as in
 Gemini CLI) or to your user settings file (-s user). Long forms: --scope, --transport, --env,
@@ -41,6 +45,11 @@ func runMCP(args []string, stdout, stderr io.Writer, getenv func(string) string)
 		fmt.Fprintf(stderr, "companion: %v\n", err)
 		return 1
 	}
+	if args[0] == "auth" || args[0] == "logout" {
+		return runMCPAuth(args[0], a.pos, cfg, stdout, stderr, func(ctx context.Context, url string) error {
+			return oauth.OpenBrowser(ctx, url, getenv)
+		})
+	}
 	path, edit := cfg.SettingsPath, func(f func() error) error { return f() }
 	if a.scope == "project" {
 		wd, _ := os.Getwd()
@@ -63,12 +72,13 @@ func runMCP(args []string, stdout, stderr io.Writer, getenv func(string) string)
 		}
 		err = edit(func() error { return config.RemoveMCPServer(path, rest[0]) })
 	case "list":
+		store := oauth.NewStore(oauth.StorePath(cfg.StateDir))
 		if a.scopeSet {
-			err = listMCP(stdout, path)
+			err = listMCP(stdout, path, store)
 			break
 		}
 		for _, p := range []string{cfg.SettingsPath, path} { // both scopes, the user's first
-			if err = listMCP(stdout, p); err != nil {
+			if err = listMCP(stdout, p, store); err != nil {
 				break
 			}
 		}
@@ -114,7 +124,7 @@ func mcpServer(target string, args []string, a mcpArgs) config.MCPServer {
 	return s
 }
 
-func listMCP(w io.Writer, path string) error {
+func listMCP(w io.Writer, path string, store *oauth.Store) error {
 	servers, names, err := config.ListMCPServers(path)
 	if err != nil {
 		return err
@@ -129,9 +139,9 @@ func listMCP(w io.Writer, path string) error {
 		case s.Command != "":
 			fmt.Fprintf(w, "%s\tstdio\t%s %s\n", n, s.Command, strings.Join(s.Args, " "))
 		case s.HTTPURL != "":
-			fmt.Fprintf(w, "%s\thttp\t%s\n", n, s.HTTPURL)
+			fmt.Fprintf(w, "%s\thttp\t%s%s\n", n, s.HTTPURL, authColumn(store, n, s))
 		default:
-			fmt.Fprintf(w, "%s\tsse\t%s\n", n, s.URL)
+			fmt.Fprintf(w, "%s\tsse\t%s%s\n", n, s.URL, authColumn(store, n, s))
 		}
 	}
 	return nil

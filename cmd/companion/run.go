@@ -222,7 +222,7 @@ func headlessRun(f runFlags, stdin io.Reader, stdout, stderr io.Writer, getenv f
 		OutputFormat: f.outputFormat, InputFormat: f.inputFormat, ApprovalMode: f.approvalMode,
 		Resume: f.resume, IncludeDirs: env.dirs, AllowedTools: f.rules(), MaxTurns: f.maxTurns, IncludePartial: f.partial,
 		ControlTimeout: f.controlTimeout, Cwd: env.cwd, Config: env.cfg,
-		Version: version, Log: env.log, Redact: env.redact,
+		Version: version, Log: env.log, Redact: env.redact, Getenv: getenv,
 	})
 }
 

@@ -22,6 +22,8 @@ type Flags struct {
 	// Debug logs at debug level (--debug), unless --log-level says
 	// otherwise.
 	Debug bool
+	// Telemetry overrides the "telemetry" settings (telemetry_flags.go).
+	Telemetry TelemetryFlags
 }
 
 // Register adds the flags to fs.
@@ -36,6 +38,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.Debug, "debug", false, "log at debug level (same as --log-level debug)")
 	fs.StringVar(&f.Sandbox, "sandbox", "", "run shell commands in a sandbox `mode`: off, read-only or workspace-write (Linux, bubblewrap)")
 	fs.IntVar(&f.MaxTurnRequests, "max-turn-requests", 0, "at most `n` model requests per prompt (default 100)")
+	f.Telemetry.register(fs)
 }
 
 // LoadConfig reads settings and environment, then applies the flags.
@@ -62,7 +65,8 @@ func LoadConfig(getenv func(string) string, f Flags) (config.Config, error) {
 	if _, err := sandbox.ParseMode(cfg.Sandbox); err != nil {
 		return cfg, err
 	}
-	return cfg, nil
+	f.Telemetry.apply(&cfg.Telemetry)
+	return cfg, cfg.Telemetry.Check()
 }
 
 // PrintFlags writes fs's flags as a person types them: two dashes for

@@ -15,7 +15,7 @@ func BuiltinTools(cfg config.Config) *tools.Registry {
 	all = append(all, builtin.Editing(builtin.EditOptions{})...)
 	all = append(all, builtin.Extras(builtin.ExtraOptions{AllowPrivate: cfg.AllowPrivateFetch})...)
 	all = append(all, builtin.Shell(builtin.ShellOptions{Env: secrets.EnvFilter{Include: cfg.ShellEnvironment.Include,
-		Exclude: cfg.ShellEnvironment.Exclude, Values: cfg.Secrets()}, Sandbox: shellSandbox(cfg)})...)
+		Exclude: cfg.ShellEnvironment.Exclude, Values: cfg.Secrets()}, Sandbox: shellSandbox(cfg), Shell: cfg.Shell})...)
 	if dir := cfg.ConfigDir(); dir != "" {
 		names := cfg.MemoryFileNames
 		if len(names) == 0 {

@@ -28,8 +28,10 @@ func allowed() map[string][]string {
 		// The session host every front end shares.
 		"host": {"agent", "agent/checkpoint", "agent/hooks", "agent/memory", "agent/model",
 			"agent/model/gemini", "agent/model/openai", "agent/model/scripted", "agent/model/textproto",
-			"agent/skills", "agent/slash", "agent/store", "config", "ide", "ide/companion", "tools", "tools/mcp", "tools/policy",
+			"agent/skills", "agent/slash", "agent/store", "config", "ide", "ide/companion", "telemetry", "tools", "tools/mcp", "tools/policy",
 			"tools/sandbox"},
+		// OpenTelemetry export, wired by the host only when enabled.
+		"telemetry": {"agent", "agent/model"},
 		// The commands' wiring, importable by tests.
 		"internal/cli": {"acp", "agent/memory", "chat", "config", "headless", "host", "secrets", "tools", "tools/builtin",
 			"tools/sandbox"},
@@ -56,7 +58,7 @@ func allowed() map[string][]string {
 		"tools/shell":                    {},
 		"tools/policy":                   {"tools"},
 		"tools/procgroup":                {},
-		"tools/mcp":                      {"config", "mcpclient", "tools", "tools/procgroup"},
+		"tools/mcp":                      {"config", "mcpclient", "mcpclient/oauth", "tools", "tools/procgroup"},
 
 		// Editor context and settings.
 		"ide":                         {},
@@ -67,6 +69,9 @@ func allowed() map[string][]string {
 
 		// The MCP client the MCP tools and the IDE link share.
 		"mcpclient": {},
+		// OAuth for remote MCP servers, and its test authorization server.
+		"mcpclient/oauth":           {},
+		"mcpclient/oauth/oauthtest": {},
 
 		// Generator and test harnesses.
 		"internal/acpgen":            {},
@@ -78,6 +83,9 @@ func allowed() map[string][]string {
 
 		// The task suite: it runs the companion binary, importing none of it.
 		"eval": {},
+
+		// The ACP Registry entry and its test (no code).
+		"editors/registry": {},
 	}
 }
 

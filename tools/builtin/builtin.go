@@ -181,7 +181,10 @@ func Editing(opts EditOptions) []tools.Tool {
 // tools. Zero fields take the defaults given.
 type ShellOptions struct {
 	// Shell is the program that runs commands locally, as `Shell -c
-	// command`: "" means bash, or sh where bash is missing.
+	// command` (`cmd.exe /d /s /c`, `pwsh -NoProfile -NonInteractive
+	// -Command` for those): "" means bash, or sh where bash is missing, and
+	// %ComSpec% (cmd.exe) on Windows. Lines for shells other than bash and
+	// sh are not parsed, so the policy asks about each (shell.AnalyzeFor).
 	Shell string
 	// InactivityTimeout kills a command that prints nothing for this long
 	// (5 minutes).

@@ -33,6 +33,8 @@ type runShellParams struct {
 // runShellTool runs shell commands, locally or in the editor's terminals.
 type runShellTool struct {
 	opts ShellOptions
+	// program is the shell that runs commands here (localShell).
+	program string
 }
 
 func newRunShell(o ShellOptions) tools.Tool {
@@ -41,7 +43,7 @@ func newRunShell(o ShellOptions) tools.Tool {
 		"{head}", tools.FormatSize(int64(o.HeadBytes)),
 		"{tail}", tools.FormatSize(int64(o.TailBytes)),
 	).Replace(runShellDescription)
-	t := &runShellTool{opts: o}
+	t := &runShellTool{opts: o, program: localShell(o.Shell)}
 	return tools.Define(tools.Def[runShellParams]{
 		Name: "run_shell_command", Kind: tools.KindExecute,
 		Description: desc,
@@ -63,7 +65,8 @@ func (t *runShellTool) prepare(env *tools.Env, p runShellParams) (tools.Invocati
 			return nil, tools.ArgErrorf("directory %q does not exist or is not a directory", p.Directory)
 		}
 	}
-	return &runShellCall{env: env, opts: t.opts, p: p, dir: dir, analysis: shell.Analyze(p.Command)}, nil
+	return &runShellCall{env: env, opts: t.opts, p: p, dir: dir,
+		program: t.program, analysis: shell.AnalyzeFor(t.program, p.Command)}, nil
 }
 
 // runShellCall is one validated run_shell_command call.
@@ -72,6 +75,7 @@ type runShellCall struct {
 	opts     ShellOptions
 	p        runShellParams
 	dir      string
+	program  string
 	analysis shell.Analysis
 	// outsideAllowed is set when the user allowed this call to run
 	// outside the sandbox.

@@ -33,7 +33,7 @@ func (c *runShellCall) startLocal() (*localProcess, *tools.Result, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	argv, err := c.sandboxFor().Wrap(c.env.Roots.All(), []string{shellPath(c.opts.Shell), "-c", c.p.Command})
+	argv, err := c.sandboxFor().Wrap(c.env.Roots.All(), shellArgv(c.program, c.p.Command))
 	if err != nil {
 		_ = logf.Close()
 		_ = os.Remove(logf.Name())
@@ -41,6 +41,7 @@ func (c *runShellCall) startLocal() (*localProcess, *tools.Result, error) {
 			"Install bubblewrap or allow unprivileged user namespaces, or set the sandbox to off.", c.opts.Sandbox.Mode, err)), nil
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
+	setCommandLine(cmd, argv)
 	cmd.Dir = c.dir
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.Env = append(secrets.ShellEnv(os.Environ(), c.opts.Env), "COMPANION=1")
@@ -56,18 +57,6 @@ func (c *runShellCall) startLocal() (*localProcess, *tools.Result, error) {
 		close(p.done)
 	}()
 	return p, nil, nil
-}
-
-// shellPath returns the shell to run: the configured one, else bash, else
-// sh.
-func shellPath(configured string) string {
-	if configured != "" {
-		return configured
-	}
-	if p, err := exec.LookPath("bash"); err == nil {
-		return p
-	}
-	return "sh"
 }
 
 // runLocal runs a foreground command on this machine and waits for it,

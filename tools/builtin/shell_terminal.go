@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"hash/maphash"
 	"time"
+
+	"companion/tools/shell"
 )
 
 // maxTerminalPoll is the longest wait between two looks at a terminal's
@@ -14,7 +16,11 @@ const maxTerminalPoll = 10 * time.Second
 
 // terminalRequest is how a command starts in an editor terminal.
 func (c *runShellCall) terminalRequest() tools.TerminalRequest {
-	return tools.TerminalRequest{Command: "bash", Args: []string{"-c", c.p.Command}, Dir: c.dir,
+	argv := []string{"bash", "-c", c.p.Command} // the bash family: bash, as ever
+	if !shell.Reads(c.program) {
+		argv = shellArgv(c.program, c.p.Command) // cmd.exe, PowerShell, …
+	}
+	return tools.TerminalRequest{Command: argv[0], Args: argv[1:], Dir: c.dir,
 		Env: []string{"COMPANION=1"}, OutputByteLimit: c.opts.TerminalOutputLimit}
 }
 

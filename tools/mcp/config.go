@@ -54,8 +54,12 @@ type ServerConfig struct {
 	// Timeout bounds one call (tool, prompt, resource); 0 means
 	// DefaultTimeout.
 	Timeout time.Duration
-	// Trust skips the user's confirmation for this server's tools.
+	// Trust skips the user's confirmation for this server's tools (in a
+	// trusted workspace only).
 	Trust bool
+	// Sampling is the settings' sampling policy for the server: "",
+	// SamplingAsk, SamplingAllow or SamplingDeny; the Sampler applies it.
+	Sampling string
 	// IncludeTools, when not empty, keeps only the tools named; ExcludeTools
 	// drops the tools named and wins over IncludeTools.
 	IncludeTools, ExcludeTools []string
@@ -73,6 +77,9 @@ type ServerConfig struct {
 	// closing it stops the server's process, and starts are refused until
 	// it opens again (a project's servers in a workspace that lost trust).
 	Gate *Gate
+	// OAuth is the server's oauth settings block (nil: none; OAuth is
+	// still discovered when an HTTP or SSE server answers 401).
+	OAuth *config.MCPOAuth
 }
 
 // transport is the effective transport.
@@ -167,7 +174,7 @@ func ParseServers(raw json.RawMessage) ([]ServerConfig, error) {
 func serverConfig(name string, s config.MCPServer) (ServerConfig, error) {
 	cfg := ServerConfig{
 		Name: name, Command: s.Command, Args: s.Args, Env: s.Env, Cwd: s.Cwd,
-		Headers: s.Headers, Trust: s.Trust,
+		Headers: s.Headers, Trust: s.Trust, OAuth: s.OAuth, Sampling: s.Sampling,
 		IncludeTools: s.IncludeTools, ExcludeTools: s.ExcludeTools,
 		Unsandboxed: s.Sandbox != nil && !*s.Sandbox, NoNetwork: s.SandboxNetwork != nil && !*s.SandboxNetwork,
 	}
@@ -175,6 +182,12 @@ func serverConfig(name string, s config.MCPServer) (ServerConfig, error) {
 		return cfg, fmt.Errorf("%w: server %q: negative timeout", ErrBadConfig, name)
 	}
 	cfg.Timeout = time.Duration(s.Timeout * float64(time.Millisecond))
+	switch s.Sampling {
+	case "", SamplingAsk, SamplingAllow, SamplingDeny:
+	default:
+		return cfg, fmt.Errorf("%w: server %q: sampling must be %q, %q or %q, not %q", ErrBadConfig, name,
+			SamplingAsk, SamplingAllow, SamplingDeny, s.Sampling)
+	}
 	switch {
 	case s.Command != "":
 		cfg.Transport = TransportStdio

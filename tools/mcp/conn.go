@@ -66,6 +66,7 @@ func dial(ctx context.Context, cfg *ServerConfig, o *Options) (*conn, error) {
 	if o.Elicit != nil {
 		opts = append(opts, mcpclient.WithElicitation(elicitHandler{server: cfg.Name, ask: o.Elicit}.Elicit))
 	}
+	opts = append(opts, serverRequests(cfg.Name, o)...)
 	c.client = mcpclient.New(tr, opts...)
 	if err := c.handshake(ctx, o); err != nil {
 		err = c.explain(err)
@@ -95,14 +96,14 @@ func (c *conn) transport(cfg *ServerConfig, o *Options) (mcpclient.Transport, er
 	case TransportSSE:
 		c.httpTr = http.DefaultTransport.(*http.Transport).Clone()
 		return mcpclient.NewSSE(cfg.URL, mcpclient.HTTPOptions{Headers: cfg.Headers,
-			Client: &http.Client{Transport: c.httpTr}, Log: o.Log.With("server", cfg.Name)}), nil
+			Client: &http.Client{Transport: o.Auth.wrap(cfg, c.httpTr, c.fail)}, Log: o.Log.With("server", cfg.Name)}), nil
 	default:
 		c.httpTr = http.DefaultTransport.(*http.Transport).Clone()
 		// Servers today speak the protocol before 2026-07-28 (the client
 		// is pinned to it), where the GET stream is how notifications
 		// such as tools/list_changed arrive.
 		return mcpclient.NewStreamableHTTP(cfg.URL, mcpclient.HTTPOptions{Headers: cfg.Headers, Listen: true,
-			Client: &http.Client{Transport: c.httpTr}, Log: o.Log.With("server", cfg.Name)}), nil
+			Client: &http.Client{Transport: o.Auth.wrap(cfg, c.httpTr, c.fail)}, Log: o.Log.With("server", cfg.Name)}), nil
 	}
 }
 

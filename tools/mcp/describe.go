@@ -16,6 +16,7 @@ func (m *Manager) Describe() string {
 	b.WriteString("## MCP servers\n")
 	for _, st := range sts {
 		describeServer(&b, st)
+		m.describeAuth(&b, st.Name)
 	}
 	return b.String()
 }

@@ -6,16 +6,30 @@
 // background (stdio child processes, SSE or streamable HTTP) and returns at
 // once; WaitReady lets the agent give them a short, bounded head start before
 // the first prompt. A server that fails to start, crashes or hangs never
-// fails the session: its status is recorded, it is restarted with
-// exponential backoff a bounded number of times, and its tools answer with a
-// clear tool error meanwhile. Close stops every server and kills the process
-// group of every stdio server; nothing it started outlives it.
+// fails the session: its status is recorded, it is restarted after 1 s,
+// 2 s, 4 s… (at most 60 s), at most 5 times in 10 minutes, its tools and
+// prompts are withdrawn while it is down, and OnState hears once that it
+// went down, came back or was given up. Close stops every server and
+// kills the process group of every stdio server; nothing it started
+// outlives it.
+//
+// Servers that ask get the session's roots (roots/list, and
+// notifications/roots/list_changed from RootsChanged) and may ask for a
+// completion from the session's model through a Sampler, which decides
+// whether the user must approve it.
+//
+// HTTP and SSE servers that require OAuth get it through an Auth
+// (auth*.go, on companion/mcpclient/oauth): their requests carry the
+// stored bearer token, refreshed before it expires and on a 401; when no
+// grant helps, the server waits for the user to authorise companion (the
+// link shown through AuthOptions.Show, a browser opened) while the
+// session goes on, and its tools appear once it is authorised.
 //
 // The client side of the protocol is companion/mcpclient (on mcp-go's MCP
 // types), pinned to the handshake protocol (2025-11-25 and earlier) that
 // servers speak today. It imports companion/tools (the Tool interface),
 // tools/procgroup (stdio servers in process groups of their own), config
-// (the server settings it starts from) and mcpclient. mcp-go's own client
+// (the server settings it starts from), mcpclient and mcpclient/oauth. mcp-go's own client
 // is not used: it imports mcp-go's server package, and with it a
 // JSON-schema compiler whose package initialiser would run at every
 // process start (issue 15).

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -15,7 +16,15 @@ type Elicitation struct {
 	Server  string
 	Message string
 	Schema  json.RawMessage
+	// URL, when set, makes it a URL-mode question (no Schema): the user is
+	// sent to URL, such as a server's OAuth authorization page. An
+	// Elicitor that cannot ask in URL mode answers ErrNoURLElicitation.
+	URL string
 }
+
+// ErrNoURLElicitation is an Elicitor's answer to a URL-mode question the
+// client cannot show.
+var ErrNoURLElicitation = errors.New("the client cannot send the user to a URL")
 
 // Elicitation answers, as MCP names them.
 const (

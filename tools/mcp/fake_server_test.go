@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"os/signal"
 	"strconv"
+	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -22,6 +24,8 @@ import (
 const (
 	fakeModeEnv     = "COMPANION_MCP_FAKE"
 	fakeChildPIDEnv = "COMPANION_MCP_FAKE_CHILD_PID"
+	// fakeCountEnv names the file where a flaky server counts its starts.
+	fakeCountEnv = "COMPANION_MCP_FAKE_COUNT"
 )
 
 // pixelPNG is a 1x1 PNG.
@@ -43,8 +47,14 @@ func TestMain(m *testing.M) {
 //	exit      writes to stderr and exits 1 at once
 //	stubborn  never answers and ignores SIGTERM and the end of stdin
 //	sleep     sleeps (the grandchild of child)
+//	flaky     ok, except its second start, which exits 1 at once
 func runFake(mode string) int {
 	switch mode {
+	case "flaky":
+		if n := countStart(); n == 2 {
+			fmt.Fprintln(os.Stderr, "fake: flaky start", n)
+			return 1
+		}
 	case "exit":
 		fmt.Fprintln(os.Stderr, "fake: cannot start: missing token")
 		return 1
@@ -67,6 +77,17 @@ func runFake(mode string) int {
 		return 1
 	}
 	return 0
+}
+
+// countStart adds one to the start count in $COMPANION_MCP_FAKE_COUNT and
+// returns it.
+func countStart() int {
+	path := os.Getenv(fakeCountEnv)
+	b, _ := os.ReadFile(path)
+	n, _ := strconv.Atoi(string(b))
+	n++
+	_ = os.WriteFile(path, []byte(strconv.Itoa(n)), 0o644)
+	return n
 }
 
 // startGrandchild starts this binary in sleep mode and records its pid.
@@ -114,6 +135,7 @@ func newFakeServer() *mcpserver.MCPServer {
 	s.AddTool(mcpgo.NewTool("hidden"), text("hidden"))
 	s.AddTool(mcpgo.NewTool("ask", mcpgo.WithDescription("Asks the user for a name.")), askUser(s))
 	addFakePromptsAndResources(s)
+	addFakeRootsAndSampling(s)
 	return s
 }
 
@@ -155,4 +177,47 @@ func addFakePromptsAndResources(s *mcpserver.MCPServer) {
 			return []mcpgo.ResourceContents{mcpgo.BlobResourceContents{URI: "fake://pixel", MIMEType: "image/png",
 				Blob: base64.StdEncoding.EncodeToString(pixelPNG)}}, nil
 		})
+}
+
+// addFakeRootsAndSampling gives the fake server tools that ask the client
+// for its roots and for a completion, and one that counts the roots
+// changes the client announced.
+func addFakeRootsAndSampling(s *mcpserver.MCPServer) {
+	s.EnableSampling()
+	var changes atomic.Int32
+	s.AddNotificationHandler(string(mcpgo.MethodNotificationRootsListChanged), func(context.Context, mcpgo.JSONRPCNotification) {
+		changes.Add(1)
+	})
+	s.AddTool(mcpgo.NewTool("roots"), func(ctx context.Context, _ mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+		res, err := s.RequestRoots(ctx, mcpgo.ListRootsRequest{})
+		if err != nil {
+			return mcpgo.NewToolResultError("cannot list roots: " + err.Error()), nil
+		}
+		var uris []string
+		for _, r := range res.Roots {
+			uris = append(uris, r.URI+" ("+r.Name+")")
+		}
+		return mcpgo.NewToolResultText(strings.Join(uris, "\n")), nil
+	})
+	s.AddTool(mcpgo.NewTool("roots_changes"), func(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+		return mcpgo.NewToolResultText(fmt.Sprintf("changes=%d", changes.Load())), nil
+	})
+	s.AddTool(mcpgo.NewTool("sample"), func(ctx context.Context, _ mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+		req := mcpgo.CreateMessageRequest{CreateMessageParams: mcpgo.CreateMessageParams{
+			Messages:     []mcpgo.SamplingMessage{{Role: mcpgo.RoleUser, Content: mcpgo.NewTextContent("What is 2+2?")}},
+			SystemPrompt: "Answer briefly.", MaxTokens: 50, Temperature: 0.5, StopSequences: []string{"END"},
+		}}
+		//lint:ignore SA1019 servers on the protocol companion speaks (2025-11-25) still sample this way
+		res, err := s.RequestSampling(ctx, req)
+		if err != nil {
+			return mcpgo.NewToolResultError("sampling failed: " + err.Error()), nil
+		}
+		text := ""
+		if tc, ok := res.Content.(mcpgo.TextContent); ok {
+			text = tc.Text
+		} else if m, ok := res.Content.(map[string]any); ok {
+			text, _ = m["text"].(string)
+		}
+		return mcpgo.NewToolResultText(fmt.Sprintf("sampled=%s role=%s model=%s stop=%s", text, res.Role, res.Model, res.StopReason)), nil
+	})
 }

@@ -2,14 +2,16 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
+
+	"companion/tools"
 
 	mcpserver "github.com/mark3labs/mcp-go/server"
 )
@@ -62,49 +64,23 @@ func TestStreamableHTTPInProcess(t *testing.T) {
 		}
 	}
 
-	// The server goes away: the next call is an error result, and the
-	// manager reconnects until it gives up.
+	// The server goes away: a call under way is an error result, its
+	// tools are gone, and the manager reconnects until it gives up.
+	inv, err := findTool(t, m, "mcp_web_echo").Prepare(&tools.Env{}, json.RawMessage(`{"text":"hi"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
 	srv.CloseClientConnections()
 	srv.Close()
-	res := run(t, m, "mcp_web_echo", map[string]string{"text": "hi"})
-	if !res.IsError || !strings.Contains(res.Text, "being restarted") {
-		t.Errorf("echo after the server closed = %+v", res)
+	if res, err := inv.Execute(context.Background(), nil); err != nil || !res.IsError {
+		t.Errorf("echo after the server closed = %+v, %v", res, err)
 	}
 	waitFor(t, "web failed", stateIs(m, "web", StateFailed))
 	if st := status(t, m, "web"); st.Restarts != 1 || st.LastError == "" {
 		t.Errorf("status = %+v", st)
 	}
-}
-
-func TestStableConnectionResetsBackoff(t *testing.T) {
-	var changes atomic.Int32
-	opts := testOptions(t, &changes)
-	opts.MaxRestarts = 1
-	opts.StableAfter = time.Nanosecond
-	m := startManager(t, []ServerConfig{fakeServer("fake", "ok")}, opts)
-	m.WaitReady(context.Background(), 20*time.Second)
-	for want := 1; want <= 2; want++ {
-		run(t, m, "mcp_fake_crash", nil)
-		waitFor(t, "restarted", func() bool {
-			st := status(t, m, "fake")
-			return st.State == StateReady && st.Restarts == want
-		})
-	}
-}
-
-func TestFailuresInARowGiveUp(t *testing.T) {
-	opts := testOptions(t, nil)
-	opts.MaxRestarts = 1
-	opts.StableAfter = time.Hour
-	m := startManager(t, []ServerConfig{fakeServer("fake", "ok")}, opts)
-	m.WaitReady(context.Background(), 20*time.Second)
-	run(t, m, "mcp_fake_crash", nil)
-	waitFor(t, "restarted", func() bool { st := status(t, m, "fake"); return st.State == StateReady && st.Restarts == 1 })
-	run(t, m, "mcp_fake_crash", nil)
-	waitFor(t, "failed", stateIs(m, "fake", StateFailed))
-	res := run(t, m, "mcp_fake_echo", map[string]string{"text": "x"})
-	if !res.IsError || !strings.Contains(res.Text, "will not be restarted") {
-		t.Errorf("echo on a failed server = %+v", res)
+	if hasTool(m, "mcp_web_echo") {
+		t.Errorf("a failed server's tool is still offered: %v", toolNames(m))
 	}
 }
 

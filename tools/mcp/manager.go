@@ -29,18 +29,43 @@ type Options struct {
 	// Elicit, when set, lets servers ask the user for input (form mode);
 	// nil: companion tells servers it cannot ask.
 	Elicit Elicitor
+	// Auth, when set, authorizes HTTP and SSE servers with OAuth (see
+	// NewAuth); nil: a server's 401 is a failure like any other.
+	Auth *Auth
+	// OnState is called (from a background goroutine, one call at a time,
+	// never together with OnChange) once for each change of a server's
+	// availability: down, back, given up. It must not call Close.
+	OnState func(StateChange)
+	// Roots, when set, are the session's roots (absolute directories):
+	// companion then declares the roots capability and answers roots/list
+	// with them; RootsChanged tells the servers when they change.
+	Roots func() []string
+	// Sampler, when set, lets servers ask for a completion from the
+	// session's model (sampling/createMessage); nil: companion tells
+	// servers it cannot.
+	Sampler Sampler
+	// Trusted reports whether the session's workspace is trusted now; a
+	// server's Trust skips confirmations only while it does. Nil means
+	// trusted.
+	Trusted func() bool
 	// ConnectTimeout bounds the handshake and each listing of tools and
 	// prompts (default 30 s).
 	ConnectTimeout time.Duration
-	// MaxRestarts is how many times in a row a failing server is started
-	// again before it is left failed (default 5; negative: never restart).
+	// MaxRestarts is how many times a failing server is started again
+	// within RestartWindow before it is left failed (default 5; negative:
+	// never restart).
 	MaxRestarts int
+	// RestartWindow is the span MaxRestarts counts restarts in (default
+	// 10 min).
+	RestartWindow time.Duration
 	// Backoff is the wait before the first restart, doubled for each
-	// further one up to MaxBackoff (defaults 1 s and 30 s).
+	// further restart within the window up to MaxBackoff (defaults 1 s and
+	// 60 s).
 	Backoff, MaxBackoff time.Duration
-	// StableAfter is how long a connection must have lasted for its end to
-	// count as a fresh failure again, resetting the backoff (default 1 min).
-	StableAfter time.Duration
+	// Now and After are the clock of the restart window and backoff
+	// (default time.Now and time.After); tests replace them.
+	Now   func() time.Time
+	After func(time.Duration) <-chan time.Time
 	// StopGrace is how long a stdio server has to exit after SIGTERM before
 	// its process group is killed (default 1 s).
 	StopGrace time.Duration
@@ -59,11 +84,17 @@ func (o Options) withDefaults() Options {
 	}
 	setDefault(&o.ConnectTimeout, 30*time.Second)
 	setDefault(&o.Backoff, time.Second)
-	setDefault(&o.MaxBackoff, 30*time.Second)
-	setDefault(&o.StableAfter, time.Minute)
+	setDefault(&o.MaxBackoff, time.Minute)
+	setDefault(&o.RestartWindow, 10*time.Minute)
 	setDefault(&o.StopGrace, time.Second)
 	if o.MaxRestarts == 0 {
 		o.MaxRestarts = 5
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.After == nil {
+		o.After = time.After
 	}
 	return o
 }
@@ -91,6 +122,10 @@ type Manager struct {
 	closed  bool
 	cancel  context.CancelFunc
 	toolset []tools.Tool
+	// sentRoots are the roots the servers last heard of.
+	sentRoots []string
+	// runCtx is the servers' context, from Start until Close.
+	runCtx context.Context
 
 	// wg counts the servers' supervisor goroutines.
 	wg sync.WaitGroup
@@ -133,12 +168,21 @@ func (m *Manager) Start(ctx context.Context) {
 		return
 	}
 	m.started = true
+	if m.opts.Roots != nil {
+		m.sentRoots = m.opts.Roots()
+	}
 	ctx, m.cancel = context.WithCancel(context.WithoutCancel(ctx))
+	m.runCtx = ctx
 	for _, s := range m.servers {
+		m.wg.Add(1)
 		if s.invalid == nil {
-			m.wg.Add(1)
 			go s.run(ctx)
+			continue
 		}
+		go func() { // never started: the user hears why, once
+			defer m.wg.Done()
+			m.stateChanged(StateChange{Server: s.cfg.Name, Kind: GaveUp, Reason: s.invalid.Error()})
+		}()
 	}
 }
 

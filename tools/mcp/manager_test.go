@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -32,7 +33,7 @@ func TestFakeServerToolsPromptsResources(t *testing.T) {
 		t.Error("OnChange was not called when the server became ready")
 	}
 	want := []string{"mcp_fake_add_tool", "mcp_fake_ask", "mcp_fake_crash", "mcp_fake_echo", "mcp_fake_fail", "mcp_fake_hang",
-		"mcp_fake_image", readResourceName}
+		"mcp_fake_image", "mcp_fake_roots", "mcp_fake_roots_changes", "mcp_fake_sample", readResourceName}
 	if got := toolNames(m); !slices.Equal(got, want) {
 		t.Fatalf("tools = %v, want %v", got, want)
 	}
@@ -161,16 +162,26 @@ func TestServerCrashesMidCall(t *testing.T) {
 	}
 }
 
-func TestToolsAnswerWhileRestarting(t *testing.T) {
+// TestToolsGoneWhileRestarting: a server that is down offers no tools; a
+// call prepared before it went down answers that it is being restarted.
+func TestToolsGoneWhileRestarting(t *testing.T) {
 	opts := testOptions(t, nil)
 	opts.Backoff, opts.MaxBackoff = time.Hour, time.Hour
 	m := startManager(t, []ServerConfig{fakeServer("fake", "ok")}, opts)
 	m.WaitReady(context.Background(), 20*time.Second)
+	inv, err := findTool(t, m, "mcp_fake_echo").Prepare(&tools.Env{}, json.RawMessage(`{"text":"x"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
 	run(t, m, "mcp_fake_crash", nil)
 	waitFor(t, "restarting", stateIs(m, "fake", StateRestarting))
-	res := run(t, m, "mcp_fake_echo", map[string]string{"text": "x"})
-	if !res.IsError || !strings.Contains(res.Text, "being restarted") || !strings.Contains(res.Text, "exit status 3") {
-		t.Errorf("result while restarting = %+v", res)
+	waitFor(t, "its tools gone", func() bool { return len(toolNames(m)) == 0 })
+	if ps := m.Prompts(); len(ps) != 0 {
+		t.Errorf("prompts while down = %v, want none", ps)
+	}
+	res, err := inv.Execute(context.Background(), nil)
+	if err != nil || !res.IsError || !strings.Contains(res.Text, "being restarted") || !strings.Contains(res.Text, "exit status 3") {
+		t.Errorf("result while restarting = %+v, %v", res, err)
 	}
 }
 

@@ -62,6 +62,9 @@ type server struct {
 	list     listing
 	lastErr  string
 	restarts int
+	// down is set from a failure until the server is ready again: the
+	// user is told once when it goes down and once when it is back.
+	down bool
 }
 
 // newServer returns the server of cfg, not started.
@@ -70,39 +73,42 @@ func newServer(m *Manager, cfg ServerConfig) *server {
 }
 
 // run is the server's supervisor: it connects, serves until the connection
-// dies, and restarts with backoff until MaxRestarts failures in a row or ctx
-// ends. It closes every connection it opened before returning.
+// dies, and restarts with backoff until it has been restarted MaxRestarts
+// times within RestartWindow or ctx ends. It closes every connection it
+// opened before returning.
 func (s *server) run(ctx context.Context) {
 	defer s.m.wg.Done()
 	defer s.firstOnce.Do(func() { close(s.firstDone) })
 	o := &s.m.opts
-	failures := 0
+	var restarts []time.Time // when the server was restarted, within the window
 	for {
 		c, l, err := s.connect(ctx)
 		if err == nil {
-			began := time.Now()
 			s.setReady(c, l)
 			err = s.serve(ctx, c)
 			s.setDown(ctx, err)
 			c.close(o.StopGrace)
-			if time.Since(began) >= o.StableAfter {
-				failures = 0
-			}
 		}
 		if ctx.Err() != nil {
 			return
 		}
-		failures++
-		if !s.retry(ctx, err, failures) {
+		restarts = recent(restarts, o.Now(), o.RestartWindow)
+		if !s.retry(ctx, err, len(restarts)) {
 			return
 		}
+		restarts = append(restarts, o.Now())
 	}
+}
+
+// recent keeps the times of ts within window before now.
+func recent(ts []time.Time, now time.Time, window time.Duration) []time.Time {
+	return slices.DeleteFunc(ts, func(t time.Time) bool { return now.Sub(t) >= window })
 }
 
 // connect dials the server and lists what it offers.
 func (s *server) connect(ctx context.Context) (*conn, listing, error) {
 	o := &s.m.opts
-	c, err := dial(ctx, &s.cfg, o)
+	c, err := dialAuthorized(ctx, &s.cfg, o)
 	if err != nil {
 		return nil, listing{}, err
 	}
@@ -137,30 +143,37 @@ func (s *server) serve(ctx context.Context, c *conn) error {
 	}
 }
 
-// retry records the failure err and, unless the server has failed too
-// often, waits the backoff and reports true to start it again.
-func (s *server) retry(ctx context.Context, err error, failures int) bool {
+// retry records the failure err and, unless the server was already
+// restarted MaxRestarts times within the window (n), waits the backoff and
+// reports true to start it again. The user hears of the first failure
+// since the server was last up, and of giving up; not of every attempt.
+func (s *server) retry(ctx context.Context, err error, n int) bool {
 	o := &s.m.opts
-	s.m.opts.Log.Warn("mcp: server failed", "server", s.cfg.Name, "err", err, "failures", failures)
+	o.Log.Warn("mcp: server failed", "server", s.cfg.Name, "err", err, "restarts", n)
+	giveUp := o.MaxRestarts < 0 || n >= o.MaxRestarts
+	wait := backoff(o.Backoff, o.MaxBackoff, n+1)
 	s.mu.Lock()
-	s.lastErr = err.Error()
-	s.state = StateRestarting
-	giveUp := o.MaxRestarts < 0 || failures > o.MaxRestarts
+	wasDown := s.down
+	s.lastErr, s.state, s.down = err.Error(), StateRestarting, true
 	if giveUp {
 		s.state = StateFailed
 	}
 	s.mu.Unlock()
+	switch {
+	case giveUp:
+		s.m.stateChanged(StateChange{Server: s.cfg.Name, Kind: GaveUp, Reason: err.Error(), Restarts: n})
+	case !wasDown:
+		s.m.stateChanged(StateChange{Server: s.cfg.Name, Kind: WentDown, Reason: err.Error(), Retry: wait})
+	}
 	s.m.changed()
 	s.firstOnce.Do(func() { close(s.firstDone) })
 	if giveUp {
 		return false
 	}
-	timer := time.NewTimer(backoff(o.Backoff, o.MaxBackoff, failures))
-	defer timer.Stop()
 	select {
 	case <-ctx.Done():
 		return false
-	case <-timer.C:
+	case <-o.After(wait):
 	}
 	s.mu.Lock()
 	s.restarts++
@@ -178,11 +191,16 @@ func backoff(base, limit time.Duration, n int) time.Duration {
 	return min(d, limit)
 }
 
-// setReady records a live connection and what it offers.
+// setReady records a live connection and what it offers; a server that
+// was down is back.
 func (s *server) setReady(c *conn, l listing) {
 	s.mu.Lock()
-	s.state, s.conn, s.list = StateReady, c, s.filter(l)
+	back := s.down
+	s.state, s.conn, s.list, s.down = StateReady, c, s.filter(l), false
 	s.mu.Unlock()
+	if back {
+		s.m.stateChanged(StateChange{Server: s.cfg.Name, Kind: CameBack})
+	}
 	s.m.changed()
 	s.firstOnce.Do(func() { close(s.firstDone) })
 }
@@ -207,10 +225,15 @@ func (s *server) filter(l listing) listing {
 	return l
 }
 
-// listing returns what the server last listed.
+// listing returns what the server offers now: what it last listed while
+// it is ready, nothing while it is down (its tools and prompts come back
+// with it).
 func (s *server) listing() listing {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.state != StateReady {
+		return listing{}
+	}
 	return s.list
 }
 

@@ -83,9 +83,11 @@ func (c *mcpCall) Title() string {
 // Locations is empty: the files an MCP tool touches are unknown.
 func (c *mcpCall) Locations() []tools.Location { return nil }
 
-// Confirmation is the server/tool card, or nil for a trusted server.
+// Confirmation is the server/tool card, or nil for a server the user
+// trusts while the workspace is trusted: in an untrusted workspace every
+// server's tools ask.
 func (c *mcpCall) Confirmation(context.Context) (*tools.Confirmation, error) {
-	if c.t.srv.cfg.Trust {
+	if c.t.srv.cfg.Trust && c.t.srv.m.workspaceTrusted() {
 		return nil, nil
 	}
 	var args bytes.Buffer

@@ -1,8 +1,12 @@
 // Package procgroup starts commands in process groups of their own and
 // signals whole groups, so a command and everything it started stop
 // together. The shell tool (foreground, background and file commands'
-// !{}), MCP servers and hooks share it. On systems without process
-// groups it falls back to the single process.
+// !{}), MCP servers and hooks share it. On Windows a command starts in a
+// new console process group and is stopped with its whole process tree
+// (taskkill /T /F, which follows parent links, so it reaches what the
+// command started while the command is alive); Alive sees only the
+// command itself there. On other systems without process groups it falls
+// back to the single process.
 //
 // On Linux, Start also puts each group under a guard that kills the whole
 // group when companion dies, however it dies (exit, crash, kill -9, the

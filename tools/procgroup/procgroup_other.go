@@ -1,4 +1,4 @@
-//go:build !unix
+//go:build !unix && !windows
 
 package procgroup
 
@@ -9,6 +9,9 @@ import (
 
 // Attr adds nothing where process groups are not available.
 func Attr() *syscall.SysProcAttr { return nil }
+
+// withAttr leaves a command's own attributes as they are.
+func withAttr(a *syscall.SysProcAttr) *syscall.SysProcAttr { return a }
 
 // Terminate kills the process itself.
 func Terminate(pid int) error { return Kill(pid) }

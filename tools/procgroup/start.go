@@ -36,7 +36,7 @@ var defaultGuard = sync.OnceValue(guardArgv)
 // moment after cmd's start leaves no unguarded command (save in the
 // microseconds between the start and that write).
 func start(cmd *exec.Cmd, guard []string) error {
-	cmd.SysProcAttr = Attr()
+	cmd.SysProcAttr = withAttr(cmd.SysProcAttr)
 	var lifeline io.WriteCloser
 	if len(guard) > 0 {
 		lifeline = startGuard(guard)

@@ -49,3 +49,11 @@ end, {
   complete = 'file',
   desc = 'companion: attach an image file (png, jpeg, gif, webp) to the next prompt',
 })
+
+command('CompanionRewind', function()
+  require('companion').rewind()
+end, { desc = 'companion: rewind to before the user message under the cursor (files restored)' })
+
+command('CompanionStats', function()
+  require('companion').stats()
+end, { desc = 'companion: show the session\'s requests, tokens, time and tool calls' })

@@ -46,6 +46,8 @@ export type ToWebview =
       agent?: { name: string; version?: string };
       /** The agent advertised promptCapabilities.image (pasted images can be sent). */
       acceptsImages?: boolean;
+      /** The agent advertised `agentCapabilities._meta.companion.rewind` (user messages offer "Rewind to here"). */
+      canRewind?: boolean;
     }
   /**
    * A session became current. The webview clears its transcript; when
@@ -83,6 +85,12 @@ export type ToWebview =
   | { type: "insertText"; text: string; mentions?: FileMention[] }
   /** A prompt could not be delivered (the agent is not running, a turn runs…): it goes back to the box with the error. */
   | { type: "promptFailed"; text: string; mentions: FileMention[]; error: string; images?: ImageAttachment[] }
+  /**
+   * A rewind finished: the chat switched to the fork (a `session` + replay came
+   * first). `text` / `mentions` are the rewound prompt, for the prompt box;
+   * `restored` the absolute paths of the files put back.
+   */
+  | { type: "rewound"; sessionId: string; text: string; mentions: FileMention[]; restored: string[] }
   | { type: "error"; message: string };
 
 /** Messages the webview posts to the extension. */
@@ -99,6 +107,8 @@ export type FromWebview =
   | { type: "newSession" }
   | { type: "listSessions" }
   | { type: "loadSession"; sessionId: string }
+  /** Rewind the current session to before its `prompt`-th user message (0-based), restoring files. */
+  | { type: "rewind"; prompt: number }
   /** Open a tool call location. `line` is 1-based as in ACP ToolCallLocation. */
   | { type: "openLocation"; path: string; line?: number | null }
   /** Files matching `query` for the `@` completion. */

@@ -133,7 +133,7 @@ function Client:start(cb)
 end
 
 -- supports tells whether the agent advertised a feature: 'load', 'list',
--- 'embedded', 'image', 'ide_context'.
+-- 'embedded', 'image', 'ide_context', 'rewind', 'stats'.
 function Client:supports(what)
   local caps = self.info and self.info.agentCapabilities or {}
   local sc = caps.sessionCapabilities or {}
@@ -145,6 +145,8 @@ function Client:supports(what)
     embedded = pc.embeddedContext == true,
     image = pc.image == true,
     ide_context = type(meta) == 'table' and meta.ideContext == true,
+    rewind = type(meta) == 'table' and meta.rewind == true,
+    stats = type(meta) == 'table' and meta.stats == true,
   }
   return map[what] == true
 end
@@ -152,6 +154,18 @@ end
 -- request sends an agent method; cb(err, result). Returns the request id.
 function Client:request(method, params, cb)
   return self.conn:request(method, params, cb or function() end)
+end
+
+-- rewind forks session_id before its prompt-th user message (0-based),
+-- restoring the files; cb(err, { sessionId, prompt, restored }).
+function Client:rewind(session_id, prompt, cb)
+  return self:request('_companion/session/rewind', { sessionId = session_id, prompt = prompt, restoreFiles = true }, cb)
+end
+
+-- stats asks for session_id's figures; cb(err, { requests, errors, tokens,
+-- cacheHitRatio, modelTimeMs, toolTimeMs, toolCalls, …, models, tools }).
+function Client:stats(session_id, cb)
+  return self:request('_companion/session/stats', { sessionId = session_id }, cb)
 end
 
 -- new_session starts a session in cwd.

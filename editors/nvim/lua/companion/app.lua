@@ -108,6 +108,7 @@ function App:actions()
     sessions = function() pickers.sessions(self) end,
     new_session = function() self:new_session() end,
     follow = function(call) follow.tool_call(self, call) end,
+    rewind = function(lnum) self:rewind(lnum) end,
     terminal_tail = function(id) return self.terminals and self.terminals:tail(id, 2000) end,
   }
 end
@@ -410,6 +411,12 @@ end
 -- send_prompt renders the user's text and runs the turn.
 function App:send_prompt(text)
   local sid = self.session.id
+  -- Each prompt is a message of its own (rewind counts them), even right
+  -- after one that got no answer.
+  local last = self.chat.transcript.blocks[#self.chat.transcript.blocks]
+  if last and last.kind == 'user' then
+    last.done = true
+  end
   self.chat.transcript:append_text('user', text)
   if self.tracker then
     self.tracker:flush()
@@ -471,6 +478,118 @@ function App:new_session()
   self.session = nil
   self:view().transcript:clear()
   self:ensure(function() end)
+end
+
+-- rewind_lnum is the chat line a rewind acts on: lnum, else the cursor's
+-- line when the cursor is in the chat buffer.
+function App:rewind_lnum(lnum)
+  if lnum then
+    return lnum
+  end
+  local c = self.chat
+  if c and vim.api.nvim_get_current_buf() == c.buf then
+    return vim.api.nvim_win_get_cursor(0)[1]
+  end
+  return nil
+end
+
+-- rewind forks the session before the user message at chat line lnum
+-- (default: the cursor's), once the user confirms: the agent restores the
+-- files, the fork is loaded (its shorter history replayed), the message
+-- goes back to the prompt buffer and a note names the restored files. The
+-- original session stays in :CompanionSessions.
+function App:rewind(lnum)
+  local c = self.chat
+  if not (self.client and self.session and c) then
+    notify('no conversation to rewind', vim.log.levels.WARN)
+    return
+  end
+  if not self.client:supports('rewind') then
+    notify('the agent cannot rewind a conversation', vim.log.levels.WARN)
+    return
+  end
+  if self:refuse_busy() then
+    return
+  end
+  if self.session.loading then
+    notify('wait for the session to load', vim.log.levels.WARN)
+    return
+  end
+  lnum = self:rewind_lnum(lnum)
+  local index = lnum and c.transcript:user_index_at(lnum)
+  if not index then
+    notify('put the cursor on one of your messages in the chat to rewind to it', vim.log.levels.WARN)
+    return
+  end
+  local sid = self.session.id
+  local yes = 'Rewind: restore the files to before this message'
+  vim.ui.select({ yes, 'Cancel' }, {
+    prompt = 'Rewind to before this message? Files the agent changed since then are restored.',
+  }, function(choice)
+    if choice ~= yes then
+      return
+    end
+    if self:refuse_busy() or not (self.session and self.session.id == sid) then
+      return
+    end
+    self:run_rewind(sid, index)
+  end)
+end
+
+-- run_rewind asks the agent for the fork and switches the chat to it.
+function App:run_rewind(sid, index)
+  self.busy = 'rewinding'
+  self.client:rewind(sid, index, function(err, res)
+    self.busy = nil
+    if err or type(res) ~= 'table' or type(res.sessionId) ~= 'string' then
+      self:note('**Could not rewind:** ' .. tostring(err and err.message or 'the agent answered without a session'))
+      return
+    end
+    self:load(res.sessionId, function(lerr)
+      if lerr then
+        return
+      end
+      self.chat:set_input(M.prompt_text(res.prompt))
+      self:note(M.restored_note(res.restored))
+      M.reread(res.restored)
+    end)
+  end)
+end
+
+-- reread reloads the loaded buffers of files a rewind restored on disk
+-- (:checktime; 'autoread' reloads a buffer without changes, else Neovim
+-- asks as for any file changed outside).
+function M.reread(paths)
+  for _, p in ipairs(type(paths) == 'table' and paths or {}) do
+    local b = type(p) == 'string' and vim.fn.bufnr(p) or -1
+    if b > 0 and vim.api.nvim_buf_is_loaded(b) then
+      pcall(vim.cmd, 'checktime ' .. b)
+    end
+  end
+end
+
+-- prompt_text joins the text blocks of a rewound prompt (mentions are
+-- written in its text as @path).
+function M.prompt_text(blocks)
+  local parts = {}
+  for _, b in ipairs(type(blocks) == 'table' and blocks or {}) do
+    if type(b) == 'table' and b.type == 'text' and type(b.text) == 'string' then
+      parts[#parts + 1] = b.text
+    end
+  end
+  return table.concat(parts)
+end
+
+-- restored_note tells which files a rewind put back.
+function M.restored_note(restored)
+  local names = {}
+  for _, p in ipairs(type(restored) == 'table' and restored or {}) do
+    names[#names + 1] = vim.fn.fnamemodify(p, ':~:.')
+  end
+  if #names == 0 then
+    return '_(Rewound: no files needed restoring. Your message is back in the prompt.)_'
+  end
+  return ('_(Rewound: restored %s to before that message. Your message is back in the prompt.)_'):format(table.concat(names, ', '))
 end
 
 -- load replays session sid into a cleared transcript.

@@ -73,6 +73,9 @@ function Chat:map_keys()
       a.follow(call)
     end
   end, 'open what the tool call under the cursor touched')
+  map({ self.buf }, 'n', k.rewind, function()
+    a.rewind(vim.api.nvim_win_get_cursor(0)[1])
+  end, 'rewind to before the user message under the cursor')
 end
 
 -- submit sends the prompt buffer's text and empties it.
@@ -97,6 +100,20 @@ function Chat:restore_input(text)
     return
   end
   vim.api.nvim_buf_set_lines(self.input, 0, -1, false, vim.split(text, '\n', { plain = true }))
+end
+
+-- set_input puts text in the prompt buffer, before anything typed there,
+-- and the cursor after it.
+function Chat:set_input(text)
+  if not vim.api.nvim_buf_is_valid(self.input) then
+    return
+  end
+  local lines = vim.split(text, '\n', { plain = true })
+  local now = vim.api.nvim_buf_get_lines(self.input, 0, -1, false)
+  if vim.trim(table.concat(now, '\n')) ~= '' then
+    vim.list_extend(lines, now)
+  end
+  vim.api.nvim_buf_set_lines(self.input, 0, -1, false, lines)
 end
 
 -- is_open tells whether the transcript window is showing.

@@ -30,6 +30,7 @@ M.defaults = {
     sessions = 'gs',
     new_session = 'gn',
     follow = 'gf',
+    rewind = 'gR',
   },
   -- diff: review edits in a diff tab (else only the options are offered);
   -- accept (also :w on the proposed side) and reject are its keys.

@@ -8,6 +8,7 @@
 -- :CompanionSessions   pick a saved session and load it
 -- :CompanionTrust[!] [dir]  trust the folder (! revokes): `companion trust`
 -- :CompanionAttach {file}   attach an image file to the next prompt
+-- :CompanionStats      the session's figures (requests, tokens, tool calls)
 local config = require('companion.config')
 
 local M = {}
@@ -62,6 +63,19 @@ end
 
 function M.pick_option()
   require('companion.pickers').options(app())
+end
+
+-- rewind forks the conversation before the user message under the cursor
+-- in the chat (or line lnum of the chat buffer), after a confirmation: the
+-- files are restored and the message goes back to the prompt.
+function M.rewind(lnum)
+  app():rewind(lnum)
+end
+
+-- stats shows the current session's figures in a float (:CompanionStats);
+-- done(err, buf) is called once shown (or not).
+function M.stats(done)
+  require('companion.stats').show(require('companion.app').get(), done)
 end
 
 -- new_session starts a fresh session in the chat.

@@ -391,6 +391,22 @@ function T:tool_at(lnum)
   return nil
 end
 
+-- user_index_at returns the 0-based position, among the user messages, of
+-- the one whose block holds 1-based line lnum (nil when lnum is elsewhere).
+function T:user_index_at(lnum)
+  local n = 0
+  for i, block in ipairs(self.blocks) do
+    if block.kind == 'user' then
+      local first = self:start(i) + 1
+      if lnum >= first and lnum < first + #block.lines then
+        return n
+      end
+      n = n + 1
+    end
+  end
+  return nil
+end
+
 -- clear empties the transcript (a new or loaded session).
 function T:clear()
   self.blocks, self.tools, self.starts, self.valid, self.plan_index = {}, {}, {}, 0, nil

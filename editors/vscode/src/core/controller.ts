@@ -19,6 +19,7 @@ import { buildPrompt, checkImages, userMessageUpdates } from "./prompt";
 import { startMode } from "./trust";
 import { cleanTitle, historyEntries } from "./titles";
 import type { Tracer } from "./trace";
+import { advertisesStats, isStats, STATS_METHOD, type SessionStats } from "./stats";
 
 /** How the controller starts the agent and new sessions. */
 export interface ControllerOptions {
@@ -55,6 +56,16 @@ interface SessionState {
   configOptions?: acp.SessionConfigOption[] | null;
 }
 
+/** REWIND_METHOD is companion's extension request that forks a session before one of its prompts. */
+export const REWIND_METHOD = "_companion/session/rewind";
+
+/** What REWIND_METHOD answers. */
+interface RewindResponse {
+  sessionId: string;
+  prompt?: acp.ContentBlock[];
+  restored?: string[];
+}
+
 /** The error code companion answers when it has no API key. */
 const AUTH_REQUIRED = -32000;
 
@@ -73,6 +84,8 @@ export class ChatController {
   private loading: { sessionId: string; buffer: acp.SessionUpdate[] } | undefined;
   private status: { state: AgentState; message?: string; agent?: { name: string; version?: string } } = { state: "stopped" };
   private usage: StatusInfo["usage"];
+  /** The figures last fetched with STATS_METHOD (after a turn), for the status bar tooltip. */
+  private stats: SessionStats | undefined;
   private titles = new Map<string, string>();
   /** startup settles once a fresh connection has its first session (restored or new). */
   private startup: Promise<void> | undefined;
@@ -162,6 +175,8 @@ export class ChatController {
         return this.listSessions();
       case "loadSession":
         return this.loadSession(msg.sessionId);
+      case "rewind":
+        return this.rewind(msg.prompt);
       case "openLocation":
         return this.editor.openLocation(msg.path, msg.line);
       case "searchFiles":
@@ -242,6 +257,7 @@ export class ChatController {
     }
     if (this.running.has(s.sessionId)) this.editor.post({ type: "turn", sessionId: s.sessionId, state: "running" });
     for (const card of this.permissions.cards(s.sessionId)) this.editor.post(card);
+    this.showStatus(); // the tooltip's figures are the shown session's
   }
 
   private async listSessions(): Promise<void> {
@@ -283,6 +299,30 @@ export class ChatController {
     this.becomeCurrent(s);
   }
 
+  /**
+   * rewind forks the current session before its `prompt`-th user message
+   * (0-based): the agent restores the files changed since then to how they
+   * were before it and answers the fork, which is loaded (its shortened
+   * history replayed); the prompt's text then goes back to the box and the
+   * restored files are named. An error leaves the chat as it was (handle
+   * shows it).
+   */
+  async rewind(prompt: number): Promise<void> {
+    const s = this.requireSession();
+    if (this.running.has(s.sessionId)) throw new Error("A turn is running; cancel it before rewinding.");
+    const conn = await this.connection();
+    if (!this.canRewind(conn)) throw new Error("This agent cannot rewind a conversation.");
+    const resp = (await conn.agent.request(REWIND_METHOD, { sessionId: s.sessionId, prompt, restoreFiles: true })) as RewindResponse;
+    if (!resp || typeof resp.sessionId !== "string") throw new Error("The agent answered the rewind without a session.");
+    await this.loadSession(resp.sessionId).catch((err) => {
+      throw new Error(`The files were restored, but the rewound conversation could not be shown: ${errorText(err)}`);
+    });
+    // A reload brings the fork back, also when it has no prompt yet (a rewind to the first one).
+    this.opts.lastSession?.set(resp.sessionId);
+    const { text, mentions } = promptParts(resp.prompt ?? []);
+    this.editor.post({ type: "rewound", sessionId: resp.sessionId, text, mentions, restored: resp.restored ?? [] });
+  }
+
   // ---- turns ----
 
   /** prompt sends the user's message (creating a session when there is none). */
@@ -315,6 +355,38 @@ export class ChatController {
     } catch (err) {
       this.setTurn({ type: "turn", sessionId: s.sessionId, state: "idle", error: errorText(authHintText(err)) });
     }
+    await this.refreshStats(s.sessionId);
+  }
+
+  /**
+   * sessionStats fetches the current session's figures (undefined when
+   * there is no session or the agent does not offer STATS_METHOD).
+   */
+  async sessionStats(): Promise<SessionStats | undefined> {
+    const id = this.session?.sessionId;
+    return id ? this.refreshStats(id) : undefined;
+  }
+
+  /** refreshStats fetches a session's figures and shows them in the status bar's tooltip. */
+  private async refreshStats(sessionId: string): Promise<SessionStats | undefined> {
+    const conn = this.supervisor.connection;
+    if (!conn || !advertisesStats(conn.initialize.agentCapabilities?._meta)) return undefined;
+    try {
+      const resp = await conn.agent.request(STATS_METHOD, { sessionId });
+      if (!isStats(resp)) throw new Error("the agent's answer has no figures");
+      this.stats = { ...resp, sessionId };
+      this.showStatus();
+      return this.stats;
+    } catch (err) {
+      this.editor.log(`session stats: ${errorText(err)}`);
+      return undefined;
+    }
+  }
+
+  /** showStatus shows the agent state, the context usage and the current session's figures. */
+  private showStatus(): void {
+    const stats = this.stats && this.stats.sessionId === this.session?.sessionId ? this.stats : undefined;
+    this.editor.showStatus({ state: this.status.state, message: this.status.message, usage: this.usage, stats });
   }
 
   private setTurn(msg: ToWebview & { type: "turn" }): void {
@@ -380,7 +452,7 @@ export class ChatController {
     if (update.sessionUpdate === "session_info_update" && update.title) this.titles.set(sessionId, update.title);
     if (update.sessionUpdate === "usage_update") {
       this.usage = { used: update.used, size: update.size };
-      this.editor.showStatus({ state: this.status.state, message: this.status.message, usage: this.usage });
+      this.showStatus();
     }
     this.record(sessionId, update);
     if (update.sessionUpdate === "tool_call" || update.sessionUpdate === "tool_call_update") {
@@ -506,6 +578,12 @@ export class ChatController {
     this.editor.post({ type: "error", message });
   }
 
+  /** canRewind: the agent advertised `agentCapabilities._meta.companion.rewind`. */
+  private canRewind(conn: AgentConnection | undefined = this.supervisor.connection): boolean {
+    const meta = conn?.initialize.agentCapabilities?._meta as { companion?: { rewind?: unknown } } | null | undefined;
+    return meta?.companion?.rewind === true;
+  }
+
   /** acceptsImages: the agent advertised promptCapabilities.image. */
   private acceptsImages(conn: AgentConnection | undefined = this.supervisor.connection): boolean {
     return conn?.initialize.agentCapabilities?.promptCapabilities?.image === true;
@@ -513,14 +591,14 @@ export class ChatController {
 
   private setStatus(state: AgentState, message?: string, agent?: { name: string; version?: string }): void {
     this.status = { state, message, agent: agent ?? (state === "ready" ? undefined : this.status.agent) };
-    this.editor.post({ type: "status", state, message, agent: this.status.agent, acceptsImages: this.acceptsImages() });
-    this.editor.showStatus({ state, message, usage: this.usage });
+    this.editor.post({ type: "status", state, message, agent: this.status.agent, acceptsImages: this.acceptsImages(), canRewind: this.canRewind() });
+    this.showStatus();
   }
 
   /** replayAll re-sends everything to a webview that (re)loaded. */
   private async replayAll(): Promise<void> {
     const { state, message, agent } = this.status;
-    this.editor.post({ type: "status", state, message, agent, acceptsImages: this.acceptsImages() });
+    this.editor.post({ type: "status", state, message, agent, acceptsImages: this.acceptsImages(), canRewind: this.canRewind() });
     await this.startup;
     if (!this.session && this.status.state === "ready") await this.newSession();
     else this.postSession();
@@ -562,6 +640,22 @@ function applyToState(s: SessionState, u: acp.SessionUpdate): void {
   if (u.sessionUpdate === "session_info_update" && u.title !== undefined) s.title = u.title;
   else if (u.sessionUpdate === "config_option_update") s.configOptions = u.configOptions;
   else if (u.sessionUpdate === "current_mode_update" && s.modes) s.modes = { ...s.modes, currentModeId: u.currentModeId };
+}
+
+/**
+ * promptParts turns a rewound prompt's blocks back into what the prompt box
+ * holds: the text blocks, and the files as mentions (links and embedded
+ * resources; the text of an embedded file is re-read when it is sent again).
+ */
+export function promptParts(blocks: acp.ContentBlock[]): { text: string; mentions: FileMention[] } {
+  let text = "";
+  const mentions: FileMention[] = [];
+  for (const b of blocks) {
+    if (b.type === "text") text += b.text;
+    else if (b.type === "resource_link") mentions.push({ uri: b.uri, label: b.name || b.uri });
+    else if (b.type === "resource") mentions.push({ uri: b.resource.uri, label: b.resource.uri.split("/").pop() || b.resource.uri });
+  }
+  return { text, mentions };
 }
 
 /** PromptNotDelivered: the prompt never reached the agent (no agent, no session, a turn running). */

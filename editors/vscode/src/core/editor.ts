@@ -4,6 +4,7 @@
 
 import type { ToWebview, FileMention } from "../webviewProtocol";
 import type { IdeContext } from "./ideContext";
+import type { SessionStats } from "./stats";
 
 /** A proposed edit shown for review (left: current text, right: proposal). */
 export interface EditProposal {
@@ -45,6 +46,8 @@ export interface StatusInfo {
   message?: string;
   /** Tokens used / context size from the last usage_update. */
   usage?: { used: number; size: number };
+  /** The current session's figures after its last turn (STATS_METHOD), when the agent offers them. */
+  stats?: SessionStats;
 }
 
 /** Editor is everything the ACP glue asks of its host editor. */

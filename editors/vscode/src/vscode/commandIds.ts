@@ -12,6 +12,7 @@ export const COMMAND_IDS = [
   "companion.setApiKey",
   "companion.showLog",
   "companion.addSelection",
+  "companion.showStats",
 ] as const;
 
 /** CommandId is one of COMMAND_IDS. */

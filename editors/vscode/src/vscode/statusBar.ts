@@ -1,7 +1,9 @@
-// The status bar item: the agent's state and, when known, the context usage.
+// The status bar item: the agent's state and, when known, the context usage;
+// its tooltip adds the session's figures after each turn.
 
 import * as vscode from "vscode";
 import type { StatusInfo } from "../core/editor";
+import { formatStats } from "../core/stats";
 
 const ICONS: Record<StatusInfo["state"], string> = {
   starting: "$(loading~spin)",
@@ -26,7 +28,7 @@ export class StatusBar implements vscode.Disposable {
   show(s: StatusInfo): void {
     const usage = s.usage && s.usage.size > 0 ? ` · ${formatTokens(s.usage.used)}/${formatTokens(s.usage.size)}` : "";
     this.item.text = `${ICONS[s.state]} Companion: ${s.state}${usage}`;
-    this.item.tooltip = s.message ? `Companion: ${s.state}\n${s.message}` : `Companion: ${s.state}`;
+    this.item.tooltip = statusTooltip(s);
     this.item.backgroundColor = s.state === "error" ? new vscode.ThemeColor("statusBarItem.errorBackground") : undefined;
   }
 
@@ -40,4 +42,12 @@ export function formatTokens(n: number): string {
   if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1)}M`;
   if (n >= 1000) return `${(n / 1000).toFixed(1)}k`;
   return String(n);
+}
+
+/** statusTooltip is the state, its message, and the session's figures when known. */
+export function statusTooltip(s: StatusInfo): string {
+  const lines = [`Companion: ${s.state}`];
+  if (s.message) lines.push(s.message);
+  if (s.stats) lines.push("", "This session:", formatStats(s.stats));
+  return lines.join("\n");
 }

@@ -11,6 +11,7 @@ import { ChatController, errorText } from "../core/controller";
 import type { LaunchSpec } from "../core/connection";
 import { composeLaunch } from "../core/launch";
 import { selectionInsert } from "../core/selection";
+import { formatStats } from "../core/stats";
 import { traceLevel, type Tracer } from "../core/trace";
 import { type ChatViewProvider, CHAT_VIEW_ID } from "./chatView";
 import type { CommandId } from "./commandIds";
@@ -92,6 +93,7 @@ function commandHandlers(
     "companion.setApiKey": run(() => setApiKey(ctx, ctl)),
     "companion.showLog": () => output.show(true),
     "companion.addSelection": run(() => addSelection(view)),
+    "companion.showStats": run(() => showStats(ctl)),
   };
 }
 
@@ -132,6 +134,17 @@ async function addSelection(view: ChatViewProvider): Promise<void> {
   });
   await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
   view.postWhenLoaded({ type: "insertText", ...insert });
+}
+
+/** showStats opens the current session's figures in a read-only text editor. */
+async function showStats(ctl: ChatController): Promise<void> {
+  const stats = await ctl.sessionStats();
+  if (!stats) {
+    void vscode.window.showInformationMessage("Companion: no session figures yet (start a chat; the agent must offer _companion/session/stats).");
+    return;
+  }
+  const doc = await vscode.workspace.openTextDocument({ language: "plaintext", content: `Companion session ${stats.sessionId}\n\n${formatStats(stats)}\n` });
+  await vscode.window.showTextDocument(doc, { preview: true });
 }
 
 async function setApiKey(ctx: vscode.ExtensionContext, ctl: ChatController): Promise<void> {

@@ -6,7 +6,7 @@
 
 import { isViewState, emptyState, type ViewState } from "./model";
 import type { FromWebview, ToWebview } from "./protocol";
-import { addLocalPrompt, apply, dismissBanner, setConfigValue, settlePermission } from "./reduce";
+import { addLocalPrompt, apply, askRewind, cancelRewind, confirmRewind, dismissBanner, rewindable, setConfigValue, settlePermission } from "./reduce";
 import { skeleton } from "./view/skeleton";
 import { Chrome } from "./view/chrome";
 import { Composer, type Draft } from "./view/composer";
@@ -48,7 +48,7 @@ class App {
     root.replaceChildren(skeleton());
     this.#messages = root.querySelector<HTMLElement>("#messages")!;
     const post = (msg: FromWebview): void => this.#vscode.postMessage(msg);
-    this.#transcript = new Transcript(this.#messages, () => ({ post, cwd: this.#state.cwd, answer: (r, o) => this.#answer(r, o) }));
+    this.#transcript = new Transcript(this.#messages, () => ({ post, cwd: this.#state.cwd, answer: (r, o) => this.#answer(r, o), rewind: (a, id) => this.#rewind(a, id) }));
     this.#chrome = new Chrome(root, {
       post,
       pick: (id, v) => this.#change(() => setConfigValue(this.#state, id, v)),
@@ -91,7 +91,18 @@ class App {
     if (msg.type === "files") return this.#composer.files(msg.requestId, msg.items);
     if (msg.type === "insertText") return this.#composer.insert(msg.text, msg.mentions);
     if (msg.type === "promptFailed") this.#composer.giveBack(msg.text, msg.mentions, msg.images);
+    // The rewound prompt goes back to the box to be edited (before anything typed meanwhile).
+    if (msg.type === "rewound" && msg.sessionId === this.#state.sessionId) this.#composer.giveBack(msg.text, msg.mentions);
     this.#change(() => apply(this.#state, msg));
+  }
+
+  #rewind(action: "ask" | "confirm" | "cancel", itemId: string): void {
+    this.#change(() => {
+      if (action === "ask") return askRewind(this.#state, itemId);
+      if (action === "cancel") return cancelRewind(this.#state);
+      const prompt = confirmRewind(this.#state, itemId);
+      if (prompt !== null) this.#vscode.postMessage({ type: "rewind", prompt });
+    });
   }
 
   #answer(requestId: string, optionId: string): void {
@@ -113,6 +124,7 @@ class App {
     // While a session replays, the old transcript stays on screen and the new
     // one appears whole at replayDone: no flash of an empty view on hide / show.
     this.#messages.setAttribute("aria-busy", String(this.#state.replaying));
+    this.#messages.dataset.rewind = rewindable(this.#state) ? "on" : "off";
     if (this.#state.replaying) return;
     if (this.#transcript.render(this.#state) && stick) this.#messages.scrollTop = this.#messages.scrollHeight;
   }

@@ -47,6 +47,8 @@ export interface UserItem extends ItemBase {
   messageId?: string | null;
   /** local is true for a prompt shown on send, before any echo of it. */
   local?: boolean;
+  /** confirming is true while the "Rewind to here" confirmation shows on this message. */
+  confirming?: boolean;
 }
 
 /** TextItem is an agent message or a thought, as markdown text. */
@@ -127,6 +129,10 @@ export interface ViewState {
   sessionsError: string | null;
   /** acceptsImages: the agent takes image blocks (pasted images can be sent). */
   acceptsImages?: boolean;
+  /** canRewind: the agent can rewind the conversation to before a user message. */
+  canRewind?: boolean;
+  /** rewinding is true from a confirmed rewind until the fork shows (or an error). */
+  rewinding?: boolean;
   /** promptError says why the last prompt was not delivered (shown by the prompt box, which got it back). */
   promptError?: string | null;
   /** seq numbers new items. */

@@ -25,7 +25,9 @@ export function apply(state: ViewState, msg: ToWebview): void {
       state.sessions = msg.sessions;
       state.sessionsError = msg.error ?? null;
       return chrome(state);
+    case "rewound": return rewound(state, msg);
     case "error":
+      endRewind(state);
       // While the agent is down, the way out (Restart agent) stays on the banner.
       state.banner = { kind: "error", text: msg.message, restart: agentDown(state) || undefined };
       return chrome(state);
@@ -61,6 +63,7 @@ function chrome(state: ViewState): void {
 function applyStatus(state: ViewState, msg: Extract<ToWebview, { type: "status" }>): void {
   state.status = msg;
   state.acceptsImages = msg.acceptsImages === true;
+  state.canRewind = msg.canRewind === true;
   const text = msg.message ?? "";
   if (msg.state === "error" || msg.state === "stopped") {
     state.banner = { kind: "error", text: text || `The agent ${msg.state === "error" ? "failed" : "stopped"}.`, restart: true };
@@ -77,6 +80,7 @@ function applySession(state: ViewState, msg: Extract<ToWebview, { type: "session
   const fresh = emptyState();
   fresh.status = state.status;
   fresh.acceptsImages = state.acceptsImages;
+  fresh.canRewind = state.canRewind;
   fresh.banner = state.banner?.kind === "error" && !state.banner.restart ? null : state.banner;
   fresh.sessions = state.sessions;
   fresh.commands = msg.sessionId === state.sessionId ? state.commands : [];
@@ -180,4 +184,71 @@ export function setConfigValue(state: ViewState, configId: string, value: string
 export function dismissBanner(state: ViewState): void {
   state.banner = null;
   chrome(state);
+}
+
+/** rewindable: "Rewind to here" is offered (the agent can, no turn runs, nothing is loading). */
+export function rewindable(state: ViewState): boolean {
+  return state.canRewind === true && state.sessionId !== null && state.turn === "idle" && !state.replaying && !state.rewinding;
+}
+
+/** promptIndex is the 0-based position of a user message among the session's user messages (what the agent counts). */
+export function promptIndex(state: ViewState, itemId: string): number {
+  let n = 0;
+  for (const it of state.items) {
+    if (it.kind !== "user") continue;
+    if (it.id === itemId) return n;
+    n++;
+  }
+  return -1;
+}
+
+/** askRewind shows the confirmation on one user message (and closes any other). */
+export function askRewind(state: ViewState, itemId: string): void {
+  for (const it of state.items) {
+    if (it.kind !== "user") continue;
+    const want = it.id === itemId && rewindable(state);
+    if (!!it.confirming === want) continue;
+    it.confirming = want || undefined;
+    touch(it);
+  }
+}
+
+/** cancelRewind closes the confirmation. */
+export function cancelRewind(state: ViewState): void {
+  askRewind(state, "");
+}
+
+/**
+ * confirmRewind answers the confirmation: the prompt index to send with the
+ * `rewind` message, or null when the message is gone or rewinding is not offered.
+ */
+export function confirmRewind(state: ViewState, itemId: string): number | null {
+  const index = rewindable(state) ? promptIndex(state, itemId) : -1;
+  cancelRewind(state);
+  if (index < 0) return null;
+  state.rewinding = true;
+  chrome(state);
+  return index;
+}
+
+/** endRewind: a rewind failed (the chat stays as it was) or finished. */
+function endRewind(state: ViewState): void {
+  if (!state.rewinding) return;
+  state.rewinding = false;
+  chrome(state);
+}
+
+/** rewound tells which files the rewind put back (the fork's replay came first). */
+function rewound(state: ViewState, msg: Extract<ToWebview, { type: "rewound" }>): void {
+  endRewind(state);
+  if (msg.sessionId !== state.sessionId) return;
+  push(state, { kind: "system", sysKind: "notice", text: restoredText(msg.restored) });
+}
+
+/** restoredText is the notice after a rewind: the restored files by name. */
+export function restoredText(restored: string[]): string {
+  if (restored.length === 0) return "Rewound. No files needed restoring.";
+  const names = restored.map((p) => p.split(/[\\/]/).pop() || p);
+  const shown = names.length > 5 ? [...names.slice(0, 5), `${names.length - 5} more`] : names;
+  return `Rewound. Restored ${restored.length === 1 ? "1 file" : `${restored.length} files`} to before that message: ${shown.join(", ")}.`;
 }

@@ -14,6 +14,8 @@ export interface RenderContext {
   post(msg: FromWebview): void;
   /** answer records a permission answer in the model (and re-renders). */
   answer(requestId: string, optionId: string): void;
+  /** rewind asks, confirms or cancels "Rewind to here" on a user message. */
+  rewind(action: "ask" | "confirm" | "cancel", itemId: string): void;
   cwd: string;
 }
 
@@ -27,14 +29,35 @@ export function mentionChip(m: FileMention): HTMLElement {
   return h("span", { class: "mention-chip", "data-uri": m.uri, title: m.description ?? m.uri }, `@${m.label}`);
 }
 
-/** renderUser fills a user message. */
-export function renderUser(el: HTMLElement, it: UserItem): void {
+/**
+ * renderUser fills a user message, with its "Rewind to here" button (shown on
+ * hover while #messages has data-rewind="on") and, when asked, the confirmation.
+ */
+export function renderUser(el: HTMLElement, it: UserItem, ctx: RenderContext): void {
   el.className = "msg msg-user";
+  el.dataset.confirming = String(!!it.confirming);
   const mentions = it.mentions.length ? h("div", { class: "user-mentions" }, ...it.mentions.map(mentionChip)) : null;
   const images = it.images?.length
     ? h("div", { class: "user-images" }, ...it.images.map((src, i) => h("img", { class: "user-image", src, alt: `Image ${i + 1}` })))
     : null;
-  setChildren(el, h("div", { class: "msg-role" }, "You"), h("div", { class: "user-text" }, ...userParts(it.text)), images, mentions);
+  const rewind = h("button", { type: "button", class: "rewind-action", title: "Rewind to here: restore the files to before this message and edit it again", "aria-label": "Rewind to here" }, icon("discard"), " Rewind to here");
+  rewind.addEventListener("click", () => ctx.rewind("ask", it.id));
+  const head = h("div", { class: "msg-head" }, h("div", { class: "msg-role" }, "You"), rewind);
+  setChildren(el, head, h("div", { class: "user-text" }, ...userParts(it.text)), images, mentions, it.confirming ? rewindConfirm(it, ctx) : null);
+}
+
+/** rewindConfirm is the inline confirmation of a rewind. */
+function rewindConfirm(it: UserItem, ctx: RenderContext): HTMLElement {
+  const yes = h("button", { type: "button", class: "rewind-confirm primary" }, "Rewind");
+  const no = h("button", { type: "button", class: "rewind-cancel secondary" }, "Cancel");
+  yes.addEventListener("click", () => ctx.rewind("confirm", it.id));
+  no.addEventListener("click", () => ctx.rewind("cancel", it.id));
+  return h(
+    "div",
+    { class: "rewind-box", role: "alertdialog", "aria-label": "Rewind to here" },
+    h("p", {}, "Rewind to before this message? The files the agent changed since then are restored to how they were, and this message goes back to the prompt box. The conversation so far stays in the history."),
+    h("div", { class: "rewind-buttons" }, yes, no),
+  );
 }
 
 /** userParts shows the user's text as typed, and fenced code blocks as code. */

@@ -76,7 +76,7 @@ export class Transcript {
 
 function renderItem(el: HTMLElement, it: Item, ctx: RenderContext): void {
   switch (it.kind) {
-    case "user": return renderUser(el, it);
+    case "user": return renderUser(el, it, ctx);
     case "agent":
     case "thought": return renderText(el, it);
     case "tool": return renderTool(el, it, ctx);

@@ -492,3 +492,56 @@ test("text typed into the page's plain prompt box before the script ran is kept"
     await context.close();
   }
 });
+
+test("Rewind to here: hidden until the agent offers it, confirmed inline, then the fork and the prompt come back", async () => {
+  const page = await open(browser, server.url);
+  const user = (sessionId, t, id) => ({ type: "update", sessionId, update: { sessionUpdate: "user_message_chunk", content: { type: "text", text: t }, messageId: id } });
+  const agent = (sessionId, t) => ({ type: "update", sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: t } } });
+  const history = [
+    { type: "session", sessionId: "s1", cwd: "/w", replaying: true },
+    user("s1", "first prompt", "u1"), agent("s1", "answer one"),
+    user("s1", "second prompt", "u2"), agent("s1", "answer two"),
+    { type: "replayDone", sessionId: "s1" },
+  ];
+  await deliver(page, [{ type: "status", state: "ready" }, ...history]);
+  const second = page.locator(".msg-user", { hasText: "second prompt" });
+  await second.waitFor();
+  assert.equal(await page.getAttribute("#messages", "data-rewind"), "off");
+  await second.hover();
+  assert.equal(await second.locator("button.rewind-action").isVisible(), false, "no rewind without the capability");
+
+  await deliver(page, [{ type: "status", state: "ready", canRewind: true }, { type: "turn", sessionId: "s1", state: "running" }]);
+  await page.waitForSelector('#messages[data-rewind="off"]');
+  await deliver(page, [{ type: "turn", sessionId: "s1", state: "idle", stopReason: "end_turn" }]);
+  await page.waitForSelector('#messages[data-rewind="on"]');
+  await page.hover("#prompt");
+  assert.equal(await second.locator("button.rewind-action").isVisible(), false, "shown on hover only");
+  await second.hover();
+  await second.locator("button.rewind-action").click();
+  const box = second.locator(".rewind-box");
+  await box.waitFor();
+  assert.match(await box.innerText(), /restored to how they were/);
+  await box.locator("button.rewind-cancel").click();
+  await box.waitFor({ state: "detached" });
+  assert.equal(await page.evaluate(() => window.__posted.filter((m) => m.type === "rewind").length), 0, "cancel sends nothing");
+
+  await second.hover();
+  await second.locator("button.rewind-action").click();
+  await second.locator("button.rewind-confirm").click();
+  await waitPosted(page, "rewind", { prompt: 1 });
+  await page.waitForSelector('#messages[data-rewind="off"]');
+  await page.fill("#prompt", "typed meanwhile");
+  await deliver(page, [
+    { type: "session", sessionId: "s2", cwd: "/w", replaying: true },
+    user("s2", "first prompt", "u1"), agent("s2", "answer one"),
+    { type: "replayDone", sessionId: "s2" },
+    { type: "rewound", sessionId: "s2", text: "second prompt", mentions: [{ uri: "file:///w/a.txt", label: "a.txt" }], restored: ["/w/a.txt"] },
+  ]);
+  await page.waitForSelector('#root[data-session-id="s2"]');
+  await page.waitForSelector('#messages :text("Rewound. Restored 1 file to before that message: a.txt.")');
+  assert.equal(await page.locator(".msg-user").count(), 1);
+  assert.equal(await page.inputValue("#prompt"), "second prompt\ntyped meanwhile", "the rewound prompt is in the box, what was typed kept");
+  assert.equal(await page.locator(".composer .mention-chip", { hasText: "a.txt" }).count(), 1);
+  assert.equal(await page.getAttribute("#messages", "data-rewind"), "on");
+  await noProblems(page);
+});

@@ -1,0 +1,105 @@
+// Session figures, as a user sees them: a scripted turn reads a file; the
+// status bar item's tooltip then shows the session's requests, tokens and
+// the one tool call, and "Companion: Show Session Stats" (command palette)
+// opens a text editor with the same, from the agent's
+// `_companion/session/stats`. Runs only when $COMPANION_BIN
+// advertises `agentCapabilities._meta.companion.stats` (skipped otherwise).
+
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { after, before, test } from "node:test";
+import { withArtifacts } from "../lib/artifacts.mjs";
+import { Chat } from "../lib/chat.mjs";
+import { FIXTURES_DIR, companionBin } from "../lib/env.mjs";
+import { startCompanionServer } from "../lib/extension.mjs";
+import { waitFor } from "../lib/wait.mjs";
+import { launchBrowser, openWorkbench, WAIT_MS } from "../lib/workbench.mjs";
+
+let env, browser, wb, chat;
+
+/** advertisesStats asks the binary itself (an ACP initialize) whether it offers session stats. */
+async function advertisesStats() {
+  const child = spawn(companionBin(), ["acp"], { stdio: ["pipe", "pipe", "ignore"] });
+  try {
+    const lines = createInterface({ input: child.stdout });
+    child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } })}\n`);
+    for await (const line of lines) {
+      const msg = JSON.parse(line);
+      if (msg.id === 1) return msg.result?.agentCapabilities?._meta?.companion?.stats === true;
+    }
+    return false;
+  } finally {
+    child.kill();
+  }
+}
+
+const supported = await advertisesStats();
+
+before(async () => {
+  if (!supported) return;
+  env = await startCompanionServer({
+    script: path.join(FIXTURES_DIR, "stats.json"),
+    files: { "stats-notes.txt": "hello\n" },
+  });
+  browser = await launchBrowser();
+  wb = await openWorkbench(browser, env.server, { folder: env.workspace });
+  chat = new Chat(wb);
+  await flow("open", () => chat.open());
+});
+
+after(async () => {
+  await wb?.close();
+  await browser?.close();
+  await env?.cleanup();
+});
+
+function flow(name, fn) {
+  return withArtifacts(name, { page: wb?.page, chat, server: env?.server }, fn);
+}
+
+/** editorText is the text the active text editor shows (its rendered lines). */
+async function editorText() {
+  return wb.page.locator(".editor-instance .monaco-editor .view-lines").first().innerText();
+}
+
+test("Show Session Stats shows the turn's requests, tokens and tool call", { skip: !supported && "the companion binary does not advertise stats" }, () =>
+  flow("stats", async () => {
+    await chat.send("e2e-st-read: what do the notes say?");
+    await chat.agentMessage("The notes say hello.").waitFor({ timeout: WAIT_MS });
+    await chat.waitIdle();
+    // The status bar item's tooltip gets the figures once the turn ended.
+    const item = wb.page.locator(".statusbar-item", { hasText: "Companion: ready" }).first();
+    const hover = wb.page.locator(".workbench-hover, .monaco-hover", { hasText: "This session:" }).first();
+    await waitFor(
+      async () => {
+        await item.hover();
+        try {
+          await hover.waitFor({ timeout: 2_000 });
+          return true;
+        } catch {
+          await wb.page.mouse.move(1, 1); // hover again: the figures come a moment after the turn
+          return undefined;
+        }
+      },
+      { what: async () => "the status bar tooltip with the session's figures" },
+    );
+    const tip = (await hover.innerText()).replace(/\u00a0/g, " ");
+    assert.match(tip, /Model requests: 2 \(0 errors\)/);
+    assert.match(tip, /Tokens: 100 prompt, 9 output/);
+    assert.match(tip, /Tool read_file: 1 call, 1 succeeded/);
+    await wb.page.mouse.move(1, 1);
+    await wb.runCommand("Companion: Show Session Stats");
+    const text = await waitFor(
+      async () => {
+        const t = (await editorText().catch(() => "")).replace(/\u00a0/g, " ");
+        return t.includes("Model requests: 2") && t.includes("read_file") ? t : undefined;
+      },
+      { what: async () => `the stats editor (shows ${JSON.stringify(await editorText().catch(() => ""))})` },
+    );
+    assert.match(text, /Model requests: 2 \(0 errors\)/);
+    assert.match(text, /Tokens: 100 prompt, 9 output/);
+    assert.match(text, /Tool calls: 1 \(1 succeeded, 0 failed/);
+    assert.match(text, /Tool read_file: 1 call, 1 succeeded/);
+  }));
