@@ -244,6 +244,20 @@ func TestMCPOAuthCommand(t *testing.T) {
 	if out, _ := run("mcp", "list", "--user"); !strings.Contains(out, "\tauth: authorised") {
 		t.Errorf("list after auth:\n%s", out)
 	}
+	// A headless run uses the stored grant: no browser, the tool answers.
+	script := filepath.Join(t.TempDir(), "script.json")
+	if err := os.WriteFile(script, []byte(`{"turns":[
+		{"match":"who am I","chunks":[{"functionCall":{"name":"mcp_remote_whoami","args":{}}}]},
+		{"match":"functionResponse","chunks":[{"text":"The server knows you."}]}],"fallback":"error"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := run("run", "--script", script, "--approval-mode", "yolo", "-p", "who am I"); err != nil ||
+		!strings.Contains(out, "The server knows you.") || srv.Counts().ToolCalls != 1 {
+		t.Errorf("companion run with the stored grant: %v, %d tool calls\n%s", err, srv.Counts().ToolCalls, out)
+	}
+	if data, _ := os.ReadFile(urls); strings.Count(string(data), "\n") != 1 {
+		t.Errorf("the browser was opened again for the run:\n%s", data)
+	}
 	if out, err := run("mcp", "logout", "remote"); err != nil || !strings.Contains(out, "logged out of remote") {
 		t.Errorf("logout: %v %s", err, out)
 	}
