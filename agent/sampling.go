@@ -98,19 +98,21 @@ func quoteBlock(text string) string {
 	return "> " + strings.ReplaceAll(strings.TrimRight(text, "\n"), "\n", "\n> ")
 }
 
-// approxCharsPerToken turns a token limit into a length cap: the model
-// interface takes no token limit, so the answer is cut at about that many
-// tokens' worth of text.
+// approxCharsPerToken turns a token limit into a length cap, a backstop
+// for a provider that does not honour MaxOutputTokens.
 const approxCharsPerToken = 4
 
 // RunSampling runs an approved sampling request on the session's model,
 // outside the turn loop and its history: the request's own system prompt
-// and messages, no tools. The answer stops at the first stop sequence and
-// at about MaxTokens tokens (the model interface has no token limit nor
-// temperature; those are approximated and ignored).
+// and messages, no tools, its token limit and temperature. The answer
+// stops at the first stop sequence, and is cut at about MaxTokens tokens
+// should the provider run past them.
 func (s *Session) RunSampling(ctx context.Context, req mcp.SamplingRequest) (mcp.SamplingResult, error) {
 	name := s.ModelName()
-	mreq := &model.Request{Model: name, System: req.SystemPrompt}
+	mreq := &model.Request{Model: name, System: req.SystemPrompt, Temperature: req.Temperature}
+	if req.MaxTokens > 0 {
+		mreq.MaxOutputTokens = &req.MaxTokens
+	}
 	for _, m := range req.Messages {
 		role := model.RoleUser
 		if m.Role == "assistant" {

@@ -1,9 +1,11 @@
 package agent
 
 import (
+	"context"
 	"strings"
 	"testing"
 
+	"companion/agent/model"
 	"companion/tools/mcp"
 )
 
@@ -37,5 +39,22 @@ func TestSamplingCard(t *testing.T) {
 		if !strings.Contains(card, want) {
 			t.Errorf("card lacks %q:\n%s", want, card)
 		}
+	}
+}
+
+// TestRunSamplingPassesLimits: the server's token limit and temperature go
+// to the model with its messages, and the answer comes back whole.
+func TestRunSamplingPassesLimits(t *testing.T) {
+	m := &fakeModel{turns: []fakeTurn{{chunks: []*model.Chunk{text("short answer")}}}}
+	s, _ := newTestSession(t, m)
+	temp := 0.5
+	res, err := s.RunSampling(context.Background(), mcp.SamplingRequest{Server: "srv", SystemPrompt: "Be brief.", MaxTokens: 30,
+		Temperature: &temp, Messages: []mcp.SamplingMessage{{Role: "user", Text: "hi"}}})
+	if err != nil || res.Text != "short answer" || res.StopReason != "endTurn" {
+		t.Fatalf("RunSampling = %+v, %v", res, err)
+	}
+	req := m.requests()[0]
+	if req.MaxOutputTokens == nil || *req.MaxOutputTokens != 30 || req.Temperature == nil || *req.Temperature != 0.5 || req.System != "Be brief." {
+		t.Errorf("the model was asked %+v", req)
 	}
 }

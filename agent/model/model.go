@@ -73,6 +73,11 @@ type Request struct {
 	// ThinkingBudget caps the model's reasoning tokens; nil leaves the
 	// provider's default (dynamic thinking).
 	ThinkingBudget *int `json:"thinkingBudget,omitempty"`
+	// MaxOutputTokens caps the answer and Temperature sets the sampling
+	// temperature; nil leaves the provider's defaults (an MCP server's
+	// sampling request sets them).
+	MaxOutputTokens *int     `json:"maxOutputTokens,omitempty"`
+	Temperature     *float64 `json:"temperature,omitempty"`
 }
 
 // TokenCounter is implemented by providers that can count a request's

@@ -43,6 +43,13 @@ func buildRequest(req *model.Request) ([]*genai.Content, *genai.GenerateContentC
 			config.ThinkingConfig.ThinkingBudget = &budget
 		}
 	}
+	if n := req.MaxOutputTokens; n != nil {
+		config.MaxOutputTokens = int32(*n)
+	}
+	if t := req.Temperature; t != nil {
+		temp := float32(*t)
+		config.Temperature = &temp
+	}
 	contents := make([]*genai.Content, 0, len(req.Contents))
 	for _, c := range req.Contents {
 		parts := make([]*genai.Part, 0, len(c.Parts))

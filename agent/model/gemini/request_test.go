@@ -92,3 +92,16 @@ func TestInvalidToolSchema(t *testing.T) {
 	t.Parallel()
 	modeltest.InvalidToolSchema(t, start, "gemini-2.5-pro")
 }
+
+// TestLimitsReachTheConfig: a request's token limit and temperature (an
+// MCP server's sampling request) become the generation config's.
+func TestLimitsReachTheConfig(t *testing.T) {
+	n, temp := 50, 0.25
+	_, cfg, err := buildRequest(&model.Request{Model: "gemini-2.0-flash", MaxOutputTokens: &n, Temperature: &temp})
+	if err != nil || cfg.MaxOutputTokens != 50 || cfg.Temperature == nil || *cfg.Temperature != 0.25 {
+		t.Errorf("config = %+v, %v; want 50 tokens at temperature 0.25", cfg, err)
+	}
+	if _, cfg, _ := buildRequest(&model.Request{Model: "gemini-2.0-flash"}); cfg.MaxOutputTokens != 0 || cfg.Temperature != nil {
+		t.Errorf("a request without limits sets %d tokens, temperature %v", cfg.MaxOutputTokens, cfg.Temperature)
+	}
+}

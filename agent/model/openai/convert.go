@@ -29,6 +29,12 @@ func buildParams(req *model.Request, newID func() string) (openai.ChatCompletion
 		return params, err
 	}
 	params.Tools = tools
+	if n := req.MaxOutputTokens; n != nil {
+		params.MaxCompletionTokens = param.NewOpt(int64(*n))
+	}
+	if t := req.Temperature; t != nil {
+		params.Temperature = param.NewOpt(*t)
+	}
 	msgs := make([]openai.ChatCompletionMessageParamUnion, 0, len(req.Contents)+1)
 	if req.System != "" {
 		msgs = append(msgs, openai.SystemMessage(req.System))

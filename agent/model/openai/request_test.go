@@ -242,3 +242,16 @@ func (r *headerRecorder) last() http.Header {
 	defer r.mu.Unlock()
 	return r.h
 }
+
+// TestLimitsReachTheParams: a request's token limit and temperature (an
+// MCP server's sampling request) become the chat completion's.
+func TestLimitsReachTheParams(t *testing.T) {
+	n, temp := 50, 0.25
+	p, err := buildParams(&model.Request{Model: "m", MaxOutputTokens: &n, Temperature: &temp}, func() string { return "id" })
+	if err != nil || p.MaxCompletionTokens.Value != 50 || p.Temperature.Value != 0.25 {
+		t.Errorf("params = %v tokens at %v, %v; want 50 at 0.25", p.MaxCompletionTokens, p.Temperature, err)
+	}
+	if p, _ := buildParams(&model.Request{Model: "m"}, func() string { return "id" }); p.MaxCompletionTokens.Valid() || p.Temperature.Valid() {
+		t.Error("a request without limits sets them")
+	}
+}
