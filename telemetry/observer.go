@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"sync"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -28,6 +29,7 @@ func (p *Provider) StartTurn(ctx context.Context, t agent.TurnStart) (context.Co
 		logAttrs = append(logAttrs, attribute.String("prompt", t.Prompt))
 	}
 	ctx, span := p.tracer.Start(ctx, SpanTurn, trace.WithAttributes(attrs...))
+	ctx = context.WithValue(ctx, turnKey{}, &turnSpans{})
 	if t.Depth == 0 {
 		p.emit(ctx, LogUserPrompt, logAttrs...)
 	}
@@ -47,6 +49,9 @@ func (p *Provider) StartTurn(ctx context.Context, t agent.TurnStart) (context.Co
 func (p *Provider) StartModelRequest(ctx context.Context, modelName string) (context.Context, func(agent.ModelEnd)) {
 	ctx, span := p.tracer.Start(ctx, SpanModel, trace.WithSpanKind(trace.SpanKindClient),
 		trace.WithAttributes(attribute.String("gen_ai.request.model", modelName)))
+	if ts, ok := ctx.Value(turnKey{}).(*turnSpans); ok {
+		ts.setRequest(span.SpanContext())
+	}
 	return ctx, func(e agent.ModelEnd) {
 		ctx := context.WithoutCancel(ctx)
 		ms := float64(e.Took) / float64(time.Millisecond)
@@ -101,6 +106,12 @@ func (p *Provider) StartToolCall(ctx context.Context, c agent.ToolStart) (contex
 		attribute.String("tool.call_id", c.ID)}
 	if p.opts.LogPrompts {
 		attrs = append(attrs, attribute.String("tool.args", string(c.Args)))
+	}
+	if ts, ok := ctx.Value(turnKey{}).(*turnSpans); ok {
+		if req := ts.request(); req.IsValid() {
+			// Under the model request that asked for the call.
+			ctx = trace.ContextWithSpanContext(ctx, req)
+		}
 	}
 	ctx, span := p.tracer.Start(ctx, SpanTool, trace.WithAttributes(attrs...))
 	return ctx, func(e agent.ToolEnd) {
@@ -162,4 +173,26 @@ func fail(span trace.Span, err error) {
 		span.SetAttributes(attribute.String("error", err.Error()))
 		span.SetStatus(codes.Error, err.Error())
 	}
+}
+
+// turnKey is the context key of a turn's turnSpans.
+type turnKey struct{}
+
+// turnSpans remembers a turn's latest model request, the parent of the
+// tool calls its answer asked for.
+type turnSpans struct {
+	mu  sync.Mutex
+	req trace.SpanContext
+}
+
+func (t *turnSpans) setRequest(sc trace.SpanContext) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.req = sc
+}
+
+func (t *turnSpans) request() trace.SpanContext {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.req
 }

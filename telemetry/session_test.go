@@ -206,13 +206,19 @@ func checkSpans(t *testing.T, rs []*tracepb.ResourceSpans) {
 	if got := attr(turn.span.Attributes, "stop_reason"); got != "end_turn" {
 		t.Errorf("turn stop_reason = %q", got)
 	}
+	// The tool calls sit under the model request that asked for them.
 	var models, toolSpans []*tracepb.Span
 	for _, k := range turn.kids {
 		switch k.span.Name {
 		case telemetry.SpanModel:
 			models = append(models, k.span)
+			for _, kk := range k.kids {
+				if kk.span.Name == telemetry.SpanTool {
+					toolSpans = append(toolSpans, kk.span)
+				}
+			}
 		case telemetry.SpanTool:
-			toolSpans = append(toolSpans, k.span)
+			t.Errorf("tool span %s directly under the turn", attr(k.span.Attributes, "tool.name"))
 		}
 	}
 	if len(models) != 2 {
@@ -230,7 +236,7 @@ func checkSpans(t *testing.T, rs []*tracepb.ResourceSpans) {
 	}
 	want := map[string][3]string{"read_file": {"approved", "policy", "true"}, "write_file": {"denied", "user", "false"}}
 	if len(toolSpans) != 2 {
-		t.Fatalf("want 2 tool spans under the turn, got %d", len(toolSpans))
+		t.Fatalf("want 2 tool spans under the model requests, got %d", len(toolSpans))
 	}
 	for _, s := range toolSpans {
 		name := attr(s.Attributes, "tool.name")
