@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"companion/agent/hooks"
 	"companion/agent/model"
 	"companion/tools"
 )
@@ -107,4 +108,43 @@ func TestTelemetryMCPCall(t *testing.T) {
 	if n := len(slices.DeleteFunc(slices.Clone(rec.lines), func(l string) bool { return !strings.Contains(l, "mcp end") })); n != 1 {
 		t.Errorf("%d MCP spans, want 1:\n%s", n, strings.Join(rec.lines, "\n"))
 	}
+}
+
+// TestTelemetryHookAndCompressionSpans: a hook runs inside a hook span
+// under the turn (with the tool's span around the BeforeTool one), and a
+// compression, started and finished, is one compression span.
+func TestTelemetryHookAndCompressionSpans(t *testing.T) {
+	m := &fakeModel{turns: []fakeTurn{{chunks: []*model.Chunk{call("echo", map[string]any{"text": "x"})}}, {chunks: []*model.Chunk{text("ok")}}}}
+	rec := &telRecorder{}
+	cfg := hooks.Config{Hooks: map[string][]hooks.Hook{hooks.BeforeTool: {answering(`{}`)}}}
+	s, _ := newTestSession(t, m, func(o *Options) {
+		o.Telemetry, o.Mode, o.Hooks = rec, ModeYolo, hooks.NewRunner(cfg, hooks.Options{})
+	})
+	if _, err := s.Prompt(context.Background(), userText("hi")); err != nil {
+		t.Fatal(err)
+	}
+	rec.has(t, ` tool echo {"text":"x"}`, "  hook "+string(hooks.BeforeTool), "   hook end err=false")
+	ctx := context.Background()
+	s.tel.event(ctx, CompactionUpdated{ID: "c1", Status: "in_progress"})
+	s.tel.event(ctx, CompactionUpdated{ID: "c1", Status: "failed", Error: "too big"})
+	rec.has(t, "compression compression", " compression end err=true")
+}
+
+// TestTelemetrySubagentNests: a subagent's turn, its requests and its
+// tool calls sit under the delegate_to_agent call that started them.
+func TestTelemetrySubagentNests(t *testing.T) {
+	helper := AgentDef{Name: "helper", Description: "Echoes things", Tools: []string{"echo"}, Prompt: "You are the helper."}
+	m := &fakeModel{turns: []fakeTurn{
+		{chunks: []*model.Chunk{call("delegate_to_agent", map[string]any{"agent": "helper", "task": "echo something"})}},
+		{chunks: []*model.Chunk{call("echo", map[string]any{"text": "from child"})}},
+		{chunks: []*model.Chunk{text("child answer")}},
+		{chunks: []*model.Chunk{text("parent done")}},
+	}}
+	rec := &telRecorder{}
+	s, _ := newTestSession(t, m, func(o *Options) { o.Agents, o.Telemetry, o.Mode = []AgentDef{helper}, rec, ModeYolo })
+	if _, err := s.Prompt(context.Background(), userText("delegate")); err != nil {
+		t.Fatal(err)
+	}
+	rec.has(t, ` tool delegate_to_agent {"agent":"helper","task":"echo something"}`, `  turn "echo something"`,
+		`   tool echo {"text":"from child"}`, "   turn end end_turn", "  tool end approved/mode failed=false")
 }
