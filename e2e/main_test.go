@@ -218,3 +218,18 @@ func sessionID(m acptest.Msg) string {
 	json.Unmarshal(m.Result, &r)
 	return r.SessionID
 }
+
+// sayText sends a prompt that must end the turn and returns the agent's
+// text for it.
+func sayText(t *testing.T, ed *acptest.Editor, id, prompt string) string {
+	t.Helper()
+	before := len(ed.Updates(id))
+	if got := ed.StopReason(ed.Wait(ed.Prompt(id, prompt))); got != "end_turn" {
+		t.Fatalf("%s: stopReason = %q", prompt, got)
+	}
+	var text string
+	for _, u := range ed.Updates(id)[before:] {
+		text += u.Text()
+	}
+	return text
+}

@@ -28,21 +28,6 @@ func rwFile(ws, name string) string {
 	return string(data)
 }
 
-// rwSay sends a prompt, checks it ended the turn and returns the agent's
-// text for it.
-func rwSay(t *testing.T, ed *acptest.Editor, id, prompt string) string {
-	t.Helper()
-	before := len(ed.Updates(id))
-	if got := ed.StopReason(ed.Wait(ed.Prompt(id, prompt))); got != "end_turn" {
-		t.Fatalf("%s: stopReason = %q", prompt, got)
-	}
-	var text string
-	for _, u := range ed.Updates(id)[before:] {
-		text += u.Text()
-	}
-	return text
-}
-
 // rwLoad loads session id and returns the user messages its replay shows.
 func rwLoad(t *testing.T, ed *acptest.Editor, id, ws string) []string {
 	t.Helper()
@@ -82,8 +67,8 @@ func TestRewindThroughACP(t *testing.T) {
 		t.Errorf("rewind and fork not advertised: %s", init.Result)
 	}
 	id := ed.NewSession(ws)
-	rwSay(t, ed, id, "first edit")
-	rwSay(t, ed, id, "second edit")
+	sayText(t, ed, id, "first edit")
+	sayText(t, ed, id, "second edit")
 	if got := rwFile(ws, "f.txt"); got != "v2\n" {
 		t.Fatalf("after two edits f.txt = %q", got)
 	}
@@ -120,7 +105,7 @@ func TestRewindThroughACP(t *testing.T) {
 	if got := rwLoad(t, ed, fork.SessionID, ws); len(got) != 2 {
 		t.Errorf("the fork replays %q, want both prompts", got)
 	}
-	if out := rwSay(t, ed, id, "/rewind 0"); !strings.Contains(out, "Rewound") {
+	if out := sayText(t, ed, id, "/rewind 0"); !strings.Contains(out, "Rewound") {
 		t.Errorf("/rewind 0 said %q", out)
 	}
 	if got := rwFile(ws, "f.txt"); got != "v0\n" {
@@ -136,7 +121,7 @@ func TestRewindRefusals(t *testing.T) {
 	ed := startAgent(t, agentOpts{script: `{"turns":[{"chunks":[{"text":"hi"}]}]}`, handler: acptest.NewFake().Handle})
 	ed.Initialize(map[string]any{})
 	id := ed.NewSession(ws)
-	rwSay(t, ed, id, "hello")
+	sayText(t, ed, id, "hello")
 	for _, params := range []map[string]any{
 		{"sessionId": id, "prompt": 1, "restoreFiles": true},
 		{"sessionId": id, "prompt": -1, "restoreFiles": false},

@@ -61,21 +61,6 @@ func stFetch(t *testing.T, ed *acptest.Editor, id string) stStats {
 	return st
 }
 
-// stSay sends a prompt that must end the turn and returns the agent's text
-// for it.
-func stSay(t *testing.T, ed *acptest.Editor, id, prompt string) string {
-	t.Helper()
-	before := len(ed.Updates(id))
-	if got := ed.StopReason(ed.Wait(ed.Prompt(id, prompt))); got != "end_turn" {
-		t.Fatalf("%s: stopReason = %q", prompt, got)
-	}
-	var text string
-	for _, u := range ed.Updates(id)[before:] {
-		text += u.Text()
-	}
-	return text
-}
-
 // TestStatsThroughACP: after a failed prompt and one with a retry and
 // three tool calls, _companion/session/stats answers the session's
 // figures, /stats shows them as text, and an unknown session is an error.
@@ -112,7 +97,7 @@ func TestStatsThroughACP(t *testing.T) {
 	if len(st.Models) != 1 || st.Models[0].Requests != 5 || len(st.Tools) != 3 {
 		t.Errorf("models/tools = %+v / %+v", st.Models, st.Tools)
 	}
-	text := stSay(t, ed, id, "/stats")
+	text := sayText(t, ed, id, "/stats")
 	for _, want := range []string{"Model requests: 5 (1 error)", "Tool calls: 3 (2 succeeded, 1 failed", "1 rejected by the user", "- read_file: 1 call"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("/stats lacks %q:\n%s", want, text)

@@ -21,18 +21,7 @@ func TestUndoAndRestore(t *testing.T) {
 		{"chunks":[{"text":"done"}]}]}`, handler: fake.Handle, settings: `{"permissions":{"allow":["edit"]}}`})
 	ed.Initialize(map[string]any{})
 	id := ed.NewSession(ws)
-	say := func(prompt string) string {
-		t.Helper()
-		before := len(ed.Updates(id))
-		if got := ed.StopReason(ed.Wait(ed.Prompt(id, prompt))); got != "end_turn" {
-			t.Fatalf("%s: stopReason = %q", prompt, got)
-		}
-		var text string
-		for _, u := range ed.Updates(id)[before:] {
-			text += u.Text()
-		}
-		return text
-	}
+	say := func(prompt string) string { return sayText(t, ed, id, prompt) }
 	say("edit twice")
 	file := func(name string) string {
 		data, err := os.ReadFile(filepath.Join(ws, name))
@@ -79,16 +68,7 @@ func TestUndoStepsBack(t *testing.T) {
 		{"chunks":[{"text":"done"}]}]}`, handler: acptest.NewFake().Handle, settings: `{"permissions":{"allow":["edit"]}}`})
 	ed.Initialize(map[string]any{})
 	id := ed.NewSession(ws)
-	say := func(prompt string) string {
-		t.Helper()
-		before := len(ed.Updates(id))
-		ed.Wait(ed.Prompt(id, prompt))
-		var text string
-		for _, u := range ed.Updates(id)[before:] {
-			text += u.Text()
-		}
-		return text
-	}
+	say := func(prompt string) string { return sayText(t, ed, id, prompt) }
 	file := func() string { data, _ := os.ReadFile(filepath.Join(ws, "f.txt")); return string(data) }
 	say("edit twice")
 	for _, want := range []string{"v1\n", "v0\n"} {
