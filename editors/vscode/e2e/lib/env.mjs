@@ -1,9 +1,11 @@
 // Where the end-to-end tests find their tools: the cache the install script
 // fills (Node 24, code-server), the system Chromium, and the companion binary.
 
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
 /** E2E_DIR is editors/vscode/e2e. */
@@ -52,4 +54,24 @@ export function companionBin() {
   if (!bin) throw new Error("set COMPANION_BIN to the absolute path of the companion binary (ci.sh does)");
   if (!path.isAbsolute(bin) || !existsSync(bin)) throw new Error(`COMPANION_BIN=${bin} is not an existing absolute path`);
   return bin;
+}
+
+/**
+ * agentAdvertises asks the binary itself (an ACP initialize) whether it
+ * sets `agentCapabilities._meta.companion[flag]`, so a suite can skip what
+ * the binary under test does not offer.
+ */
+export async function agentAdvertises(flag) {
+  const child = spawn(companionBin(), ["acp"], { stdio: ["pipe", "pipe", "ignore"] });
+  try {
+    const lines = createInterface({ input: child.stdout });
+    child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } })}\n`);
+    for await (const line of lines) {
+      const msg = JSON.parse(line);
+      if (msg.id === 1) return msg.result?.agentCapabilities?._meta?.companion?.[flag] === true;
+    }
+    return false;
+  } finally {
+    child.kill();
+  }
 }

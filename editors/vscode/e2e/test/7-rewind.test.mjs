@@ -7,37 +7,20 @@
 // action must then not show at all).
 
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { createInterface } from "node:readline";
 import { after, before, test } from "node:test";
 import { withArtifacts } from "../lib/artifacts.mjs";
 import { Chat } from "../lib/chat.mjs";
-import { FIXTURES_DIR, companionBin } from "../lib/env.mjs";
+import { FIXTURES_DIR, agentAdvertises } from "../lib/env.mjs";
 import { startCompanionServer } from "../lib/extension.mjs";
 import { waitFor } from "../lib/wait.mjs";
 import { launchBrowser, openWorkbench, WAIT_MS } from "../lib/workbench.mjs";
 
 let env, browser, wb, chat;
 
-/** advertisesRewind asks the binary itself (an ACP initialize) whether it offers rewind. */
-async function advertisesRewind() {
-  const child = spawn(companionBin(), ["acp"], { stdio: ["pipe", "pipe", "ignore"] });
-  try {
-    const lines = createInterface({ input: child.stdout });
-    child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } })}\n`);
-    for await (const line of lines) {
-      const msg = JSON.parse(line);
-      if (msg.id === 1) return msg.result?.agentCapabilities?._meta?.companion?.rewind === true;
-    }
-    return false;
-  } finally {
-    child.kill();
-  }
-}
 
-const supported = await advertisesRewind();
+const supported = await agentAdvertises("rewind");
 
 before(async () => {
   env = await startCompanionServer({

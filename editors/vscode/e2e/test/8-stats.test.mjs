@@ -6,36 +6,19 @@
 // advertises `agentCapabilities._meta.companion.stats` (skipped otherwise).
 
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import path from "node:path";
-import { createInterface } from "node:readline";
 import { after, before, test } from "node:test";
 import { withArtifacts } from "../lib/artifacts.mjs";
 import { Chat } from "../lib/chat.mjs";
-import { FIXTURES_DIR, companionBin } from "../lib/env.mjs";
+import { FIXTURES_DIR, agentAdvertises } from "../lib/env.mjs";
 import { startCompanionServer } from "../lib/extension.mjs";
 import { waitFor } from "../lib/wait.mjs";
 import { launchBrowser, openWorkbench, WAIT_MS } from "../lib/workbench.mjs";
 
 let env, browser, wb, chat;
 
-/** advertisesStats asks the binary itself (an ACP initialize) whether it offers session stats. */
-async function advertisesStats() {
-  const child = spawn(companionBin(), ["acp"], { stdio: ["pipe", "pipe", "ignore"] });
-  try {
-    const lines = createInterface({ input: child.stdout });
-    child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } })}\n`);
-    for await (const line of lines) {
-      const msg = JSON.parse(line);
-      if (msg.id === 1) return msg.result?.agentCapabilities?._meta?.companion?.stats === true;
-    }
-    return false;
-  } finally {
-    child.kill();
-  }
-}
 
-const supported = await advertisesStats();
+const supported = await agentAdvertises("stats");
 
 before(async () => {
   if (!supported) return;
