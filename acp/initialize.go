@@ -90,11 +90,7 @@ func (c *connState) Logout(context.Context, *rpc.Conn, *LogoutRequest) (*LogoutR
 // network.
 func companionMeta(cfg config.Config) map[string]any {
 	m := map[string]any{"ideContext": true, "rewind": true, "fork": true, "stats": true}
-	mode, err := sandbox.ParseMode(cfg.Sandbox)
-	if err != nil {
-		mode = sandbox.ReadOnly // as the shell tool takes it
-	}
-	if mode.Sandboxed() {
+	if mode := sandbox.SettingsMode(cfg.Sandbox); mode.Sandboxed() {
 		be := sandbox.New(mode, cfg.SandboxNetwork).Backend()
 		m["sandbox"] = map[string]any{"mode": string(mode), "engine": string(be.Name), "why": be.Why, "network": cfg.SandboxNetwork}
 	}

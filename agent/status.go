@@ -31,10 +31,7 @@ func (s *Session) statusText() string {
 // it) with network or not: the backend is picked as the shell tool picks
 // it, on this machine and with companion's environment.
 func sandboxStatus(mode string, network bool) string {
-	m, err := sandbox.ParseMode(mode)
-	if err != nil {
-		m = sandbox.ReadOnly
-	}
+	m := sandbox.SettingsMode(mode)
 	if !m.Sandboxed() {
 		return "off (commands run unconfined)"
 	}

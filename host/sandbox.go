@@ -22,15 +22,8 @@ import (
 //     which only tightens, is honoured from anywhere);
 //   - an untrusted workspace loads no project settings at all.
 
-// sandboxMode is the settings' sandbox mode. LoadConfig has checked it;
-// one that does not parse is the strictest, never off.
-func sandboxMode(cfg config.Config) sandbox.Mode {
-	m, err := sandbox.ParseMode(cfg.Sandbox)
-	if err != nil {
-		return sandbox.ReadOnly
-	}
-	return m
-}
+// sandboxMode is the settings' sandbox mode.
+func sandboxMode(cfg config.Config) sandbox.Mode { return sandbox.SettingsMode(cfg.Sandbox) }
 
 // commandSandbox is the sandbox for commands companion starts besides the
 // shell tool's, in cfg's mode with no network of its own (each command

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"companion/internal/testio"
 )
 
 // crashChildEnv, when set to a path, makes TestWriteFileAtomicCrash act as
@@ -43,8 +45,8 @@ func TestWriteFileAtomicCrash(t *testing.T) {
 		crashChild(path, contents)
 		return
 	}
-	path := filepath.Join(realTempDir(t), "big.txt")
-	writeFile(t, path, contents[0])
+	path := filepath.Join(testio.RealTempDir(t), "big.txt")
+	testio.WriteFile(t, path, contents[0])
 	for run := range 5 {
 		killMidWrite(t, path, run%3+1)
 		got, err := os.ReadFile(path)

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"companion/internal/testio"
 )
 
 // TestTempOwner checks which names removeStaleTemps may treat as its own.
@@ -41,7 +43,7 @@ func TestTempOwner(t *testing.T) {
 // TestStaleTempsRemoved leaves temporary files as crashed writes do and
 // checks the next write in the folder removes exactly the stale ones.
 func TestStaleTempsRemoved(t *testing.T) {
-	root := realTempDir(t)
+	root := testio.RealTempDir(t)
 	roots, err := NewRoots(root)
 	if err != nil {
 		t.Fatal(err)
@@ -63,7 +65,7 @@ func TestStaleTempsRemoved(t *testing.T) {
 	}
 	for _, f := range files {
 		p := filepath.Join(root, f.name)
-		writeFile(t, p, []byte("partial"))
+		testio.WriteFile(t, p, []byte("partial"))
 		if err := os.Chtimes(p, f.mtime, f.mtime); err != nil {
 			t.Fatal(err)
 		}

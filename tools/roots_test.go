@@ -7,36 +7,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"companion/internal/testio"
 )
 
-// rootsFixture builds two roots and an outside directory with symlinks
-// between them:
-//
-//	root/src/a.go
-//	root/inlink -> root/src        (stays inside)
-//	root/outlink -> outside        (escapes)
-//	root/toextra -> extra          (into the other root)
-//	root/dangling -> outside/new   (dangling, escapes)
-func rootsFixture(t *testing.T) (root, extra, outside string) {
-	t.Helper()
-	base := realTempDir(t)
-	root, extra, outside = filepath.Join(base, "root"), filepath.Join(base, "extra"), filepath.Join(base, "outside")
-	writeFile(t, filepath.Join(root, "src", "a.go"), []byte("package src\n"))
-	writeFile(t, filepath.Join(extra, "e.txt"), []byte("e\n"))
-	writeFile(t, filepath.Join(outside, "o.txt"), []byte("o\n"))
-	for link, target := range map[string]string{
-		"inlink": filepath.Join(root, "src"), "outlink": outside,
-		"toextra": extra, "dangling": filepath.Join(outside, "new"),
-	} {
-		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
-			t.Skipf("symlinks unavailable: %v", err)
-		}
-	}
-	return root, extra, outside
-}
-
 func TestNewRootsRejects(t *testing.T) {
-	root, _, _ := rootsFixture(t)
+	root, _, _ := testio.RootsFixture(t)
 	tests := []struct {
 		name           string
 		primary, extra string
@@ -61,7 +37,7 @@ func TestNewRootsRejects(t *testing.T) {
 }
 
 func TestResolve(t *testing.T) {
-	root, extra, outside := rootsFixture(t)
+	root, extra, outside := testio.RootsFixture(t)
 	r, err := NewRoots(root, extra)
 	if err != nil {
 		t.Fatal(err)
@@ -110,8 +86,8 @@ func TestResolve(t *testing.T) {
 }
 
 func TestRootsSymlinkedRoot(t *testing.T) {
-	root, _, _ := rootsFixture(t)
-	link := filepath.Join(realTempDir(t), "rootlink")
+	root, _, _ := testio.RootsFixture(t)
+	link := filepath.Join(testio.RealTempDir(t), "rootlink")
 	if err := os.Symlink(root, link); err != nil {
 		t.Skip(err)
 	}
@@ -129,7 +105,7 @@ func TestRootsSymlinkedRoot(t *testing.T) {
 }
 
 func TestRootsAddAndDisplay(t *testing.T) {
-	root, extra, _ := rootsFixture(t)
+	root, extra, _ := testio.RootsFixture(t)
 	r, err := NewRoots(root)
 	if err != nil {
 		t.Fatal(err)
@@ -167,14 +143,14 @@ func TestRootsAddAndDisplay(t *testing.T) {
 }
 
 func TestRootsConcurrent(t *testing.T) {
-	root, _, _ := rootsFixture(t)
+	root, _, _ := testio.RootsFixture(t)
 	r, err := NewRoots(root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var wg sync.WaitGroup
 	for i := range 8 {
-		dir := filepath.Join(realTempDir(t), "d")
+		dir := filepath.Join(testio.RealTempDir(t), "d")
 		if err := os.Mkdir(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}

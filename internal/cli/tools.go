@@ -26,12 +26,7 @@ func BuiltinTools(cfg config.Config) *tools.Registry {
 	return tools.NewRegistry(all...)
 }
 
-// shellSandbox is the sandbox shell commands run in. LoadConfig has
-// checked the mode; one that does not parse is the strictest, never off.
+// shellSandbox is the sandbox shell commands run in.
 func shellSandbox(cfg config.Config) *sandbox.Sandbox {
-	mode, err := sandbox.ParseMode(cfg.Sandbox)
-	if err != nil {
-		mode = sandbox.ReadOnly
-	}
-	return sandbox.New(mode, cfg.SandboxNetwork)
+	return sandbox.New(sandbox.SettingsMode(cfg.Sandbox), cfg.SandboxNetwork)
 }

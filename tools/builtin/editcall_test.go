@@ -1,13 +1,15 @@
 package builtin
 
 import (
-	"companion/tools"
 	"context"
 	"encoding/json"
 	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"companion/internal/testio"
+	"companion/tools"
 )
 
 func TestUseModifiedContent(t *testing.T) {
@@ -17,12 +19,12 @@ func TestUseModifiedContent(t *testing.T) {
 			name = "local"
 		}
 		t.Run(name, func(t *testing.T) {
-			root := realTempDir(t)
+			root := testio.RealTempDir(t)
 			path := filepath.Join(root, "a.txt")
 			env := newEnv(t, root)
 			files := newMemFiles(map[string]string{path: "one\r\ntwo\r\nthree\r\n"})
 			if local {
-				writeFile(t, path, []byte("one\r\ntwo\r\nthree\r\n"))
+				testio.WriteFile(t, path, []byte("one\r\ntwo\r\nthree\r\n"))
 			} else {
 				env.Files = files
 			}
@@ -65,8 +67,8 @@ func TestUseModifiedContent(t *testing.T) {
 }
 
 func TestUnmodifiedContentIsNotReported(t *testing.T) {
-	root := realTempDir(t)
-	writeFile(t, filepath.Join(root, "a.txt"), []byte("x\r\nz\r\n"))
+	root := testio.RealTempDir(t)
+	testio.WriteFile(t, filepath.Join(root, "a.txt"), []byte("x\r\nz\r\n"))
 	inv := prepare(t, editTool(t, "replace"), newEnv(t, root), map[string]any{
 		"file_path": "a.txt", "old_string": "x", "new_string": "y",
 	})
@@ -99,9 +101,9 @@ func TestFileChangedAfterConfirmation(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root := realTempDir(t)
+			root := testio.RealTempDir(t)
 			path := filepath.Join(root, "a.go")
-			writeFile(t, path, []byte("var x = 1\n"))
+			testio.WriteFile(t, path, []byte("var x = 1\n"))
 			inv := prepare(t, editTool(t, "replace"), newEnv(t, root), map[string]any{
 				"file_path": "a.go", "old_string": "var x = 1", "new_string": "var x = 2",
 			})
@@ -111,7 +113,7 @@ func TestFileChangedAfterConfirmation(t *testing.T) {
 			if tt.modified != "" {
 				inv.(tools.Modifiable).UseModifiedContent(tt.modified)
 			}
-			writeFile(t, path, []byte(tt.change))
+			testio.WriteFile(t, path, []byte(tt.change))
 			res, err := inv.Execute(context.Background(), nil)
 			if err != nil {
 				t.Fatal(err)
@@ -130,9 +132,9 @@ func TestFileChangedAfterConfirmation(t *testing.T) {
 }
 
 func TestExecuteWithoutConfirmation(t *testing.T) {
-	root := realTempDir(t)
+	root := testio.RealTempDir(t)
 	path := filepath.Join(root, "a.txt")
-	writeFile(t, path, []byte("a\n"))
+	testio.WriteFile(t, path, []byte("a\n"))
 	res := call(t, editTool(t, "replace"), newEnv(t, root), `{"file_path":"a.txt","old_string":"a","new_string":"b"}`)
 	if res.IsError || readString(t, path) != "b\n" {
 		t.Errorf("result %+v, file %q", res, readString(t, path))
@@ -140,8 +142,8 @@ func TestExecuteWithoutConfirmation(t *testing.T) {
 }
 
 func TestEditRefusesLargeFiles(t *testing.T) {
-	root := realTempDir(t)
-	writeFile(t, filepath.Join(root, "big.txt"), []byte(strings.Repeat("x", 2000)))
+	root := testio.RealTempDir(t)
+	testio.WriteFile(t, filepath.Join(root, "big.txt"), []byte(strings.Repeat("x", 2000)))
 	tool, _ := tools.NewRegistry(Editing(EditOptions{MaxFileBytes: 1000})...).Get("write_file")
 	inv, err := tool.Prepare(newEnv(t, root), json.RawMessage(`{"file_path":"big.txt","content":"y"}`))
 	if err != nil {
@@ -153,9 +155,9 @@ func TestEditRefusesLargeFiles(t *testing.T) {
 }
 
 func TestEditCancelled(t *testing.T) {
-	root := realTempDir(t)
+	root := testio.RealTempDir(t)
 	path := filepath.Join(root, "a.txt")
-	writeFile(t, path, []byte("a\n"))
+	testio.WriteFile(t, path, []byte("a\n"))
 	env := newEnv(t, root)
 	env.Files = cancelledFiles{}
 	inv := prepare(t, editTool(t, "write_file"), env, map[string]any{"file_path": "a.txt", "content": "b"})
@@ -176,7 +178,7 @@ func (cancelledFiles) ReadTextFile(ctx context.Context, _ string) (string, error
 func (cancelledFiles) WriteTextFile(ctx context.Context, _, _ string) error { return ctx.Err() }
 
 func TestRootsAbs(t *testing.T) {
-	root, _, outside := rootsFixture(t)
+	root, _, outside := testio.RootsFixture(t)
 	r, err := tools.NewRoots(root)
 	if err != nil {
 		t.Fatal(err)
@@ -200,9 +202,9 @@ func TestRootsAbs(t *testing.T) {
 }
 
 func TestReplaceKeepsExistingPlaceholder(t *testing.T) {
-	root := realTempDir(t)
+	root := testio.RealTempDir(t)
 	path := filepath.Join(root, "a.js")
-	writeFile(t, path, []byte("function f() {\n  // ...\n  return 1;\n}\n"))
+	testio.WriteFile(t, path, []byte("function f() {\n  // ...\n  return 1;\n}\n"))
 	confirmAndRun(t, prepare(t, editTool(t, "replace"), newEnv(t, root), map[string]any{
 		"file_path": "a.js", "old_string": "  // ...\n  return 1;", "new_string": "  // ...\n  return 2;",
 	}))

@@ -1,7 +1,6 @@
 package builtin
 
 import (
-	"companion/tools"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"companion/internal/testio"
+	"companion/tools"
 )
 
 // globNow is the fixed clock of the glob tests.
@@ -38,8 +40,8 @@ func globFixture(t *testing.T) (root, outside string) {
 			t.Fatal(err)
 		}
 	}
-	outside = realTempDir(t)
-	writeFile(t, filepath.Join(outside, "leak.go"), []byte("package leak\n"))
+	outside = testio.RealTempDir(t)
+	testio.WriteFile(t, filepath.Join(outside, "leak.go"), []byte("package leak\n"))
 	if err := os.Symlink(outside, filepath.Join(root, "outlink")); err != nil {
 		t.Skip(err)
 	}

@@ -12,12 +12,14 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"companion/internal/testio"
 )
 
 // fakeRipgrep writes an executable shell script standing in for rg.
 func fakeRipgrep(t *testing.T, script string) string {
 	t.Helper()
-	path := filepath.Join(realTempDir(t), "rg")
+	path := filepath.Join(testio.RealTempDir(t), "rg")
 	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+script+"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +81,7 @@ func TestGrepRipgrepNoMatch(t *testing.T) {
 // it and return. The fake rg signals through a FIFO once it has started.
 func TestGrepRipgrepCancelled(t *testing.T) {
 	root := grepFixture(t)
-	fifo := filepath.Join(realTempDir(t), "started")
+	fifo := filepath.Join(testio.RealTempDir(t), "started")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skip(err)
 	}

@@ -1,7 +1,6 @@
 package builtin
 
 import (
-	"companion/tools"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"companion/internal/testio"
+	"companion/tools"
 )
 
 // grepFixture is the workspace plus files that test the edges both engines
@@ -18,13 +20,13 @@ import (
 func grepFixture(t *testing.T) string {
 	t.Helper()
 	root := newSandbox(t, "workspace.txtar")
-	writeFile(t, filepath.Join(root, "data", "long.txt"), []byte("hello "+strings.Repeat("x", 600)+"\n"))
-	writeFile(t, filepath.Join(root, "data", "crlf.txt"), []byte("hello crlf\r\nsay hello\r\n"))
-	writeFile(t, filepath.Join(root, "data", "blob.bin"), []byte("hello\x00binary hello\n"))
-	writeFile(t, filepath.Join(root, "data", "huge.txt"), []byte("hello "+strings.Repeat("y\n", 2000)))
-	writeFile(t, filepath.Join(root, "data", "latin1.txt"), []byte("caf\xe9 hello\n"))
-	outside := realTempDir(t)
-	writeFile(t, filepath.Join(outside, "leak.txt"), []byte("hello leak\n"))
+	testio.WriteFile(t, filepath.Join(root, "data", "long.txt"), []byte("hello "+strings.Repeat("x", 600)+"\n"))
+	testio.WriteFile(t, filepath.Join(root, "data", "crlf.txt"), []byte("hello crlf\r\nsay hello\r\n"))
+	testio.WriteFile(t, filepath.Join(root, "data", "blob.bin"), []byte("hello\x00binary hello\n"))
+	testio.WriteFile(t, filepath.Join(root, "data", "huge.txt"), []byte("hello "+strings.Repeat("y\n", 2000)))
+	testio.WriteFile(t, filepath.Join(root, "data", "latin1.txt"), []byte("caf\xe9 hello\n"))
+	outside := testio.RealTempDir(t)
+	testio.WriteFile(t, filepath.Join(outside, "leak.txt"), []byte("hello leak\n"))
 	if err := os.Symlink(outside, filepath.Join(root, "outdir")); err != nil {
 		t.Skip(err)
 	}

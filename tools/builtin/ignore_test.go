@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"companion/internal/testio"
 )
 
 // ignoreCases are paths in ignoreFixture and whether git ignores them.
@@ -39,12 +41,12 @@ var ignoreCases = []struct {
 // ignoreFixture writes the ignore files the cases refer to.
 func ignoreFixture(t *testing.T) string {
 	t.Helper()
-	root := realTempDir(t)
-	writeFile(t, filepath.Join(root, ".gitignore"), []byte(strings.Join([]string{
+	root := testio.RealTempDir(t)
+	testio.WriteFile(t, filepath.Join(root, ".gitignore"), []byte(strings.Join([]string{
 		"# a comment", "*.log", "build/", "/secret.txt", "docs/*.md", "**/tmp",
 		"file?.txt", `\#hash`, "c++/", "",
 	}, "\n")))
-	writeFile(t, filepath.Join(root, "src", ".gitignore"), []byte("gen.go\n!keep.log\n"))
+	testio.WriteFile(t, filepath.Join(root, "src", ".gitignore"), []byte("gen.go\n!keep.log\n"))
 	return root
 }
 

@@ -1,7 +1,6 @@
 package builtin
 
 import (
-	"companion/tools"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,11 +8,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"companion/internal/testio"
+	"companion/tools"
 )
 
 func TestListDirectory(t *testing.T) {
 	root := newSandbox(t, "workspace.txtar")
-	outside := realTempDir(t)
+	outside := testio.RealTempDir(t)
 	for link, target := range map[string]string{"srclink": filepath.Join(root, "src"), "outlink": outside} {
 		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
 			t.Skip(err)

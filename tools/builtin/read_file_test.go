@@ -2,7 +2,6 @@ package builtin
 
 import (
 	"bytes"
-	"companion/tools"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,6 +13,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"companion/internal/testio"
+	"companion/tools"
 )
 
 // fakeFiles plays the editor: it serves buffers by path and reports others
@@ -58,19 +60,19 @@ func numberedLines(n int) string {
 func readFileFixture(t *testing.T) (root string, pngData []byte) {
 	t.Helper()
 	root = newSandbox(t, "workspace.txtar")
-	writeFile(t, filepath.Join(root, "big.txt"), []byte(numberedLines(5400)))
+	testio.WriteFile(t, filepath.Join(root, "big.txt"), []byte(numberedLines(5400)))
 	long := strings.Repeat("é", 2500)
-	writeFile(t, filepath.Join(root, "long.txt"), []byte("short\n"+long+"\nend\n"))
-	writeFile(t, filepath.Join(root, "crlf.txt"), []byte("one\r\ntwo\r\n"))
-	writeFile(t, filepath.Join(root, "empty.txt"), nil)
-	writeFile(t, filepath.Join(root, "blob.bin"), []byte("ELF\x00\x01\x02binary"))
-	writeFile(t, filepath.Join(root, "img", "logo.svg"), []byte("<svg/>\n"))
-	writeFile(t, filepath.Join(root, "doc.pdf"), []byte("%PDF-1.4\n%%EOF\n"))
+	testio.WriteFile(t, filepath.Join(root, "long.txt"), []byte("short\n"+long+"\nend\n"))
+	testio.WriteFile(t, filepath.Join(root, "crlf.txt"), []byte("one\r\ntwo\r\n"))
+	testio.WriteFile(t, filepath.Join(root, "empty.txt"), nil)
+	testio.WriteFile(t, filepath.Join(root, "blob.bin"), []byte("ELF\x00\x01\x02binary"))
+	testio.WriteFile(t, filepath.Join(root, "img", "logo.svg"), []byte("<svg/>\n"))
+	testio.WriteFile(t, filepath.Join(root, "doc.pdf"), []byte("%PDF-1.4\n%%EOF\n"))
 	var buf bytes.Buffer
 	if err := png.Encode(&buf, image.NewRGBA(image.Rect(0, 0, 2, 2))); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, filepath.Join(root, "img", "pic.png"), buf.Bytes())
+	testio.WriteFile(t, filepath.Join(root, "img", "pic.png"), buf.Bytes())
 	return root, buf.Bytes()
 }
 
@@ -196,8 +198,8 @@ func TestReadFileThroughEditor(t *testing.T) {
 
 func TestReadFilePrepare(t *testing.T) {
 	root, _ := readFileFixture(t)
-	outside := realTempDir(t)
-	writeFile(t, filepath.Join(outside, "secret.txt"), []byte("no"))
+	outside := testio.RealTempDir(t)
+	testio.WriteFile(t, filepath.Join(outside, "secret.txt"), []byte("no"))
 	if err := os.Symlink(outside, filepath.Join(root, "escape")); err != nil {
 		t.Skip(err)
 	}

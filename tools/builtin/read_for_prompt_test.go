@@ -1,7 +1,6 @@
 package builtin
 
 import (
-	"companion/tools"
 	"context"
 	"errors"
 	"io/fs"
@@ -10,6 +9,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"companion/internal/testio"
+	"companion/tools"
 )
 
 // fileURI returns the file:// URI of an absolute path.
@@ -19,7 +21,7 @@ func fileURI(path string) string {
 
 func TestReadForPrompt(t *testing.T) {
 	root, pngData := readFileFixture(t)
-	writeFile(t, filepath.Join(root, "with space", "a b.txt"), []byte("spaced\n"))
+	testio.WriteFile(t, filepath.Join(root, "with space", "a b.txt"), []byte("spaced\n"))
 	env := newEnv(t, root)
 	tests := []struct {
 		name, uri, want string
@@ -62,8 +64,8 @@ func TestReadForPrompt(t *testing.T) {
 
 func TestReadForPromptErrors(t *testing.T) {
 	root, _ := readFileFixture(t)
-	outside := realTempDir(t)
-	writeFile(t, filepath.Join(outside, "secret.txt"), []byte("no"))
+	outside := testio.RealTempDir(t)
+	testio.WriteFile(t, filepath.Join(outside, "secret.txt"), []byte("no"))
 	env := newEnv(t, root)
 	for uri, want := range map[string]error{
 		fileURI(filepath.Join(root, "nope.txt")):      fs.ErrNotExist,

@@ -1,7 +1,6 @@
 package builtin
 
 import (
-	"companion/tools"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"companion/internal/testio"
+	"companion/tools"
 )
 
 // readManyFixture is the workspace sandbox with a binary file, media and
@@ -171,7 +173,7 @@ func TestReadManyFilesThroughEditor(t *testing.T) {
 
 func TestReadManyFilesPrepare(t *testing.T) {
 	root, _ := readManyFixture(t)
-	outside := realTempDir(t)
+	outside := testio.RealTempDir(t)
 	env := newEnv(t, root)
 	tool := extraTool(t, "read_many_files", ExtraOptions{})
 	if tool.Kind() != tools.KindRead {
@@ -211,7 +213,7 @@ func TestReadManyFilesPrepare(t *testing.T) {
 }
 
 func TestReadManyFilesSchema(t *testing.T) {
-	env := newEnv(t, realTempDir(t))
+	env := newEnv(t, testio.RealTempDir(t))
 	tool := extraTool(t, "read_many_files", ExtraOptions{})
 	validate := compileSchema(t, tool.Schema())
 	for args, ok := range map[string]bool{

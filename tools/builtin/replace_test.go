@@ -1,7 +1,6 @@
 package builtin
 
 import (
-	"companion/tools"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +11,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"companion/internal/testio"
+	"companion/tools"
 )
 
 // memFiles is a fake editor: files held in memory, as Files.
@@ -100,9 +102,9 @@ func readString(t *testing.T, path string) string {
 }
 
 func TestReplaceLocal(t *testing.T) {
-	root := realTempDir(t)
+	root := testio.RealTempDir(t)
 	path := filepath.Join(root, "a.go")
-	writeFile(t, path, []byte("package a\n\nvar x = 1\n"))
+	testio.WriteFile(t, path, []byte("package a\n\nvar x = 1\n"))
 	inv := prepare(t, editTool(t, "replace"), newEnv(t, root), map[string]any{
 		"file_path": "a.go", "old_string": "var x = 1", "new_string": "var x = 2", "instruction": "Bump x.\nmore",
 	})
@@ -134,9 +136,9 @@ func TestReplaceLocal(t *testing.T) {
 }
 
 func TestReplaceErrors(t *testing.T) {
-	root := realTempDir(t)
-	writeFile(t, filepath.Join(root, "a.txt"), []byte("alpha\nbeta\nalpha\n"))
-	writeFile(t, filepath.Join(root, "bin.dat"), []byte("ab\x00cd"))
+	root := testio.RealTempDir(t)
+	testio.WriteFile(t, filepath.Join(root, "a.txt"), []byte("alpha\nbeta\nalpha\n"))
+	testio.WriteFile(t, filepath.Join(root, "bin.dat"), []byte("ab\x00cd"))
 	if err := os.Mkdir(filepath.Join(root, "dir"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +187,7 @@ func TestReplaceErrors(t *testing.T) {
 }
 
 func TestReplaceCreatesFile(t *testing.T) {
-	root := realTempDir(t)
+	root := testio.RealTempDir(t)
 	inv := prepare(t, editTool(t, "replace"), newEnv(t, root), map[string]any{
 		"file_path": "new/dir/b.txt", "old_string": "", "new_string": "hello\n",
 	})
@@ -221,9 +223,9 @@ func TestReplaceKeepsEncodingAndLineEnds(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root := realTempDir(t)
+			root := testio.RealTempDir(t)
 			path := filepath.Join(root, "f.txt")
-			writeFile(t, path, []byte(tt.data))
+			testio.WriteFile(t, path, []byte(tt.data))
 			inv := prepare(t, editTool(t, "replace"), newEnv(t, root), map[string]any{
 				"file_path": path, "old_string": tt.old, "new_string": tt.new, "allow_multiple": tt.allowMany,
 			})
@@ -236,9 +238,9 @@ func TestReplaceKeepsEncodingAndLineEnds(t *testing.T) {
 }
 
 func TestReplaceKeepsMode(t *testing.T) {
-	root := realTempDir(t)
+	root := testio.RealTempDir(t)
 	path := filepath.Join(root, "run.sh")
-	writeFile(t, path, []byte("#!/bin/sh\necho a\n"))
+	testio.WriteFile(t, path, []byte("#!/bin/sh\necho a\n"))
 	if err := os.Chmod(path, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -255,9 +257,9 @@ func TestReplaceKeepsMode(t *testing.T) {
 }
 
 func TestReplaceThroughEditor(t *testing.T) {
-	root := realTempDir(t)
+	root := testio.RealTempDir(t)
 	path := filepath.Join(root, "a.go")
-	writeFile(t, path, []byte("on disk\n"))
+	testio.WriteFile(t, path, []byte("on disk\n"))
 	files := newMemFiles(map[string]string{path: "unsaved\r\nbuffer\r\n"})
 	env := newEnv(t, root)
 	env.Files = files
@@ -286,9 +288,9 @@ func TestReplaceThroughEditor(t *testing.T) {
 }
 
 func TestReplaceOutsideRootsIsProposed(t *testing.T) {
-	root, outside := realTempDir(t), realTempDir(t)
+	root, outside := testio.RealTempDir(t), testio.RealTempDir(t)
 	path := filepath.Join(outside, "o.txt")
-	writeFile(t, path, []byte("old\n"))
+	testio.WriteFile(t, path, []byte("old\n"))
 	conf, _ := confirmAndRun(t, prepare(t, editTool(t, "replace"), newEnv(t, root), map[string]any{
 		"file_path": path, "old_string": "old", "new_string": "new",
 	}))
@@ -301,9 +303,9 @@ func TestReplaceOutsideRootsIsProposed(t *testing.T) {
 }
 
 func TestReplaceFuzzyResultSaysSo(t *testing.T) {
-	root := realTempDir(t)
+	root := testio.RealTempDir(t)
 	path := filepath.Join(root, "a.txt")
-	writeFile(t, path, []byte("first line here\nsecond line here\nthird\n"))
+	testio.WriteFile(t, path, []byte("first line here\nsecond line here\nthird\n"))
 	_, res := confirmAndRun(t, prepare(t, editTool(t, "replace"), newEnv(t, root), map[string]any{
 		"file_path": "a.txt", "old_string": "first line hare\nsecond line here", "new_string": "1\n2",
 	}))
@@ -327,7 +329,7 @@ func TestEditingTools(t *testing.T) {
 		if !strings.Contains(tool.Description(), "3.0 MiB") || strings.Contains(tool.Description(), "{") {
 			t.Errorf("%s description:\n%s", tool.Name(), tool.Description())
 		}
-		inv, err := tool.Prepare(newEnv(t, realTempDir(t)), json.RawMessage(`{"file_path":"x","old_string":"","new_string":"y","content":"y"}`))
+		inv, err := tool.Prepare(newEnv(t, testio.RealTempDir(t)), json.RawMessage(`{"file_path":"x","old_string":"","new_string":"y","content":"y"}`))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,7 +3,6 @@
 package builtin
 
 import (
-	"companion/tools"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,6 +13,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"companion/internal/testio"
+	"companion/tools"
 )
 
 // swapFixture is a session root with a folder "later" and an outside
@@ -21,12 +23,12 @@ import (
 // outside x.txt says OUTSIDE.
 func swapFixture(t *testing.T) (root, outside string) {
 	t.Helper()
-	root, outside = realTempDir(t), realTempDir(t)
-	writeFile(t, filepath.Join(root, "later", "x.txt"), []byte("INSIDE\n"))
-	writeFile(t, filepath.Join(root, "later", "r.txt"), []byte("keep\n"))
-	writeFile(t, filepath.Join(outside, "x.txt"), []byte("OUTSIDE\n"))
-	writeFile(t, filepath.Join(outside, "r.txt"), []byte("keep\n"))
-	writeFile(t, filepath.Join(outside, "outside-only.txt"), []byte("OUTSIDE\n"))
+	root, outside = testio.RealTempDir(t), testio.RealTempDir(t)
+	testio.WriteFile(t, filepath.Join(root, "later", "x.txt"), []byte("INSIDE\n"))
+	testio.WriteFile(t, filepath.Join(root, "later", "r.txt"), []byte("keep\n"))
+	testio.WriteFile(t, filepath.Join(outside, "x.txt"), []byte("OUTSIDE\n"))
+	testio.WriteFile(t, filepath.Join(outside, "r.txt"), []byte("keep\n"))
+	testio.WriteFile(t, filepath.Join(outside, "outside-only.txt"), []byte("OUTSIDE\n"))
 	return root, outside
 }
 
@@ -155,12 +157,12 @@ func TestSwappedAfterCheck(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			root, outside := swapFixture(t)
-			target := realTempDir(t) // where the link leads: must stay untouched
-			writeFile(t, filepath.Join(target, "x.txt"), []byte("OUTSIDE\n"))
+			target := testio.RealTempDir(t) // where the link leads: must stay untouched
+			testio.WriteFile(t, filepath.Join(target, "x.txt"), []byte("OUTSIDE\n"))
 			base := root
 			if tt.outsideDir {
 				base = outside
-				writeFile(t, filepath.Join(outside, "later", "x.txt"), []byte("INSIDE\n"))
+				testio.WriteFile(t, filepath.Join(outside, "later", "x.txt"), []byte("INSIDE\n"))
 			}
 			for k, v := range tt.args {
 				if s, ok := v.(string); ok {
@@ -252,9 +254,9 @@ func (f *countingFiles) WriteTextFile(context.Context, string, string) error { r
 // refuses it for its size, and neither reads it whole or asks the editor
 // for it.
 func TestHugeFileNotRead(t *testing.T) {
-	root := realTempDir(t)
+	root := testio.RealTempDir(t)
 	path := filepath.Join(root, "huge.dat")
-	writeFile(t, path, nil)
+	testio.WriteFile(t, path, nil)
 	if err := os.Truncate(path, 2<<30); err != nil {
 		t.Skip("no sparse files here:", err)
 	}
@@ -360,7 +362,7 @@ func TestWriteFileArgs(t *testing.T) {
 // inside the roots it makes missing folders; through a folder that became
 // a symbolic link to the outside it makes nothing.
 func TestMakeParentsConfined(t *testing.T) {
-	root, outside := realTempDir(t), realTempDir(t)
+	root, outside := testio.RealTempDir(t), testio.RealTempDir(t)
 	roots, err := tools.NewRoots(root)
 	if err != nil {
 		t.Fatal(err)

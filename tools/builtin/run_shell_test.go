@@ -3,7 +3,6 @@
 package builtin
 
 import (
-	"companion/tools"
 	"context"
 	"errors"
 	"fmt"
@@ -17,6 +16,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"companion/internal/testio"
+	"companion/tools"
 )
 
 // recorder is an Output that keeps what was streamed and the terminals
@@ -65,7 +67,7 @@ func (r *recorder) String() string {
 // background registry closed at the end of the test.
 func shellEnv(t *testing.T) *tools.Env {
 	t.Helper()
-	env := newEnv(t, realTempDir(t))
+	env := newEnv(t, testio.RealTempDir(t))
 	env.StateDir = t.TempDir()
 	bg := tools.NewBackground()
 	env.Background = bg
@@ -172,7 +174,7 @@ func TestRunShellMergedOutputInOrder(t *testing.T) {
 func TestRunShellDirectory(t *testing.T) {
 	env := shellEnv(t)
 	root := env.Roots.Primary()
-	writeFile(t, filepath.Join(root, "sub", "f.txt"), []byte("x"))
+	testio.WriteFile(t, filepath.Join(root, "sub", "f.txt"), []byte("x"))
 	res, _ := runShell(t, env, ShellOptions{}, map[string]any{"command": "pwd; ls", "directory": "sub"})
 	if want := filepath.Join(root, "sub") + "\nf.txt\n"; !strings.HasPrefix(res.Text, want) {
 		t.Errorf("text = %q, want it to start with %q", res.Text, want)
@@ -361,7 +363,7 @@ func TestRunShellLeftoverProcessesAdopted(t *testing.T) {
 }
 
 func TestRunShellBackgroundNeedsRegistry(t *testing.T) {
-	env := newEnv(t, realTempDir(t))
+	env := newEnv(t, testio.RealTempDir(t))
 	env.StateDir = t.TempDir()
 	res, _ := runShell(t, env, ShellOptions{}, map[string]any{"command": "sleep 1", "is_background": true})
 	if !res.IsError || !strings.Contains(res.Text, "not available") {

@@ -2,7 +2,6 @@ package builtin
 
 import (
 	"bytes"
-	"companion/tools"
 	"context"
 	"encoding/json"
 	"flag"
@@ -12,6 +11,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"companion/internal/testio"
+	"companion/tools"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/golden")
@@ -44,58 +46,12 @@ func newSandbox(t *testing.T, archive string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := realTempDir(t)
+	root := testio.RealTempDir(t)
 	names, files := parseTxtar(data)
 	for _, name := range names {
-		writeFile(t, filepath.Join(root, filepath.FromSlash(name)), files[name])
+		testio.WriteFile(t, filepath.Join(root, filepath.FromSlash(name)), files[name])
 	}
 	return root
-}
-
-// realTempDir is t.TempDir with symlinks resolved (macOS's /tmp is a link).
-func realTempDir(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
-func writeFile(t *testing.T, path string, data []byte) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// rootsFixture builds two roots and an outside directory with symlinks
-// between them:
-//
-//	root/src/a.go
-//	root/inlink -> root/src        (stays inside)
-//	root/outlink -> outside        (escapes)
-//	root/toextra -> extra          (into the other root)
-//	root/dangling -> outside/new   (dangling, escapes)
-func rootsFixture(t *testing.T) (root, extra, outside string) {
-	t.Helper()
-	base := realTempDir(t)
-	root, extra, outside = filepath.Join(base, "root"), filepath.Join(base, "extra"), filepath.Join(base, "outside")
-	writeFile(t, filepath.Join(root, "src", "a.go"), []byte("package src\n"))
-	writeFile(t, filepath.Join(extra, "e.txt"), []byte("e\n"))
-	writeFile(t, filepath.Join(outside, "o.txt"), []byte("o\n"))
-	for link, target := range map[string]string{
-		"inlink": filepath.Join(root, "src"), "outlink": outside,
-		"toextra": extra, "dangling": filepath.Join(outside, "new"),
-	} {
-		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
-			t.Skipf("symlinks unavailable: %v", err)
-		}
-	}
-	return root, extra, outside
 }
 
 // newEnv returns an Env over the given roots that reads from disk.
@@ -148,7 +104,7 @@ func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", "golden", name)
 	if *update {
-		writeFile(t, path, []byte(got))
+		testio.WriteFile(t, path, []byte(got))
 		return
 	}
 	want, err := os.ReadFile(path)

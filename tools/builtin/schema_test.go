@@ -2,13 +2,15 @@ package builtin
 
 import (
 	"bytes"
-	"companion/tools"
 	"encoding/json"
 	"errors"
 	"maps"
 	"slices"
 	"strings"
 	"testing"
+
+	"companion/internal/testio"
+	"companion/tools"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -55,7 +57,7 @@ func wrongValue(typ string) any {
 // required parameter, a wrong type, a value under the minimum) are ones the
 // schema rejects too.
 func TestSchemasAgreeWithBind(t *testing.T) {
-	env := newEnv(t, realTempDir(t))
+	env := newEnv(t, testio.RealTempDir(t))
 	for _, tool := range ReadOnly(ReadOnlyOptions{}) {
 		t.Run(tool.Name(), func(t *testing.T) {
 			var s toolSchema

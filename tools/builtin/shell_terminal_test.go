@@ -3,7 +3,6 @@
 package builtin
 
 import (
-	"companion/tools"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +11,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"companion/internal/testio"
+	"companion/tools"
 )
 
 // fakeTerminals is an editor that runs nothing: each terminal it starts
@@ -124,7 +126,7 @@ func code(n int) *tools.ExitStatus { return &tools.ExitStatus{Code: &n} }
 // terminalEnv is a session whose commands run in fake editor terminals.
 func terminalEnv(t *testing.T, f *fakeTerminals) *tools.Env {
 	t.Helper()
-	env := newEnv(t, realTempDir(t))
+	env := newEnv(t, testio.RealTempDir(t))
 	env.StateDir = t.TempDir()
 	env.Terminals = f
 	bg := tools.NewBackground()

@@ -1,7 +1,6 @@
 package builtin
 
 import (
-	"companion/tools"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,6 +13,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"companion/internal/testio"
+	"companion/tools"
 )
 
 // publicIP is a documentation address (TEST-NET-3) the tests treat as a
@@ -172,7 +174,7 @@ func TestWebFetchRebinding(t *testing.T) {
 
 func TestWebFetchRefusesPrivateURLs(t *testing.T) {
 	n, tool, _ := guardServer(t)
-	env := newEnv(t, realTempDir(t))
+	env := newEnv(t, testio.RealTempDir(t))
 	for url, reason := range map[string]string{
 		"http://127.0.0.1/":                   "127.0.0.1 is a loopback address",
 		"http://127.8.9.10:8080/x":            "127.8.9.10 is a loopback address",

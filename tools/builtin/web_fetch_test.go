@@ -1,7 +1,6 @@
 package builtin
 
 import (
-	"companion/tools"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +11,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"companion/internal/testio"
+	"companion/tools"
 )
 
 // extraTool returns the tool called name from Extras(opts).
@@ -97,7 +99,7 @@ func fetchServer(t *testing.T) (srv *httptest.Server, userAgent func() string) {
 // fetch runs web_fetch on args and returns its result.
 func fetch(t *testing.T, tool tools.Tool, args map[string]any) *tools.Result {
 	t.Helper()
-	return call(t, tool, newEnv(t, realTempDir(t)), mustJSON(t, args))
+	return call(t, tool, newEnv(t, testio.RealTempDir(t)), mustJSON(t, args))
 }
 
 func TestWebFetchHTML(t *testing.T) {
@@ -200,7 +202,7 @@ func TestWebFetchTimeout(t *testing.T) {
 func TestWebFetchCancelled(t *testing.T) {
 	srv, _ := fetchServer(t)
 	tool := extraTool(t, "web_fetch", ExtraOptions{AllowPrivate: true})
-	inv, err := tool.Prepare(newEnv(t, realTempDir(t)), json.RawMessage(mustJSON(t, map[string]any{"url": srv.URL + "/hang"})))
+	inv, err := tool.Prepare(newEnv(t, testio.RealTempDir(t)), json.RawMessage(mustJSON(t, map[string]any{"url": srv.URL + "/hang"})))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +218,7 @@ func TestWebFetchPrepare(t *testing.T) {
 	if tool.Kind() != tools.KindFetch {
 		t.Errorf("Kind() = %q", tool.Kind())
 	}
-	env := newEnv(t, realTempDir(t))
+	env := newEnv(t, testio.RealTempDir(t))
 	inv, err := tool.Prepare(env, json.RawMessage(`{"url":" HTTPS://example.com/a?b=1#frag ","prompt":"find the API"}`))
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"companion/internal/testio"
 )
 
 func TestWriteFile(t *testing.T) {
@@ -26,10 +28,10 @@ func TestWriteFile(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root := realTempDir(t)
+			root := testio.RealTempDir(t)
 			path := filepath.Join(root, "a.go")
 			if tt.existing != nil {
-				writeFile(t, path, []byte(*tt.existing))
+				testio.WriteFile(t, path, []byte(*tt.existing))
 			}
 			conf, res := confirmAndRun(t, prepare(t, editTool(t, "write_file"), newEnv(t, root), map[string]any{
 				"file_path": "a.go", "content": tt.content,
@@ -53,9 +55,9 @@ func TestWriteFile(t *testing.T) {
 func ptr(s string) *string { return &s }
 
 func TestWriteFileRefusesElisionOfExistingCode(t *testing.T) {
-	root := realTempDir(t)
+	root := testio.RealTempDir(t)
 	path := filepath.Join(root, "a.go")
-	writeFile(t, path, []byte("package a\n\nfunc A() {}\n\nfunc B() {}\n"))
+	testio.WriteFile(t, path, []byte("package a\n\nfunc A() {}\n\nfunc B() {}\n"))
 	inv := prepare(t, editTool(t, "write_file"), newEnv(t, root), map[string]any{
 		"file_path": "a.go", "content": "package a\n\n// ... existing code ...\n\nfunc C() {}\n",
 	})
@@ -69,7 +71,7 @@ func TestWriteFileRefusesElisionOfExistingCode(t *testing.T) {
 }
 
 func TestWriteFileThroughEditorAndUTF16(t *testing.T) {
-	root := realTempDir(t)
+	root := testio.RealTempDir(t)
 	env := newEnv(t, root)
 	files := newMemFiles(nil)
 	env.Files = files
@@ -80,7 +82,7 @@ func TestWriteFileThroughEditorAndUTF16(t *testing.T) {
 
 	// UTF-16 on disk: decoded for the proposal, encoded back on write.
 	path := filepath.Join(root, "w.txt")
-	writeFile(t, path, []byte(bomUTF16LE+"a\x00\r\x00\n\x00"))
+	testio.WriteFile(t, path, []byte(bomUTF16LE+"a\x00\r\x00\n\x00"))
 	conf, _ := confirmAndRun(t, prepare(t, editTool(t, "write_file"), newEnv(t, root), map[string]any{
 		"file_path": "w.txt", "content": "é\n",
 	}))
@@ -93,9 +95,9 @@ func TestWriteFileThroughEditorAndUTF16(t *testing.T) {
 }
 
 func TestWriteFileSymlinkWritesTarget(t *testing.T) {
-	root := realTempDir(t)
+	root := testio.RealTempDir(t)
 	target := filepath.Join(root, "real.txt")
-	writeFile(t, target, []byte("a\n"))
+	testio.WriteFile(t, target, []byte("a\n"))
 	link := filepath.Join(root, "link.txt")
 	if err := os.Symlink(target, link); err != nil {
 		t.Skipf("symlinks unavailable: %v", err)

@@ -1,18 +1,20 @@
 package builtin
 
 import (
-	"companion/tools"
 	"context"
 	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
 	"testing"
+
+	"companion/internal/testio"
+	"companion/tools"
 )
 
 func TestWriteTodos(t *testing.T) {
 	tool := extraTool(t, "write_todos", ExtraOptions{})
-	env := newEnv(t, realTempDir(t))
+	env := newEnv(t, testio.RealTempDir(t))
 	tests := []struct {
 		name string
 		args string
@@ -65,7 +67,7 @@ func TestWriteTodos(t *testing.T) {
 }
 
 func TestWriteTodosRaw(t *testing.T) {
-	res := call(t, extraTool(t, "write_todos", ExtraOptions{}), newEnv(t, realTempDir(t)),
+	res := call(t, extraTool(t, "write_todos", ExtraOptions{}), newEnv(t, testio.RealTempDir(t)),
 		`{"todos":[{"description":"a","status":"completed"},{"description":"b","status":"cancelled","priority":"low"}]}`)
 	want := WriteTodosRaw{Todos: []TodoRaw{
 		{Description: "a", Status: "completed", Priority: "medium"},
@@ -81,7 +83,7 @@ func TestWriteTodosRaw(t *testing.T) {
 
 func TestWriteTodosInvalid(t *testing.T) {
 	tool := extraTool(t, "write_todos", ExtraOptions{MaxTodos: 3})
-	env := newEnv(t, realTempDir(t))
+	env := newEnv(t, testio.RealTempDir(t))
 	item := func(desc, status string) string {
 		return `{"description":"` + desc + `","status":"` + status + `"}`
 	}
@@ -129,7 +131,7 @@ func TestWriteTodosTool(t *testing.T) {
 		`{"todos":[` + strings.Repeat(`{"description":"a","status":"pending"},`, 7) + `{"description":"a","status":"pending"}]}`: false,
 	} {
 		schemaErr := validate(args)
-		_, err := tool.Prepare(newEnv(t, realTempDir(t)), json.RawMessage(args))
+		_, err := tool.Prepare(newEnv(t, testio.RealTempDir(t)), json.RawMessage(args))
 		if (schemaErr == nil) != ok || (err == nil) != ok {
 			t.Errorf("%s: schema says %v, Prepare says %v; want ok=%v", args, schemaErr, err, ok)
 		}

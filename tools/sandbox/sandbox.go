@@ -38,6 +38,17 @@ func ParseMode(s string) (Mode, error) {
 	return Off, fmt.Errorf("%w %q: use off, read-only or workspace-write", ErrUnknownMode, s)
 }
 
+// SettingsMode is the mode a settings value names. Settings are checked
+// when loaded; a value that still does not parse is the strictest mode
+// that runs commands (read-only), never off.
+func SettingsMode(s string) Mode {
+	m, err := ParseMode(s)
+	if err != nil {
+		return ReadOnly
+	}
+	return m
+}
+
 // Sandboxed reports whether m wraps commands.
 func (m Mode) Sandboxed() bool { return m == ReadOnly || m == WorkspaceWrite }
 

@@ -99,3 +99,13 @@ func TestNote(t *testing.T) {
 		}
 	}
 }
+
+// TestSettingsMode: a settings value that does not parse is read-only,
+// never off.
+func TestSettingsMode(t *testing.T) {
+	for in, want := range map[string]Mode{"": Off, "off": Off, "read-only": ReadOnly, "workspace-write": WorkspaceWrite, "everything": ReadOnly} {
+		if got := SettingsMode(in); got != want {
+			t.Errorf("SettingsMode(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
