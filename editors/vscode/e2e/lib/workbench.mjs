@@ -4,6 +4,7 @@
 
 import { chromium } from "playwright-core";
 import { chromiumPath } from "./env.mjs";
+import { startCompanionServer } from "./extension.mjs";
 
 /** WAIT_MS bounds one UI wait (an element showing up, a text arriving). */
 export const WAIT_MS = Number(process.env.COMPANION_E2E_WAIT_MS ?? 30_000);
@@ -134,4 +135,23 @@ export class Workbench {
   async close() {
     await this.context.close().catch(() => {});
   }
+}
+
+/**
+ * openChatWorkbench starts code-server for serverOpts (startCompanionServer's
+ * options), opens its workspace in a fresh browser and returns the pieces
+ * a suite's tests drive; closeChatWorkbench takes them down again (each
+ * may be missing when opening failed part-way).
+ */
+export async function openChatWorkbench(serverOpts) {
+  const env = await startCompanionServer(serverOpts);
+  const browser = await launchBrowser();
+  const wb = await openWorkbench(browser, env.server, { folder: env.workspace });
+  return { env, browser, wb };
+}
+
+export async function closeChatWorkbench({ env, browser, wb }) {
+  await wb?.close();
+  await browser?.close();
+  await env?.cleanup();
 }

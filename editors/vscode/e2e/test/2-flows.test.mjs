@@ -13,16 +13,15 @@ import { after, before, test } from "node:test";
 import { withArtifacts } from "../lib/artifacts.mjs";
 import { Chat } from "../lib/chat.mjs";
 import { FIXTURES_DIR } from "../lib/env.mjs";
-import { startCompanionServer } from "../lib/extension.mjs";
 import { waitFor } from "../lib/wait.mjs";
-import { launchBrowser, openWorkbench, WAIT_MS } from "../lib/workbench.mjs";
+import { closeChatWorkbench, openChatWorkbench, WAIT_MS } from "../lib/workbench.mjs";
 
 const ORIGINAL = "original line\n";
 const KEEP = "keep me\n";
 let env, browser, wb, chat;
 
 before(async () => {
-  env = await startCompanionServer({
+  ({ env, browser, wb } = await openChatWorkbench({
     script: path.join(FIXTURES_DIR, "flows.json"),
     files: {
       "notes.txt": ORIGINAL,
@@ -30,18 +29,12 @@ before(async () => {
       "lines.txt": "line one\nline two\nline three\nline four\n",
       "mention.txt": "mentioned-secret-77\n",
     },
-  });
-  browser = await launchBrowser();
-  wb = await openWorkbench(browser, env.server, { folder: env.workspace });
+  }));
   chat = new Chat(wb);
   await flow("open", () => chat.open());
 });
 
-after(async () => {
-  await wb?.close();
-  await browser?.close();
-  await env?.cleanup();
-});
+after(() => closeChatWorkbench({ env, browser, wb }));
 
 // flow runs one flow's body, keeping screenshots and logs if it fails.
 function flow(name, fn) {

@@ -11,26 +11,19 @@ import { withArtifacts } from "../lib/artifacts.mjs";
 import { Chat } from "../lib/chat.mjs";
 import { BASE_SETTINGS } from "../lib/codeServer.mjs";
 import { FIXTURES_DIR, companionBin } from "../lib/env.mjs";
-import { startCompanionServer } from "../lib/extension.mjs";
-import { launchBrowser, openWorkbench, WAIT_MS } from "../lib/workbench.mjs";
+import { closeChatWorkbench, openChatWorkbench, WAIT_MS } from "../lib/workbench.mjs";
 
 let env, browser, wb, chat;
 
 before(async () => {
-  env = await startCompanionServer({
+  ({ env, browser, wb } = await openChatWorkbench({
     script: path.join(FIXTURES_DIR, "flows.json"),
     settings: { "companion.path": "/nonexistent/companion-e2e" },
-  });
-  browser = await launchBrowser();
-  wb = await openWorkbench(browser, env.server, { folder: env.workspace });
+  }));
   chat = new Chat(wb);
 });
 
-after(async () => {
-  await wb?.close();
-  await browser?.close();
-  await env?.cleanup();
-});
+after(() => closeChatWorkbench({ env, browser, wb }));
 
 test("a prompt sent while the agent cannot start is kept; fixing the path and sending again answers it", () =>
   withArtifacts("bad-path", { page: wb?.page, chat, server: env?.server }, async () => {

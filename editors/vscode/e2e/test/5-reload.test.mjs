@@ -11,24 +11,17 @@ import { after, before, test } from "node:test";
 import { withArtifacts } from "../lib/artifacts.mjs";
 import { Chat } from "../lib/chat.mjs";
 import { FIXTURES_DIR } from "../lib/env.mjs";
-import { startCompanionServer } from "../lib/extension.mjs";
-import { launchBrowser, openWorkbench, WAIT_MS } from "../lib/workbench.mjs";
+import { closeChatWorkbench, openChatWorkbench, WAIT_MS } from "../lib/workbench.mjs";
 
 let env, browser, wb, chat;
 
 before(async () => {
-  env = await startCompanionServer({ script: path.join(FIXTURES_DIR, "flows.json") });
-  browser = await launchBrowser();
-  wb = await openWorkbench(browser, env.server, { folder: env.workspace });
+  ({ env, browser, wb } = await openChatWorkbench({ script: path.join(FIXTURES_DIR, "flows.json") }));
   chat = new Chat(wb);
   await flow("open", () => chat.open());
 });
 
-after(async () => {
-  await wb?.close();
-  await browser?.close();
-  await env?.cleanup();
-});
+after(() => closeChatWorkbench({ env, browser, wb }));
 
 function flow(name, fn) {
   return withArtifacts(name, { page: wb?.page, chat, server: env?.server }, fn);

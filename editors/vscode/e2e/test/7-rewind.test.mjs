@@ -13,9 +13,8 @@ import { after, before, test } from "node:test";
 import { withArtifacts } from "../lib/artifacts.mjs";
 import { Chat } from "../lib/chat.mjs";
 import { FIXTURES_DIR, agentAdvertises } from "../lib/env.mjs";
-import { startCompanionServer } from "../lib/extension.mjs";
 import { waitFor } from "../lib/wait.mjs";
-import { launchBrowser, openWorkbench, WAIT_MS } from "../lib/workbench.mjs";
+import { closeChatWorkbench, openChatWorkbench, WAIT_MS } from "../lib/workbench.mjs";
 
 let env, browser, wb, chat;
 
@@ -23,22 +22,16 @@ let env, browser, wb, chat;
 const supported = await agentAdvertises("rewind");
 
 before(async () => {
-  env = await startCompanionServer({
+  ({ env, browser, wb } = await openChatWorkbench({
     script: path.join(FIXTURES_DIR, "rewind.json"),
     files: { "rewind.txt": "original\n" },
     settings: { "companion.approvalMode": "auto_edit" },
-  });
-  browser = await launchBrowser();
-  wb = await openWorkbench(browser, env.server, { folder: env.workspace });
+  }));
   chat = new Chat(wb);
   await flow("open", () => chat.open());
 });
 
-after(async () => {
-  await wb?.close();
-  await browser?.close();
-  await env?.cleanup();
-});
+after(() => closeChatWorkbench({ env, browser, wb }));
 
 function flow(name, fn) {
   return withArtifacts(name, { page: wb?.page, chat, server: env?.server }, fn);

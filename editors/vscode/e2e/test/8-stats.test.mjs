@@ -11,9 +11,8 @@ import { after, before, test } from "node:test";
 import { withArtifacts } from "../lib/artifacts.mjs";
 import { Chat } from "../lib/chat.mjs";
 import { FIXTURES_DIR, agentAdvertises } from "../lib/env.mjs";
-import { startCompanionServer } from "../lib/extension.mjs";
 import { waitFor } from "../lib/wait.mjs";
-import { launchBrowser, openWorkbench, WAIT_MS } from "../lib/workbench.mjs";
+import { closeChatWorkbench, openChatWorkbench, WAIT_MS } from "../lib/workbench.mjs";
 
 let env, browser, wb, chat;
 
@@ -22,21 +21,15 @@ const supported = await agentAdvertises("stats");
 
 before(async () => {
   if (!supported) return;
-  env = await startCompanionServer({
+  ({ env, browser, wb } = await openChatWorkbench({
     script: path.join(FIXTURES_DIR, "stats.json"),
     files: { "stats-notes.txt": "hello\n" },
-  });
-  browser = await launchBrowser();
-  wb = await openWorkbench(browser, env.server, { folder: env.workspace });
+  }));
   chat = new Chat(wb);
   await flow("open", () => chat.open());
 });
 
-after(async () => {
-  await wb?.close();
-  await browser?.close();
-  await env?.cleanup();
-});
+after(() => closeChatWorkbench({ env, browser, wb }));
 
 function flow(name, fn) {
   return withArtifacts(name, { page: wb?.page, chat, server: env?.server }, fn);
