@@ -27,6 +27,8 @@ type turnLog struct {
 	denials []denial
 	// afterTool is set when a tool call ended since the last text.
 	afterTool bool
+	// midLine is set when the text on stdout stopped mid-line.
+	midLine bool
 }
 
 // reporter turns a session's events into the run's output: text on
@@ -96,8 +98,9 @@ func (r *reporter) Emit(_ context.Context, ev agent.Event) {
 // answer adds text to the turn's answer (and, in text output, stdout).
 func (r *reporter) answer(text string) {
 	r.turn.text.WriteString(text)
-	if r.format == formatText {
+	if r.format == formatText && text != "" {
 		io.WriteString(r.stdout, text)
+		r.turn.midLine = !strings.HasSuffix(text, "\n")
 	}
 }
 
@@ -158,6 +161,12 @@ func (r *reporter) started(e agent.ToolCallStarted) {
 		Input: inputJSON(e.Input), Status: string(agent.ToolPending)})
 	switch r.format {
 	case formatText:
+		// On a terminal stdout and stderr share the screen: a call starts
+		// a line of its own even when the answer stopped mid-line.
+		if r.turn.midLine {
+			io.WriteString(r.stderr, "\n")
+			r.turn.midLine = false
+		}
 		fmt.Fprintf(r.stderr, "● %s\n", e.Title)
 	case formatStream:
 		r.toolUse(e.ID, e.Name, inputJSON(e.Input))
