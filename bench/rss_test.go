@@ -20,7 +20,7 @@ import (
 func BenchmarkPeakRSS(b *testing.B) {
 	for _, build := range builds() {
 		b.Run(build.name, func(b *testing.B) {
-			bin := buildBinary(b, build.flags...)
+			bin := buildBinary(b, build)
 			ws := b.TempDir()
 			script := filepath.Join(ws, "script.json")
 			if err := os.WriteFile(script, []byte(`{"turns":[],"fallback":"echo"}`), 0o644); err != nil {

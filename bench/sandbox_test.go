@@ -22,7 +22,7 @@ func BenchmarkSandboxOverhead(b *testing.B) {
 	for _, backend := range []sandbox.Backend{sandbox.Bwrap, sandbox.Landlock} {
 		for _, mode := range []sandbox.Mode{sandbox.ReadOnly, sandbox.WorkspaceWrite} {
 			if backend == sandbox.Landlock && helper == "" {
-				helper = buildBinary(b, builds()[1].flags...) // lives as long as b
+				helper = buildBinary(b, builds()[1]) // lives as long as b
 			}
 			b.Run(string(backend)+"/"+string(mode), func(b *testing.B) {
 				benchCommand(b, &sandbox.Sandbox{Mode: mode, Force: backend, Helper: helper}, root)

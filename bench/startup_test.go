@@ -22,7 +22,7 @@ import (
 func BenchmarkStartup(b *testing.B) {
 	for _, build := range builds() {
 		b.Run(build.name, func(b *testing.B) {
-			bin := buildBinary(b, build.flags...)
+			bin := buildBinary(b, build)
 			ws := b.TempDir()
 			var starts []time.Duration
 			var rss []float64
@@ -46,7 +46,7 @@ func BenchmarkStartup(b *testing.B) {
 // answers at once (the demo script waits between chunks on purpose), so
 // the time is companion's own. It reports the median.
 func BenchmarkRun(b *testing.B) {
-	bin := buildBinary(b)
+	bin := buildBinary(b, builds()[0])
 	ws := b.TempDir()
 	script := filepath.Join(ws, "script.json")
 	if err := os.WriteFile(script, []byte(`{"turns":[],"fallback":"echo"}`), 0o644); err != nil {
@@ -69,28 +69,31 @@ func BenchmarkRun(b *testing.B) {
 	b.ReportMetric(float64(runs[len(runs)/2].Microseconds())/1e3, "ms-median-run")
 }
 
-// build is a way to build the binary: its name in benchmark output and
-// the flags given to go build.
+// build is a way to build the binary: its name in benchmark output, the
+// flags given to go build and extra environment for it.
 type build struct {
 	name  string
 	flags []string
+	env   []string
 }
 
 // builds are the development build (`make build`) and the release build;
-// the release flags are the Makefile's RELEASE_FLAGS.
+// the release build is `make release`: RELEASE_FLAGS and CGO_ENABLED=0.
 func builds() []build {
 	return []build{
 		{name: "dev"},
-		{name: "release", flags: []string{"-trimpath", "-tags=grpcnotrace", "-ldflags=-s -w"}},
+		{name: "release", flags: []string{"-trimpath", "-tags=grpcnotrace", "-ldflags=-s -w"}, env: []string{"CGO_ENABLED=0"}},
 	}
 }
 
-// buildBinary builds companion with flags, without the race detector,
+// buildBinary builds companion as bd says, without the race detector,
 // into a temporary folder.
-func buildBinary(b *testing.B, flags ...string) string {
+func buildBinary(b *testing.B, bd build) string {
 	bin := filepath.Join(b.TempDir(), "companion")
-	args := append([]string{"build", "-o", bin}, flags...)
-	if out, err := exec.Command("go", append(args, "companion/cmd/companion")...).CombinedOutput(); err != nil {
+	args := append([]string{"build", "-o", bin}, bd.flags...)
+	cmd := exec.Command("go", append(args, "companion/cmd/companion")...)
+	cmd.Env = append(os.Environ(), bd.env...)
+	if out, err := cmd.CombinedOutput(); err != nil {
 		b.Fatalf("build: %v\n%s", err, out)
 	}
 	return bin

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/tailscale/hujson"
 )
@@ -25,8 +26,12 @@ import (
 // expanded. A project's settings are only read in a trusted workspace, so
 // an untrusted repository cannot make companion expand anything.
 
-// hujsonPos picks the position out of hujson's error text.
-var hujsonPos = regexp.MustCompile(`^hujson: line (\d+), column (\d+): (.*)$`)
+// hujsonPos picks the position out of hujson's error text. It is compiled
+// on first use, not at package init: start-up runs before any settings
+// file is read (see bench/startup_test.go).
+var hujsonPos = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^hujson: line (\d+), column (\d+): (.*)$`)
+})
 
 // decodeSettings decodes the settings text data, read from path, into v:
 // comments and trailing commas allowed, variables in string values
@@ -35,7 +40,7 @@ var hujsonPos = regexp.MustCompile(`^hujson: line (\d+), column (\d+): (.*)$`)
 func decodeSettings(path string, data []byte, getenv func(string) string, v any) error {
 	val, err := hujson.Parse(bytes.Clone(data)) // Standardize writes into the text it parsed
 	if err != nil {
-		if m := hujsonPos.FindStringSubmatch(err.Error()); m != nil {
+		if m := hujsonPos().FindStringSubmatch(err.Error()); m != nil {
 			return fmt.Errorf("%s:%s:%s: %s", path, m[1], m[2], m[3])
 		}
 		return fmt.Errorf("%s: %w", path, err)
@@ -136,8 +141,11 @@ func expandValue(v any, getenv func(string) string) any {
 	return v
 }
 
-// varRef matches ${NAME}, ${NAME:-default} and $NAME.
-var varRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
+// varRef matches ${NAME}, ${NAME:-default} and $NAME; compiled on first
+// use, like hujsonPos.
+var varRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
+})
 
 // ExpandVars replaces ${VAR} and $VAR in s with the variables' values
 // from getenv, and ${VAR:-default} with the value or else default (as in
@@ -147,8 +155,9 @@ func ExpandVars(s string, getenv func(string) string) string {
 	if !strings.Contains(s, "$") {
 		return s
 	}
-	return varRef.ReplaceAllStringFunc(s, func(ref string) string {
-		m := varRef.FindStringSubmatch(ref)
+	re := varRef()
+	return re.ReplaceAllStringFunc(s, func(ref string) string {
+		m := re.FindStringSubmatch(ref)
 		name, def := m[1]+m[3], m[2]
 		if v := getenv(name); v != "" {
 			return v

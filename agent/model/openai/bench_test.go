@@ -5,13 +5,11 @@ import (
 	"log/slog"
 	"testing"
 
-	"github.com/openai/openai-go/v3"
-
 	"companion/agent/model/internal/modeltest"
 )
 
 // BenchmarkStreamPerChunk streams text chunks from the scripted OpenAI
-// server through the real openai-go client and the provider, and reports
+// server through the real go-openai client and the provider, and reports
 // the cost of one chunk end to end (see modeltest.BenchStream). Each
 // response ends in one more chunk, with the finish reason and usage.
 func BenchmarkStreamPerChunk(b *testing.B) {
@@ -22,7 +20,7 @@ func BenchmarkStreamPerChunk(b *testing.B) {
 // one decoded chunk (a content delta with a reasoning field) to a
 // model.Chunk.
 func BenchmarkStreamState(b *testing.B) {
-	var c openai.ChatCompletionChunk
+	var c chunk
 	raw := `{"id":"x","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"token token ","reasoning_content":null},"finish_reason":null}]}`
 	if err := json.Unmarshal([]byte(raw), &c); err != nil {
 		b.Fatal(err)

@@ -6,38 +6,48 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/packages/param"
-	"github.com/openai/openai-go/v3/shared"
+	"github.com/sashabaranov/go-openai"
 
 	"companion/agent/model"
 )
 
-// buildParams maps a provider-neutral request to Chat Completions params:
+// chatRequest is a go-openai request and the fields its omitempty tags
+// would drop, for the doer to put back (see wireFix).
+type chatRequest struct {
+	openai.ChatCompletionRequest
+	fix wireFix
+}
+
+// buildParams maps a provider-neutral request to a Chat Completions request:
 // the system prompt as a system message, user turns as user messages (text,
 // images as data URLs) preceded by one tool message per function response,
 // model turns as assistant messages with tool_calls. Thoughts are not sent
 // back: most servers reject or ignore reasoning in input messages. newID
 // names calls that have no id, and their responses alike.
-func buildParams(req *model.Request, newID func() string) (openai.ChatCompletionNewParams, error) {
-	params := openai.ChatCompletionNewParams{
+func buildParams(req *model.Request, newID func() string) (chatRequest, error) {
+	params := chatRequest{ChatCompletionRequest: openai.ChatCompletionRequest{
 		Model:         req.Model,
-		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: param.NewOpt(true)},
-	}
+		Stream:        true,
+		StreamOptions: &openai.StreamOptions{IncludeUsage: true},
+	}}
 	tools, err := toTools(req.Tools)
 	if err != nil {
 		return params, err
 	}
 	params.Tools = tools
+	for _, t := range req.Tools {
+		params.fix.noParameters = params.fix.noParameters || len(t.Parameters) == 0
+	}
 	if n := req.MaxOutputTokens; n != nil {
-		params.MaxCompletionTokens = param.NewOpt(int64(*n))
+		params.MaxCompletionTokens = *n
 	}
 	if t := req.Temperature; t != nil {
-		params.Temperature = param.NewOpt(*t)
+		params.Temperature = float32(*t)
+		params.fix.zeroTemperature = *t == 0
 	}
-	msgs := make([]openai.ChatCompletionMessageParamUnion, 0, len(req.Contents)+1)
+	msgs := make([]openai.ChatCompletionMessage, 0, len(req.Contents)+1)
 	if req.System != "" {
-		msgs = append(msgs, openai.SystemMessage(req.System))
+		msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleSystem, Content: req.System})
 	}
 	ids := &callIDs{newID: newID, pending: map[string][]string{}}
 	for _, c := range req.Contents {
@@ -49,47 +59,48 @@ func buildParams(req *model.Request, newID func() string) (openai.ChatCompletion
 		}
 		msgs = append(msgs, userMessages(c.Parts, ids)...)
 	}
+	for _, m := range msgs {
+		if m.Role == openai.ChatMessageRoleTool && m.Content == "" {
+			params.fix.emptyToolContent = true
+		}
+	}
 	params.Messages = msgs
 	return params, nil
 }
 
 // toTools declares tools as function tools; each JSON schema is sent as it
-// is, byte for byte (compacted), not through a Go map.
-func toTools(decls []model.ToolDecl) ([]openai.ChatCompletionToolUnionParam, error) {
+// is (compacted), not through a Go map, so keywords keep their order.
+func toTools(decls []model.ToolDecl) ([]openai.Tool, error) {
 	if len(decls) == 0 {
 		return nil, nil
 	}
-	out := make([]openai.ChatCompletionToolUnionParam, 0, len(decls))
+	out := make([]openai.Tool, 0, len(decls))
 	for _, t := range decls {
-		fd := shared.FunctionDefinitionParam{Name: t.Name}
-		if t.Description != "" {
-			fd.Description = param.NewOpt(t.Description)
-		}
+		fd := &openai.FunctionDefinition{Name: t.Name, Description: t.Description}
 		if len(t.Parameters) > 0 {
 			if !json.Valid(t.Parameters) {
 				return nil, fmt.Errorf("openai: tool %q: parameters are not valid JSON", t.Name)
 			}
-			fd.SetExtraFields(map[string]any{"parameters": json.RawMessage(t.Parameters)})
+			fd.Parameters = json.RawMessage(t.Parameters)
 		}
-		out = append(out, openai.ChatCompletionFunctionTool(fd))
+		out = append(out, openai.Tool{Type: openai.ToolTypeFunction, Function: fd})
 	}
 	return out, nil
 }
 
 // assistantMessage maps a model turn; ok is false when nothing in it can
 // be sent (a turn of thoughts only).
-func assistantMessage(parts []model.Part, ids *callIDs) (openai.ChatCompletionMessageParamUnion, bool) {
+func assistantMessage(parts []model.Part, ids *callIDs) (openai.ChatCompletionMessage, bool) {
 	var text strings.Builder
-	var calls []openai.ChatCompletionMessageToolCallUnionParam
+	var calls []openai.ToolCall
 	for _, p := range parts {
 		switch {
 		case p.FunctionCall != nil:
 			fc := p.FunctionCall
-			calls = append(calls, openai.ChatCompletionMessageToolCallUnionParam{
-				OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
-					ID:       ids.call(fc),
-					Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: fc.Name, Arguments: argsJSON(fc.Args)},
-				},
+			calls = append(calls, openai.ToolCall{
+				ID:       ids.call(fc),
+				Type:     openai.ToolTypeFunction,
+				Function: openai.FunctionCall{Name: fc.Name, Arguments: argsJSON(fc.Args)},
 			})
 		case p.Thought || p.InlineData != nil || p.FunctionResponse != nil:
 			// Not sendable in an assistant message.
@@ -98,35 +109,31 @@ func assistantMessage(parts []model.Part, ids *callIDs) (openai.ChatCompletionMe
 		}
 	}
 	if text.Len() == 0 && len(calls) == 0 {
-		return openai.ChatCompletionMessageParamUnion{}, false
+		return openai.ChatCompletionMessage{}, false
 	}
-	msg := &openai.ChatCompletionAssistantMessageParam{ToolCalls: calls}
-	if text.Len() > 0 {
-		msg.Content.OfString = param.NewOpt(text.String())
-	}
-	return openai.ChatCompletionMessageParamUnion{OfAssistant: msg}, true
+	return openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, Content: text.String(), ToolCalls: calls}, true
 }
 
 // userMessages maps a user turn: one tool message per function response
 // (they must follow the assistant's tool_calls directly), then one user
 // message with the text, the images, and any images the tools returned,
 // which a tool message cannot carry.
-func userMessages(parts []model.Part, ids *callIDs) []openai.ChatCompletionMessageParamUnion {
-	var msgs []openai.ChatCompletionMessageParamUnion
-	var content []openai.ChatCompletionContentPartUnionParam
+func userMessages(parts []model.Part, ids *callIDs) []openai.ChatCompletionMessage {
+	var msgs []openai.ChatCompletionMessage
+	var content []openai.ChatMessagePart
 	var texts []string
 	onlyText := true
 	for _, p := range parts {
 		switch {
 		case p.FunctionResponse != nil:
 			fr := p.FunctionResponse
-			msgs = append(msgs, openai.ToolMessage(toolOutput(fr), ids.response(fr)))
+			msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleTool, Content: toolOutput(fr), ToolCallID: ids.response(fr)})
 			for _, media := range fr.Parts {
 				if media.InlineData == nil {
 					continue
 				}
 				onlyText = false
-				content = append(content, openai.TextContentPart(fmt.Sprintf("Output of tool %s:", fr.Name)), mediaPart(media.InlineData))
+				content = append(content, textPart(fmt.Sprintf("Output of tool %s:", fr.Name)), mediaPart(media.InlineData))
 			}
 		case p.InlineData != nil:
 			onlyText = false
@@ -135,27 +142,32 @@ func userMessages(parts []model.Part, ids *callIDs) []openai.ChatCompletionMessa
 			// Nothing a user message can carry.
 		default:
 			texts = append(texts, p.Text)
-			content = append(content, openai.TextContentPart(p.Text))
+			content = append(content, textPart(p.Text))
 		}
 	}
 	switch {
 	case len(content) == 0:
 	case onlyText:
-		msgs = append(msgs, openai.UserMessage(strings.Join(texts, "\n")))
+		msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: strings.Join(texts, "\n")})
 	default:
-		msgs = append(msgs, openai.UserMessage(content))
+		msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, MultiContent: content})
 	}
 	return msgs
 }
 
+// textPart is a text content part.
+func textPart(text string) openai.ChatMessagePart {
+	return openai.ChatMessagePart{Type: openai.ChatMessagePartTypeText, Text: text}
+}
+
 // mediaPart sends an image as a data URL. Other media have no portable
 // Chat Completions form, so the model is told what was left out.
-func mediaPart(b *model.Blob) openai.ChatCompletionContentPartUnionParam {
+func mediaPart(b *model.Blob) openai.ChatMessagePart {
 	if !strings.HasPrefix(b.MIMEType, "image/") {
-		return openai.TextContentPart(fmt.Sprintf("[%s attachment of %d bytes omitted: this model API takes only images]", b.MIMEType, len(b.Data)))
+		return textPart(fmt.Sprintf("[%s attachment of %d bytes omitted: this model API takes only images]", b.MIMEType, len(b.Data)))
 	}
 	url := "data:" + b.MIMEType + ";base64," + base64.StdEncoding.EncodeToString(b.Data)
-	return openai.ImageContentPart(openai.ChatCompletionContentPartImageImageURLParam{URL: url})
+	return openai.ChatMessagePart{Type: openai.ChatMessagePartTypeImageURL, ImageURL: &openai.ChatMessageImageURL{URL: url}}
 }
 
 // toolOutput is a tool message's text: the output itself when it is the

@@ -10,8 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/packages/ssestream"
+	"github.com/sashabaranov/go-openai"
 
 	"companion/agent/model"
 )
@@ -33,25 +32,37 @@ type failure struct {
 	midStream bool
 }
 
-// classify reads what is known about a failed attempt.
+// classify reads what is known about a failed attempt: what the doer
+// captured of an HTTP error response, else go-openai's error. A
+// *openai.RequestError is an HTTP error whose body was not OpenAI's error
+// shape; an *openai.APIError with a status is one that was, and one
+// without a status is an error event inside a 200 stream (its numeric code,
+// when it is an HTTP status, counts as the status).
 func classify(err error, info *attemptInfo) failure {
 	f := failure{err: err, status: info.status, delay: info.delay, hasDelay: info.hasDelay}
 	if info.status != 0 {
 		f.detail, f.code = errorDetail(info.body)
 	}
-	var ae *openai.Error
-	if errors.As(err, &ae) {
+	var re *openai.RequestError
+	var ae *openai.APIError
+	switch {
+	case errors.As(err, &re):
 		if f.status == 0 {
-			f.status = ae.StatusCode
+			f.status = re.HTTPStatusCode
+			f.detail, f.code = errorDetail(re.Body)
+		}
+	case errors.As(err, &ae) && ae.HTTPStatusCode != 0:
+		if f.status == 0 {
+			f.status = ae.HTTPStatusCode
 		}
 		if f.detail == "" {
-			f.detail, f.code = ae.Message, ae.Code
+			f.detail, f.code = model.OneLine(ae.Message), apiCode(ae)
 		}
-	}
-	var se *ssestream.StreamError
-	if errors.As(err, &se) {
+	case errors.Is(err, errUnreadableEvent):
 		f.midStream = true
-		f.detail, f.code = errorDetail(se.Event.Data)
+	case errors.As(err, &ae):
+		f.midStream = true
+		f.detail, f.code = model.OneLine(ae.Message), apiCode(ae)
 		if n, err := strconv.Atoi(f.code); err == nil && n >= 400 && n <= 599 {
 			f.status = n
 		}
@@ -60,6 +71,21 @@ func classify(err error, info *attemptInfo) failure {
 		f.conn = model.ConnectionProblem(err)
 	}
 	return f
+}
+
+// apiCode renders an APIError's code, a string or a number.
+func apiCode(ae *openai.APIError) string {
+	switch c := ae.Code.(type) {
+	case string:
+		if c != "" {
+			return c
+		}
+	case int:
+		return strconv.Itoa(c)
+	case float64:
+		return strconv.FormatFloat(c, 'f', -1, 64)
+	}
+	return ""
 }
 
 // retryable reports whether the failure is worth repeating: rate limits

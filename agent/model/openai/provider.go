@@ -3,13 +3,17 @@ package openai
 import (
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"iter"
 	"log/slog"
+	"maps"
+	"math"
 	"net/http"
 
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
+	"github.com/sashabaranov/go-openai"
 
 	"companion/agent/model"
 )
@@ -18,6 +22,12 @@ import (
 // event: a server that ignored "stream": true or is not Chat Completions.
 var errNoEvents = errors.New("the response had no stream events")
 
+// errUnreadableEvent is an error event go-openai could not decode (its
+// error is not OpenAI's {"message": ...} object): its reader then returns
+// an empty event and no error. (An empty "data:" line looks the same; no
+// Chat Completions server sends one.)
+var errUnreadableEvent = errors.New("the stream sent an error event that could not be read")
+
 // Provider is the OpenAI-compatible implementation of model.Model. It is
 // safe for concurrent use.
 type Provider struct {
@@ -25,18 +35,18 @@ type Provider struct {
 	base  string
 	retry model.RetryPolicy
 	log   *slog.Logger
-	// chat is openai-go's Chat Completions service, configured to make each
-	// request once (Provider.do is the only retry layer) and to ignore the
-	// OPENAI_* environment (the caller's Config is the only source).
-	chat openai.ChatCompletionService
+	// client is go-openai's client. It makes each request once (it has no
+	// retries; Provider.do is the only retry layer) and reads no OPENAI_*
+	// environment (the caller's Config is the only source).
+	client *openai.Client
 }
 
 var _ model.Model = (*Provider)(nil)
 
 // New checks cfg and returns a Provider. It does no I/O: building the
-// openai-go service only assembles options, so it happens here rather than
-// lazily. A malformed BaseURL returns an error wrapping ErrBadBaseURL; an
-// empty APIKey is allowed.
+// go-openai client only assembles its configuration. A malformed BaseURL
+// returns an error wrapping ErrBadBaseURL; an empty APIKey is allowed and
+// sends no Authorization header.
 func New(_ context.Context, cfg Config) (*Provider, error) {
 	base, err := cfg.baseURL()
 	if err != nil {
@@ -46,28 +56,22 @@ func New(_ context.Context, cfg Config) (*Provider, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	httpClient := &http.Client{}
-	if cfg.HTTPClient != nil {
-		*httpClient = *cfg.HTTPClient
+	httpClient := cfg.HTTPClient
+	if httpClient == nil {
+		httpClient = &http.Client{}
 	}
-	opts := []option.RequestOption{
-		option.WithBaseURL(base),
-		option.WithHTTPClient(httpClient),
-		option.WithMaxRetries(0),
-		option.WithMiddleware(captureFailure),
-	}
-	if cfg.APIKey != "" {
-		opts = append(opts, option.WithAPIKey(cfg.APIKey))
-	}
-	for k, v := range cfg.Headers {
-		opts = append(opts, option.WithHeader(k, v))
-	}
+	cc := openai.DefaultConfig(cfg.APIKey)
+	cc.BaseURL = base
+	cc.HTTPClient = &doer{client: httpClient, headers: maps.Clone(cfg.Headers)}
+	// Keep-alives are filtered out (commentFilter); blank lines and other
+	// non-data lines must never end a healthy stream either.
+	cc.EmptyMessagesLimit = math.MaxUint
 	return &Provider{
-		cfg:   cfg,
-		base:  base,
-		retry: cfg.Retry.WithDefaults(),
-		log:   log,
-		chat:  openai.NewChatCompletionService(opts...),
+		cfg:    cfg,
+		base:   base,
+		retry:  cfg.Retry.WithDefaults(),
+		log:    log,
+		client: openai.NewClientWithConfig(cc),
 	}, nil
 }
 
@@ -85,7 +89,7 @@ func (p *Provider) Stream(ctx context.Context, req *model.Request) iter.Seq2[*mo
 			return
 		}
 		err = p.do(ctx, req.Model, func(ctx context.Context) (bool, error) {
-			return p.attempt(ctx, params, yield)
+			return p.attempt(ctx, &params, yield)
 		})
 		if err != nil {
 			yield(nil, err)
@@ -94,24 +98,39 @@ func (p *Provider) Stream(ctx context.Context, req *model.Request) iter.Seq2[*mo
 }
 
 // attempt makes one streamed request and yields what it maps to. delivered
-// reports whether anything reached the caller.
-func (p *Provider) attempt(ctx context.Context, params openai.ChatCompletionNewParams, yield func(*model.Chunk, error) bool) (delivered bool, err error) {
-	stream := p.chat.NewStreaming(ctx, params)
-	defer stream.Close()
+// reports whether anything reached the caller. Events are read raw and
+// decoded into companion's own chunk type, which reads the reasoning
+// fields go-openai's typed delta lacks.
+func (p *Provider) attempt(ctx context.Context, params *chatRequest, yield func(*model.Chunk, error) bool) (delivered bool, err error) {
+	stream, err := p.client.CreateChatCompletionStream(context.WithValue(ctx, fixKey{}, params.fix), params.ChatCompletionRequest)
+	if err != nil {
+		return false, err
+	}
+	defer func() { _ = stream.Close() }()
 	st := newStreamState(newCallID, p.log)
-	for stream.Next() {
-		cur := stream.Current()
-		chunk := st.add(&cur)
-		if chunk == nil {
+	for {
+		raw, err := stream.RecvRaw()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return delivered, err
+		}
+		if len(raw) == 0 {
+			return delivered, errUnreadableEvent
+		}
+		var c chunk
+		if err := json.Unmarshal(raw, &c); err != nil {
+			return delivered, fmt.Errorf("decoding stream event %q: %w", model.OneLine(string(raw)), err)
+		}
+		out := st.add(&c)
+		if out == nil {
 			continue
 		}
 		delivered = true
-		if !yield(chunk, nil) {
+		if !yield(out, nil) {
 			return true, nil
 		}
-	}
-	if err := stream.Err(); err != nil {
-		return delivered, err
 	}
 	if st.events == 0 {
 		return delivered, errNoEvents

@@ -130,11 +130,11 @@ func TestCallIDsPaired(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, tc := range params.Messages[0].OfAssistant.ToolCalls {
-		got = append(got, tc.OfFunction.ID)
+	for _, tc := range params.Messages[0].ToolCalls {
+		got = append(got, tc.ID)
 	}
 	for _, m := range params.Messages[1:] {
-		got = append(got, m.OfTool.ToolCallID)
+		got = append(got, m.ToolCallID)
 	}
 	want := []string{"gen_1", "gen_2", "gen_3", "gen_1", "gen_3", "gen_2"}
 	if !reflect.DeepEqual(got, want) {
@@ -248,10 +248,10 @@ func (r *headerRecorder) last() http.Header {
 func TestLimitsReachTheParams(t *testing.T) {
 	n, temp := 50, 0.25
 	p, err := buildParams(&model.Request{Model: "m", MaxOutputTokens: &n, Temperature: &temp}, func() string { return "id" })
-	if err != nil || p.MaxCompletionTokens.Value != 50 || p.Temperature.Value != 0.25 {
+	if err != nil || p.MaxCompletionTokens != 50 || p.Temperature != 0.25 {
 		t.Errorf("params = %v tokens at %v, %v; want 50 at 0.25", p.MaxCompletionTokens, p.Temperature, err)
 	}
-	if p, _ := buildParams(&model.Request{Model: "m"}, func() string { return "id" }); p.MaxCompletionTokens.Valid() || p.Temperature.Valid() {
+	if p, _ := buildParams(&model.Request{Model: "m"}, func() string { return "id" }); p.MaxCompletionTokens != 0 || p.Temperature != 0 || p.fix.needed() {
 		t.Error("a request without limits sets them")
 	}
 }

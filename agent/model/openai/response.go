@@ -7,16 +7,60 @@ import (
 	"log/slog"
 	"strings"
 
-	"github.com/openai/openai-go/v3"
-
 	"companion/agent/model"
 )
 
-// reasoningFields are the non-standard delta fields servers put reasoning
-// in: reasoning_content (DeepSeek, vLLM, llama.cpp, LM Studio) and reasoning
-// (Ollama, OpenRouter, newer vLLM). The first non-empty one wins, so a
-// server that sends both is not read twice.
-var reasoningFields = [...]string{"reasoning_content", "reasoning"}
+// chunk is one streamed chat.completion.chunk, decoded from go-openai's
+// raw event: only the fields companion reads, including the reasoning
+// fields go-openai's typed delta lacks.
+type chunk struct {
+	Choices []choice `json:"choices"`
+	// Usage is set on the last chunk when stream_options.include_usage
+	// was asked for; null or absent before.
+	Usage *usage `json:"usage"`
+}
+
+// choice is one choice of a chunk.
+type choice struct {
+	Index        int64  `json:"index"`
+	Delta        delta  `json:"delta"`
+	FinishReason string `json:"finish_reason"`
+}
+
+// delta is the new content of a choice. Reasoning comes in non-standard
+// fields: reasoning_content (DeepSeek, vLLM, llama.cpp, LM Studio) and
+// reasoning (Ollama, OpenRouter, newer vLLM); they are kept raw because a
+// server may send null or an object there.
+type delta struct {
+	Content          string          `json:"content"`
+	Refusal          string          `json:"refusal"`
+	ReasoningContent json.RawMessage `json:"reasoning_content"`
+	Reasoning        json.RawMessage `json:"reasoning"`
+	ToolCalls        []toolCallDelta `json:"tool_calls"`
+}
+
+// toolCallDelta is a piece of a tool call, matched to its call by index.
+type toolCallDelta struct {
+	Index    int64  `json:"index"`
+	ID       string `json:"id"`
+	Function struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
+}
+
+// usage is the token usage of a response.
+type usage struct {
+	PromptTokens            int `json:"prompt_tokens"`
+	CompletionTokens        int `json:"completion_tokens"`
+	TotalTokens             int `json:"total_tokens"`
+	CompletionTokensDetails struct {
+		ReasoningTokens int `json:"reasoning_tokens"`
+	} `json:"completion_tokens_details"`
+	PromptTokensDetails struct {
+		CachedTokens int `json:"cached_tokens"`
+	} `json:"prompt_tokens_details"`
+}
 
 // streamState turns the chunks of one streamed response into model chunks.
 // It is used by one goroutine.
@@ -46,10 +90,10 @@ func newStreamState(newID func() string, log *slog.Logger) *streamState {
 // add takes one streamed chunk and returns the parts it completes (text,
 // thoughts, and all tool calls once finish_reason arrives), or nil. Only
 // choice 0 is read; companion never asks for more.
-func (s *streamState) add(c *openai.ChatCompletionChunk) *model.Chunk {
+func (s *streamState) add(c *chunk) *model.Chunk {
 	s.events++
-	if c.JSON.Usage.Valid() {
-		s.usage = toUsage(&c.Usage)
+	if c.Usage != nil {
+		s.usage = toUsage(c.Usage)
 	}
 	var parts []model.Part
 	for i := range c.Choices {
@@ -92,7 +136,7 @@ func (s *streamState) end() *model.Chunk {
 // addCall merges one tool call delta into its pending call. Deltas are
 // matched by index; a delta that brings a new id for an index whose call
 // already has one starts a new call (servers that number every call 0).
-func (s *streamState) addCall(tc *openai.ChatCompletionChunkChoiceDeltaToolCall) {
+func (s *streamState) addCall(tc *toolCallDelta) {
 	var pc *pendingCall
 	for k := len(s.calls) - 1; k >= 0; k-- {
 		if s.calls[k].index == tc.Index {
@@ -162,22 +206,14 @@ func (s *streamState) parseArgs(pc *pendingCall) map[string]any {
 	return nil
 }
 
-// reasoning is the reasoning text of a delta, from the first of
-// reasoningFields that holds a non-empty string.
-func reasoning(d *openai.ChatCompletionChunkChoiceDelta) string {
-	if len(d.JSON.ExtraFields) == 0 {
-		return ""
+// reasoning is the reasoning text of a delta: reasoning_content, else
+// reasoning, whichever first holds a non-empty string, so a server that
+// sends both is not read twice.
+func reasoning(d *delta) string {
+	if r := jsonString(string(d.ReasoningContent)); r != "" {
+		return r
 	}
-	for _, key := range reasoningFields {
-		f, ok := d.JSON.ExtraFields[key]
-		if !ok {
-			continue
-		}
-		if s := jsonString(f.Raw()); s != "" {
-			return s
-		}
-	}
-	return ""
+	return jsonString(string(d.Reasoning))
 }
 
 // jsonString decodes a raw JSON string value; anything else is "". Strings
@@ -214,14 +250,14 @@ func finishReason(r string) (model.FinishReason, string) {
 
 // toUsage maps the usage of a response. Completion tokens include the
 // reasoning tokens in the OpenAI shape; model.Usage counts them apart.
-func toUsage(u *openai.CompletionUsage) *model.Usage {
-	completion, thought := int(u.CompletionTokens), int(u.CompletionTokensDetails.ReasoningTokens)
+func toUsage(u *usage) *model.Usage {
+	completion, thought := u.CompletionTokens, u.CompletionTokensDetails.ReasoningTokens
 	out := &model.Usage{
-		PromptTokens:  int(u.PromptTokens),
+		PromptTokens:  u.PromptTokens,
 		OutputTokens:  completion,
 		ThoughtTokens: thought,
-		CachedTokens:  int(u.PromptTokensDetails.CachedTokens),
-		TotalTokens:   int(u.TotalTokens),
+		CachedTokens:  u.PromptTokensDetails.CachedTokens,
+		TotalTokens:   u.TotalTokens,
 	}
 	if thought <= completion {
 		out.OutputTokens = completion - thought

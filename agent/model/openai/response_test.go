@@ -7,13 +7,11 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/openai/openai-go/v3"
-
 	"companion/agent/model"
 	"companion/agent/model/internal/modeltest"
 )
 
-// feed decodes each event as openai-go does and runs it through a
+// feed decodes each event as the provider does and runs it through a
 // streamState with numbered ids, returning every chunk including the end.
 func feed(t *testing.T, events ...string) []*model.Chunk {
 	t.Helper()
@@ -21,7 +19,7 @@ func feed(t *testing.T, events ...string) []*model.Chunk {
 	st := newStreamState(func() string { n++; return fmt.Sprintf("gen_%d", n) }, slog.New(slog.DiscardHandler))
 	var out []*model.Chunk
 	for _, e := range events {
-		var c openai.ChatCompletionChunk
+		var c chunk
 		if err := json.Unmarshal([]byte(e), &c); err != nil {
 			t.Fatalf("decoding %s: %v", e, err)
 		}
@@ -32,8 +30,8 @@ func feed(t *testing.T, events ...string) []*model.Chunk {
 	return append(out, st.end())
 }
 
-// delta wraps a delta object in a chunk of choice 0.
-func delta(d string) string {
+// deltaEvent wraps a delta object in a chunk of choice 0.
+func deltaEvent(d string) string {
 	return `{"id":"x","object":"chat.completion.chunk","choices":[{"index":0,"delta":` + d + `}]}`
 }
 
@@ -48,7 +46,7 @@ func TestReasoningFields(t *testing.T) {
 		{"not a string", `{"reasoning":{"effort":"high"}}`, ""},
 	}
 	for _, tt := range tests {
-		chunks := feed(t, delta(tt.delta))
+		chunks := feed(t, deltaEvent(tt.delta))
 		if got := modeltest.Text(chunks, true); got != tt.thought {
 			t.Errorf("%s: thought = %q, want %q", tt.name, got, tt.thought)
 		}
@@ -63,23 +61,23 @@ func TestToolCallAccumulation(t *testing.T) {
 		want   []*model.FunctionCall
 	}{
 		{"split over deltas, ids missing", []string{
-			delta(`{"tool_calls":[{"index":0,"function":{"name":"ls","arguments":""}}]}`),
-			delta(`{"tool_calls":[{"index":1,"function":{"name":"cat","arguments":"{\"f\""}}]}`),
-			delta(`{"tool_calls":[{"index":0,"function":{"arguments":"{}"}}]}`),
-			delta(`{"tool_calls":[{"index":1,"function":{"arguments":":\"a\"}"}}]}`),
+			deltaEvent(`{"tool_calls":[{"index":0,"function":{"name":"ls","arguments":""}}]}`),
+			deltaEvent(`{"tool_calls":[{"index":1,"function":{"name":"cat","arguments":"{\"f\""}}]}`),
+			deltaEvent(`{"tool_calls":[{"index":0,"function":{"arguments":"{}"}}]}`),
+			deltaEvent(`{"tool_calls":[{"index":1,"function":{"arguments":":\"a\"}"}}]}`),
 		}, []*model.FunctionCall{{ID: "gen_1", Name: "ls", Args: map[string]any{}}, {ID: "gen_2", Name: "cat", Args: map[string]any{"f": "a"}}}},
 		{"every call at index 0", []string{
-			delta(`{"tool_calls":[{"index":0,"id":"a","function":{"name":"ls","arguments":"{\"d\":\".\"}"}}]}`),
-			delta(`{"tool_calls":[{"index":0,"id":"b","function":{"name":"ls","arguments":"{\"d\":\"x\"}"}}]}`),
+			deltaEvent(`{"tool_calls":[{"index":0,"id":"a","function":{"name":"ls","arguments":"{\"d\":\".\"}"}}]}`),
+			deltaEvent(`{"tool_calls":[{"index":0,"id":"b","function":{"name":"ls","arguments":"{\"d\":\"x\"}"}}]}`),
 		}, []*model.FunctionCall{{ID: "a", Name: "ls", Args: map[string]any{"d": "."}}, {ID: "b", Name: "ls", Args: map[string]any{"d": "x"}}}},
 		{"double-encoded arguments", []string{
-			delta(`{"tool_calls":[{"index":0,"id":"c","function":{"name":"ls","arguments":"\"{\\\"d\\\":1}\""}}]}`),
+			deltaEvent(`{"tool_calls":[{"index":0,"id":"c","function":{"name":"ls","arguments":"\"{\\\"d\\\":1}\""}}]}`),
 		}, []*model.FunctionCall{{ID: "c", Name: "ls", Args: map[string]any{"d": 1.0}}}},
 		{"invalid arguments", []string{
-			delta(`{"tool_calls":[{"index":0,"id":"c","function":{"name":"ls","arguments":"{\"d\":"}}]}`),
+			deltaEvent(`{"tool_calls":[{"index":0,"id":"c","function":{"name":"ls","arguments":"{\"d\":"}}]}`),
 		}, []*model.FunctionCall{{ID: "c", Name: "ls"}}},
 		{"no name", []string{
-			delta(`{"tool_calls":[{"index":0,"id":"c","function":{"arguments":"{}"}}]}`),
+			deltaEvent(`{"tool_calls":[{"index":0,"id":"c","function":{"arguments":"{}"}}]}`),
 		}, nil},
 	}
 	for _, tt := range tests {
@@ -96,7 +94,7 @@ func TestToolCallAccumulation(t *testing.T) {
 func TestFinishFlushesCalls(t *testing.T) {
 	t.Parallel()
 	chunks := feed(t,
-		delta(`{"tool_calls":[{"index":0,"id":"a","function":{"name":"ls","arguments":"{}"}}]}`),
+		deltaEvent(`{"tool_calls":[{"index":0,"id":"a","function":{"name":"ls","arguments":"{}"}}]}`),
 		`{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`,
 		`{"choices":[],"usage":{"prompt_tokens":9,"completion_tokens":7,"total_tokens":16,`+
 			`"completion_tokens_details":{"reasoning_tokens":3},"prompt_tokens_details":{"cached_tokens":4}}}`,

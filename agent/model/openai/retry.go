@@ -1,16 +1,12 @@
 package openai
 
 import (
-	"bytes"
 	"context"
-	"io"
 	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/openai/openai-go/v3/option"
 
 	"companion/agent/model"
 )
@@ -47,34 +43,12 @@ func (p *Provider) do(ctx context.Context, modelName string, op attemptFunc) err
 type infoKey struct{}
 
 // attemptInfo is what captureFailure saw of a failed HTTP response. The
-// middleware runs synchronously inside the attempt, so no locking is needed.
+// doer runs synchronously inside the attempt, so no locking is needed.
 type attemptInfo struct {
 	status   int
 	body     []byte
 	delay    time.Duration
 	hasDelay bool
-}
-
-// captureFailure is an openai-go middleware that records the status,
-// server-given delay and body of an error response in the request context's
-// *attemptInfo, so that messages do not depend on the body having the
-// OpenAI error shape (vLLM, proxies and HTML gateways differ).
-func captureFailure(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
-	res, err := next(req)
-	if err != nil || res.StatusCode < 400 {
-		return res, err
-	}
-	info, ok := req.Context().Value(infoKey{}).(*attemptInfo)
-	if !ok {
-		return res, nil
-	}
-	info.status = res.StatusCode
-	info.delay, info.hasDelay = retryAfter(res.Header, time.Now())
-	body, _ := io.ReadAll(io.LimitReader(res.Body, maxErrorBody)) // a partial body still helps
-	_ = res.Body.Close()
-	info.body = body
-	res.Body = io.NopCloser(bytes.NewReader(body))
-	return res, nil
 }
 
 // retryAfter reads the wait a server asked for: retry-after-ms (OpenAI),

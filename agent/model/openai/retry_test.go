@@ -136,6 +136,11 @@ func TestUnusualServers(t *testing.T) {
 		{"error event first, retried", []rawAnswer{{200, sse, "data: {\"error\":{\"message\":\"Provider overloaded\",\"code\":502}}\n\n"}, {200, sse, okStream}}, 2, "fine", 0, ""},
 		{"error event", []rawAnswer{{200, sse, "data: {\"error\":{\"message\":\"Context too long\",\"code\":\"context_length_exceeded\"}}\n\n"}}, 1, "", 0,
 			"reported an error mid-response: Context too long."},
+		{"keep-alive comments, then text", []rawAnswer{{200, sse, strings.Repeat(": OPENROUTER PROCESSING\n\n", 400) + okStream}}, 1, "fine", 0, ""},
+		{"error event after a keep-alive", []rawAnswer{{200, sse, ": OPENROUTER PROCESSING\n\ndata: {\"error\":{\"message\":\"Upstream failed\",\"code\":\"x\"}}\n\n"}}, 1, "", 0,
+			"reported an error mid-response: Upstream failed."},
+		{"error event without a message object", []rawAnswer{{200, sse, "data: {\"error\":\"boom\"}\n\n"}}, 1, "", 0,
+			"reported an error mid-response: no details given."},
 		{"JSON instead of a stream", []rawAnswer{{200, "application/json", `{"choices":[{"message":{"content":"hi"}}]}`}}, 1, "", 0,
 			"answered without any stream events"},
 	}
