@@ -19,6 +19,10 @@ type PromptOptions struct {
 	// sandboxed commands may use the network.
 	Sandbox        string
 	SandboxNetwork bool
+	// Shell is the configured shell program (the "shell" setting), "" for
+	// the platform's default; the prompt names the shell run_shell_command
+	// really uses (shell.Local), so a model on Windows is not told bash.
+	Shell string
 	// Skills are the skills the model may load, each told in one line.
 	Skills []SkillSummary
 }

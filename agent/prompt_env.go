@@ -2,7 +2,6 @@ package agent
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -10,15 +9,6 @@ import (
 
 // osName is the operating system and architecture, as Go names them.
 func osName() string { return runtime.GOOS + "/" + runtime.GOARCH }
-
-// shellName is the shell run_shell_command uses: bash when it is on the
-// PATH, else sh.
-func shellName() string {
-	if _, err := exec.LookPath("bash"); err == nil {
-		return "bash"
-	}
-	return "sh"
-}
 
 // gitBranch reports whether dir is inside a git repository and its
 // branch: the name HEAD points to, or "HEAD" when it is detached. It reads

@@ -295,3 +295,17 @@ func TestPromptDayOnly(t *testing.T) {
 		t.Errorf("the prompt's date is not a bare day:\n%s", system)
 	}
 }
+
+// TestPromptNamesConfiguredShell: the prompt names the shell
+// run_shell_command really uses, the configured one when set, so that a
+// model is not told bash where commands run in PowerShell or cmd.exe.
+func TestPromptNamesConfiguredShell(t *testing.T) {
+	m := &fakeModel{turns: []fakeTurn{{chunks: []*model.Chunk{text("a")}}}}
+	s, _ := newTestSession(t, m, func(o *Options) { o.Prompt.Shell = `C:\Program Files\PowerShell\7\pwsh.exe` })
+	if _, err := s.Prompt(context.Background(), userText("hi")); err != nil {
+		t.Fatal(err)
+	}
+	if system := m.requests()[0].System; !strings.Contains(system, "commands run in pwsh\n") {
+		t.Errorf("the prompt does not name pwsh:\n%s", system)
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"companion/tools/shell"
 )
 
 // listingMaxEntries bounds the workspace listing in the system prompt.
@@ -52,7 +54,7 @@ func (s *Session) promptInputs(ctx context.Context, mode string) promptInputs {
 // system, the roots, git, the listing and the memory files.
 func (s *Session) promptEnv(ctx context.Context) promptEnv {
 	root := s.Root()
-	e := promptEnv{Date: s.opts.Now().Format("Monday, January 2, 2006"), OS: osName(), Shell: shellName(),
+	e := promptEnv{Date: s.opts.Now().Format("Monday, January 2, 2006"), OS: osName(), Shell: shell.ProgramName(shell.Local(s.opts.Prompt.Shell)),
 		Roots: s.opts.Roots.All(), Listing: listing(ctx, root, listingMaxEntries)}
 	e.InGit, e.Git = gitBranch(root)
 	e.Memory = s.loadMemory(ctx)

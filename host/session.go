@@ -147,6 +147,7 @@ func AgentOptions(b Base) (agent.Options, error) {
 		CompressAt: cfg.CompressionThreshold, Log: log, MaxRequests: cfg.MaxTurnRequests,
 	}
 	opts.Prompt.Disable, opts.Prompt.Sandbox, opts.Prompt.SandboxNetwork = cfg.SystemPrompt.Disable, cfg.Sandbox, cfg.SandboxNetwork
+	opts.Prompt.Shell = cfg.Shell
 	opts.Agents, opts.SlashCommands = definitions(root, cfg.ConfigDir(), getenv("HOME"), b.Trusted, log)
 	opts.Hooks = hookRunner(cfg, log, b.Hooks, b.ProjectOn, commandWrap(commandSandbox(cfg), b.Roots, hooksNetwork(cfg)))
 	addSkills(&opts, b, getenv, pol.Trusted, log)

@@ -3,6 +3,7 @@ package hooks
 import (
 	"bytes"
 	"companion/tools/procgroup"
+	"companion/tools/shell"
 	"context"
 	"errors"
 	"fmt"
@@ -107,7 +108,7 @@ func (r *Runner) call(ctx context.Context, event string, h Hook, stdin []byte) (
 func (r *Runner) exec(ctx context.Context, h Hook, dir string, stdin []byte) ([]byte, []byte, int, error) {
 	hctx, cancel := context.WithTimeout(ctx, h.Timeout)
 	defer cancel()
-	argv := []string{r.opts.Shell, "-c", h.Command}
+	argv := shell.Argv(r.opts.Shell, h.Command)
 	if r.opts.Wrap != nil {
 		var err error
 		if argv, err = r.opts.Wrap(argv); err != nil {
@@ -115,6 +116,7 @@ func (r *Runner) exec(ctx context.Context, h Hook, dir string, stdin []byte) ([]
 		}
 	}
 	cmd := exec.CommandContext(hctx, argv[0], argv[1:]...)
+	shell.SetCommandLine(cmd, argv)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "COMPANION_PROJECT_DIR="+dir, "GEMINI_PROJECT_DIR="+dir,
 		"CLAUDE_PROJECT_DIR="+dir)

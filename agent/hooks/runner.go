@@ -6,9 +6,14 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"os"
+	"os/exec"
 	"regexp"
+	"runtime"
 	"slices"
 	"time"
+
+	"companion/tools/shell"
 )
 
 // Input describes the event a hook is run for. It becomes the JSON object
@@ -42,7 +47,10 @@ func (in Input) target() string { return first(in.ToolName, in.Trigger) }
 
 // Options tune a Runner. The zero value is usable.
 type Options struct {
-	// Shell runs the commands as Shell -c command; default "bash".
+	// Shell is the program that runs the commands (shell.Argv says how);
+	// default bash where it is found, on every platform, since hook
+	// scripts are written for it (Claude Code and Gemini CLI run them so);
+	// else what shell.Program picks: cmd.exe on Windows, sh elsewhere.
 	Shell string
 	// Env is added to the environment hooks inherit (KEY=value). Hooks
 	// also get COMPANION_PROJECT_DIR (and GEMINI_PROJECT_DIR,
@@ -59,6 +67,15 @@ type Options struct {
 	// first) before it starts: the command sandbox. An error fails the
 	// hook without running it.
 	Wrap func(argv []string) ([]string, error)
+}
+
+// hookShell is the default Options.Shell for goos: bash when lookPath
+// finds it, else shell.Program's choice.
+func hookShell(goos string, lookPath func(string) (string, error), getenv func(string) string) string {
+	if p, err := lookPath("bash"); err == nil {
+		return p
+	}
+	return shell.Program(goos, "", lookPath, getenv)
 }
 
 // Runner runs the configured hooks of an event. A nil *Runner runs
@@ -79,7 +96,7 @@ type compiled struct {
 // are left out and logged.
 func NewRunner(cfg Config, opts Options) *Runner {
 	if opts.Shell == "" {
-		opts.Shell = "bash"
+		opts.Shell = hookShell(runtime.GOOS, exec.LookPath, os.Getenv)
 	}
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)

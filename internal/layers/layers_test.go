@@ -39,7 +39,7 @@ func allowed() map[string][]string {
 
 		// The core.
 		"agent": {"agent/checkpoint", "agent/hooks", "agent/memory", "agent/model", "agent/skills", "agent/slash",
-			"agent/store", "ide", "tools", "tools/builtin", "tools/mcp", "tools/policy", "tools/sandbox"},
+			"agent/store", "ide", "tools", "tools/builtin", "tools/mcp", "tools/policy", "tools/sandbox", "tools/shell"},
 		"agent/store":                    {},
 		"agent/checkpoint":               {},
 		"agent/memory":                   {"tools"},
@@ -49,7 +49,7 @@ func allowed() map[string][]string {
 		"agent/model/textproto":          {"agent/model"},
 		"agent/model/scripted":           {},
 		"agent/model/internal/modeltest": {"agent/model", "agent/model/scripted"},
-		"agent/hooks":                    {"tools/procgroup"},
+		"agent/hooks":                    {"tools/procgroup", "tools/shell"},
 		"agent/slash":                    {},
 		"agent/skills":                   {"tools"},
 		"tools":                          {},

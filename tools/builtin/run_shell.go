@@ -33,7 +33,7 @@ type runShellParams struct {
 // runShellTool runs shell commands, locally or in the editor's terminals.
 type runShellTool struct {
 	opts ShellOptions
-	// program is the shell that runs commands here (localShell).
+	// program is the shell that runs commands here (shell.Local).
 	program string
 }
 
@@ -43,7 +43,7 @@ func newRunShell(o ShellOptions) tools.Tool {
 		"{head}", tools.FormatSize(int64(o.HeadBytes)),
 		"{tail}", tools.FormatSize(int64(o.TailBytes)),
 	).Replace(runShellDescription)
-	t := &runShellTool{opts: o, program: localShell(o.Shell)}
+	t := &runShellTool{opts: o, program: shell.Local(o.Shell)}
 	return tools.Define(tools.Def[runShellParams]{
 		Name: "run_shell_command", Kind: tools.KindExecute,
 		Description: desc,

@@ -1,14 +1,16 @@
 package builtin
 
 import (
-	"companion/secrets"
-	"companion/tools"
-	"companion/tools/procgroup"
 	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"time"
+
+	"companion/secrets"
+	"companion/tools"
+	"companion/tools/procgroup"
+	"companion/tools/shell"
 )
 
 // groupPollInterval is how often a stopping process group is checked for
@@ -33,7 +35,7 @@ func (c *runShellCall) startLocal() (*localProcess, *tools.Result, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	argv, err := c.sandboxFor().Wrap(c.env.Roots.All(), shellArgv(c.program, c.p.Command))
+	argv, err := c.sandboxFor().Wrap(c.env.Roots.All(), shell.Argv(c.program, c.p.Command))
 	if err != nil {
 		_ = logf.Close()
 		_ = os.Remove(logf.Name())
@@ -41,7 +43,7 @@ func (c *runShellCall) startLocal() (*localProcess, *tools.Result, error) {
 			"Install bubblewrap or allow unprivileged user namespaces, or set the sandbox to off.", c.opts.Sandbox.Mode, err)), nil
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
-	setCommandLine(cmd, argv)
+	shell.SetCommandLine(cmd, argv)
 	cmd.Dir = c.dir
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.Env = append(secrets.ShellEnv(os.Environ(), c.opts.Env), "COMPANION=1")

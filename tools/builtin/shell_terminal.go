@@ -18,7 +18,7 @@ const maxTerminalPoll = 10 * time.Second
 func (c *runShellCall) terminalRequest() tools.TerminalRequest {
 	argv := []string{"bash", "-c", c.p.Command} // the bash family: bash, as ever
 	if !shell.Reads(c.program) {
-		argv = shellArgv(c.program, c.p.Command) // cmd.exe, PowerShell, …
+		argv = shell.Argv(c.program, c.p.Command) // cmd.exe, PowerShell, …
 	}
 	return tools.TerminalRequest{Command: argv[0], Args: argv[1:], Dir: c.dir,
 		Env: []string{"COMPANION=1"}, OutputByteLimit: c.opts.TerminalOutputLimit}

@@ -8,6 +8,10 @@
 // options through which a program reaches beyond its name (git -c, sed -i,
 // find -delete).
 //
+// It also says which shell runs lines on this machine and how a line is
+// handed to it (Local, Argv, SetCommandLine), so the shell tool and hooks
+// start cmd.exe, PowerShell and the bash family the same way.
+//
 // Parsing is done by mvdan.cc/sh/v3 in its Bash dialect. The package imports
 // nothing of companion's own (package tools imports it, so it cannot import
 // tools back); its Command has the same shape as tools.ShellCommand and

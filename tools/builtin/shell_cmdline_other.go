@@ -1,8 +1,0 @@
-//go:build !windows
-
-package builtin
-
-import "os/exec"
-
-// setCommandLine leaves cmd as it is: only Windows has raw command lines.
-func setCommandLine(*exec.Cmd, []string) {}
