@@ -70,7 +70,7 @@ func authorizeServer(name string, s config.MCPServer, store *oauth.Store, stderr
 	ctx, cancel := context.WithTimeout(ctx, mcpAuthTimeout)
 	defer cancel()
 	f := &oauth.Flow{ServerURL: u, Settings: oauthSettings(s.OAuth), ResourceMetadataURL: challenge(ctx, u),
-		ClientName: "companion", Show: func(ctx context.Context, authURL string) {
+		ClientName: "companion", Store: store, Show: func(ctx context.Context, authURL string) {
 			fmt.Fprintf(stderr, "To authorise companion with %s, open this link (a browser is being opened):\n%s\n", name, authURL)
 			if err := open(ctx, authURL); err != nil {
 				fmt.Fprintf(stderr, "(could not open a browser: %v)\n", err)

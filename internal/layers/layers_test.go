@@ -41,7 +41,7 @@ func allowed() map[string][]string {
 		"agent": {"agent/checkpoint", "agent/hooks", "agent/memory", "agent/model", "agent/skills", "agent/slash",
 			"agent/store", "ide", "tools", "tools/builtin", "tools/mcp", "tools/policy", "tools/sandbox", "tools/shell"},
 		"agent/store":                    {},
-		"agent/checkpoint":               {},
+		"agent/checkpoint":               {"internal/filelock"},
 		"agent/memory":                   {"tools"},
 		"agent/model":                    {},
 		"agent/model/gemini":             {"agent/model"},
@@ -70,7 +70,7 @@ func allowed() map[string][]string {
 		// The MCP client the MCP tools and the IDE link share.
 		"mcpclient": {},
 		// OAuth for remote MCP servers, and its test authorization server.
-		"mcpclient/oauth":           {},
+		"mcpclient/oauth":           {"internal/filelock"},
 		"mcpclient/oauth/oauthtest": {},
 
 		// Generator and test harnesses.
@@ -79,6 +79,7 @@ func allowed() map[string][]string {
 		"internal/acptest":           {"acp/schemacheck", "internal/testio"},
 		"internal/sdktest":           {"internal/testio"},
 		"internal/testio":            {},
+		"internal/filelock":          {},
 		"internal/layers":            {},
 
 		// The task suite: it runs the companion binary, importing none of it.

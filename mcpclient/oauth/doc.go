@@ -13,6 +13,44 @@
 // request once), so that mcpclient's HTTP transports get OAuth without
 // knowing it. Running the interactive Flow is the caller's decision.
 //
+// # Registrations
+//
+// A Flow with a Store registers once per authorization server and server
+// configuration (registration endpoint, resource, client name, scopes,
+// configured redirect URI) and keeps the client beside the grants: its id,
+// its secret if the server gave one, and the redirect URI it was
+// registered with. A later authorization listens on that URI's 127.0.0.1
+// port again and reuses the client. When the port is taken it listens on a
+// new one and registers again, keeping the new client: an authorization
+// server should allow any loopback port (RFC 8252 §7.3), but not all do,
+// and one that does not can only say so to the user's browser. A kept
+// client the server refuses with invalid_client (in the redirect or at
+// the token endpoint) is forgotten and registered again, once. A server
+// may instead refuse an unknown client on a page of its own, with no
+// redirect (RFC 6749 §4.1.2.1): a flow with a kept client that ends
+// unanswered (its context ended) forgets the client, so the next one
+// registers.
+//
+// # Several processes
+//
+// Several companion processes (one per editor) share the file. Every
+// read-modify-write of it, and every refresh, holds an exclusive lock on the
+// sibling file path+".lock" (flock on unix, LockFileEx on Windows; on
+// other platforms only the Store's own semaphore, within one Store),
+// polled with a short backoff until it is free or the context ends (Save
+// and Delete, which take no context, wait at most 30 s). A refresh reads
+// the grant again under the lock and uses a token another process renewed
+// meanwhile, so a rotated refresh token is used once. Writes replace the
+// file atomically (a 0600 temporary file renamed over it), so reads take
+// no lock.
+//
+// # Limits
+//
+// Authorization-server metadata is fetched again for every authorization
+// (not cached). A refresh holds the lock for the length of its token
+// request, so refreshes of different servers wait for each other. Forgetting
+// a grant (companion mcp logout) keeps the server's registered client.
+//
 // The protocol plumbing (authorization URLs, PKCE, code exchange) is
 // golang.org/x/oauth2; discovery, registration and refresh with a resource
 // indicator are this package's own.

@@ -45,8 +45,14 @@ type Flow struct {
 	ClientName string
 	// Show receives the authorization URL once the loopback listens: it
 	// tells the user and may open a browser. It must not block; its
-	// context ends with the flow.
+	// context ends with the flow. It is called again if a kept client is
+	// refused and companion registers anew.
 	Show func(ctx context.Context, authURL string)
+	// Store, when set, keeps the clients dynamic registration makes, so
+	// that later authorizations with the same authorization server and
+	// settings reuse the client and its redirect URI (its loopback port)
+	// instead of registering again. nil: every authorization registers.
+	Store *Store
 }
 
 // endpoints is what discovery found.
@@ -56,9 +62,11 @@ type endpoints struct {
 	scopes                          []string
 }
 
-// Run authorizes: discovery, registration when needed, the browser's
-// round trip to the loopback redirect, and the code exchange. It returns
-// when the user answered or ctx ended.
+// Run authorizes: discovery, registration when needed (or the client
+// Store kept from an earlier registration), the browser's round trip to
+// the loopback redirect, and the code exchange. A kept client the
+// authorization server refuses (invalid_client) is forgotten and
+// registered anew, once. It returns when the user answered or ctx ended.
 func (f *Flow) Run(ctx context.Context) (*Grant, error) {
 	// Show's context ends with the flow (a question to the user is
 	// withdrawn).
@@ -72,36 +80,111 @@ func (f *Flow) Run(ctx context.Context) (*Grant, error) {
 	if err != nil {
 		return nil, err
 	}
-	lb, err := listenLoopback(f.Settings.RedirectURI)
+	client, lb, kept, err := f.client(ctx, hc, ep)
 	if err != nil {
 		return nil, err
 	}
 	defer lb.close()
-	client := Client{ID: f.Settings.ClientID, Secret: f.Settings.ClientSecret}
-	if client.ID == "" {
-		if ep.registration == "" {
-			return nil, ErrNoClient
-		}
-		name := f.ClientName
-		if name == "" {
-			name = "companion"
-		}
-		if client, err = Register(ctx, hc, ep.registration, name, lb.redirectURI, ep.scopes); err != nil {
+	tok, err := f.authorize(ctx, hc, f.config(ep, client, lb), lb, ep.resource)
+	if err != nil && kept && clientRejected(err) {
+		key := f.registrationKey(ep)
+		_ = f.Store.dropRegistration(ctx, key, client.ID) // registering again replaces it anyway
+		if client, err = f.register(ctx, hc, ep, key, lb); err != nil {
 			return nil, err
 		}
+		tok, err = f.authorize(ctx, hc, f.config(ep, client, lb), lb, ep.resource)
 	}
-	cfg := &oauth2.Config{ClientID: client.ID, ClientSecret: client.Secret, RedirectURL: lb.redirectURI,
-		Scopes: ep.scopes, Endpoint: oauth2.Endpoint{AuthURL: ep.authURL, TokenURL: ep.tokenURL}}
-	if client.Secret == "" {
-		cfg.Endpoint.AuthStyle = oauth2.AuthStyleInParams
+	if err != nil && kept && ctx.Err() != nil {
+		f.forgetUnanswered(ctx, ep, client)
 	}
-	tok, err := f.authorize(ctx, hc, cfg, lb, ep.resource)
 	if err != nil {
 		return nil, err
 	}
 	return &Grant{ServerURL: f.ServerURL, Resource: ep.resource, ClientID: client.ID, ClientSecret: client.Secret,
 		TokenURL: ep.tokenURL, Scopes: ep.scopes, AccessToken: tok.AccessToken, RefreshToken: tok.RefreshToken,
 		TokenType: tok.TokenType, Expiry: tok.Expiry}, nil
+}
+
+// client is the client to authorize with and the loopback listening for
+// its redirect: the configured client; else the client Store kept for
+// this authorization server and configuration, listening on its
+// registered redirect URI (kept is set); else, and when that port is
+// taken, a new registration on a new port, which Store keeps.
+func (f *Flow) client(ctx context.Context, hc *http.Client, ep endpoints) (c Client, lb *loopback, kept bool, err error) {
+	if f.Settings.ClientID != "" {
+		lb, err = listenLoopback(f.Settings.RedirectURI)
+		return Client{ID: f.Settings.ClientID, Secret: f.Settings.ClientSecret}, lb, false, err
+	}
+	if ep.registration == "" {
+		return Client{}, nil, false, ErrNoClient
+	}
+	key := f.registrationKey(ep)
+	if f.Store != nil {
+		if r, err := f.Store.registration(key); err == nil && r != nil {
+			if lb, err := listenLoopback(r.RedirectURI); err == nil {
+				return r.client(), lb, true, nil
+			}
+			// its port is taken: a new port needs a new registration (an
+			// authorization server may allow any loopback port, RFC 8252
+			// §7.3, but nothing says this one does)
+		}
+	}
+	if lb, err = listenLoopback(f.Settings.RedirectURI); err != nil {
+		return Client{}, nil, false, err
+	}
+	if c, err = f.register(ctx, hc, ep, key, lb); err != nil {
+		lb.close()
+		return Client{}, nil, false, err
+	}
+	return c, lb, false, nil
+}
+
+// register registers companion for lb's redirect URI and keeps the
+// client in Store.
+func (f *Flow) register(ctx context.Context, hc *http.Client, ep endpoints, key RegistrationKey, lb *loopback) (Client, error) {
+	c, err := Register(ctx, hc, ep.registration, key.ClientName, lb.redirectURI, ep.scopes)
+	if err != nil {
+		return Client{}, err
+	}
+	if f.Store != nil {
+		// not kept: the authorization goes on, and the next one registers again
+		_ = f.Store.putRegistration(ctx, &Registration{RegistrationKey: key, ClientID: c.ID, ClientSecret: c.Secret,
+			RedirectURI: lb.redirectURI})
+	}
+	return c, nil
+}
+
+// forgetUnanswered forgets the kept client after a flow that ended
+// without an answer at the loopback: the authorization server may have
+// refused the client on a page of its own (RFC 6749 §4.1.2.1 sends an
+// unknown client's error to the user, not to the redirect URI), and
+// keeping it would fail every later authorization alike. If the user
+// merely gave up, the next authorization registers once more.
+func (f *Flow) forgetUnanswered(ctx context.Context, ep endpoints, client Client) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), lockWait)
+	defer cancel()
+	_ = f.Store.dropRegistration(ctx, f.registrationKey(ep), client.ID)
+}
+
+// registrationKey is what a registration with ep's authorization server
+// is kept for.
+func (f *Flow) registrationKey(ep endpoints) RegistrationKey {
+	name := f.ClientName
+	if name == "" {
+		name = "companion"
+	}
+	return RegistrationKey{Endpoint: ep.registration, Resource: ep.resource, ClientName: name,
+		Scopes: ep.scopes, ConfiguredURI: f.Settings.RedirectURI}
+}
+
+// config is the oauth2 configuration of client at ep, redirected to lb.
+func (f *Flow) config(ep endpoints, client Client, lb *loopback) *oauth2.Config {
+	cfg := &oauth2.Config{ClientID: client.ID, ClientSecret: client.Secret, RedirectURL: lb.redirectURI,
+		Scopes: ep.scopes, Endpoint: oauth2.Endpoint{AuthURL: ep.authURL, TokenURL: ep.tokenURL}}
+	if client.Secret == "" {
+		cfg.Endpoint.AuthStyle = oauth2.AuthStyleInParams
+	}
+	return cfg
 }
 
 // authorize shows the authorization URL, waits for the redirect and
@@ -117,11 +200,11 @@ func (f *Flow) authorize(ctx context.Context, hc *http.Client, cfg *oauth2.Confi
 		opts = append(opts, oauth2.SetAuthURLParam("resource", resource))
 	}
 	authURL := cfg.AuthCodeURL(state, opts...)
-	lb.serve(state)
+	result := lb.expect(state)
 	if f.Show != nil {
 		f.Show(ctx, authURL)
 	}
-	code, err := lb.wait(ctx)
+	code, err := lb.wait(ctx, result)
 	if err != nil {
 		return nil, err
 	}

@@ -19,14 +19,19 @@ var ErrStateMismatch = errors.New("OAuth redirect with a wrong state")
 // defaultCallbackPath is the redirect's path when none is configured.
 const defaultCallbackPath = "/oauth/callback"
 
-// loopback is the redirect's listener on 127.0.0.1.
+// loopback is the redirect's listener on 127.0.0.1. It answers one
+// expected state at a time (a flow that registers anew expects another).
 type loopback struct {
 	ln          net.Listener
-	srv         *http.Server
 	path        string
 	redirectURI string
-	result      chan callback
-	once        sync.Once
+	serveOnce   sync.Once
+	srv         *http.Server
+
+	mu       sync.Mutex
+	state    string
+	result   chan callback // buffered: the first answer to state
+	answered bool
 }
 
 // callback is what the redirect brought: a code or an error.
@@ -56,7 +61,7 @@ func listenLoopback(configured string) (*loopback, error) {
 	if err != nil {
 		return nil, fmt.Errorf("OAuth redirect listener: %w", err)
 	}
-	lb := &loopback{ln: ln, path: path, result: make(chan callback, 1)}
+	lb := &loopback{ln: ln, path: path}
 	lb.redirectURI = configured
 	if configured == "" || addr == "127.0.0.1:0" {
 		lb.redirectURI = "http://" + ln.Addr().String() + path
@@ -64,31 +69,45 @@ func listenLoopback(configured string) (*loopback, error) {
 	return lb, nil
 }
 
-// serve starts answering the redirect carrying state.
-func (lb *loopback) serve(state string) {
-	mux := http.NewServeMux()
-	mux.HandleFunc(lb.path, func(w http.ResponseWriter, r *http.Request) { lb.handle(w, r, state) })
-	lb.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = lb.srv.Serve(lb.ln) }()
+// expect starts answering the redirect carrying state (and no longer an
+// earlier state) and returns where its answer arrives.
+func (lb *loopback) expect(state string) <-chan callback {
+	lb.mu.Lock()
+	lb.state, lb.result, lb.answered = state, make(chan callback, 1), false
+	result := lb.result
+	lb.mu.Unlock()
+	lb.serveOnce.Do(func() {
+		mux := http.NewServeMux()
+		mux.HandleFunc(lb.path, lb.handle)
+		lb.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+		go func() { _ = lb.srv.Serve(lb.ln) }()
+	})
+	return result
 }
 
 // handle answers one redirect.
-func (lb *loopback) handle(w http.ResponseWriter, r *http.Request, state string) {
+func (lb *loopback) handle(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	if q.Get("state") != state {
+	lb.mu.Lock()
+	if q.Get("state") == "" || q.Get("state") != lb.state {
+		lb.mu.Unlock()
 		http.Error(w, ErrStateMismatch.Error(), http.StatusBadRequest)
 		return
 	}
 	var cb callback
 	switch {
 	case q.Get("error") != "":
-		cb.err = fmt.Errorf("authorization refused: %s %s", q.Get("error"), q.Get("error_description"))
+		cb.err = &AuthorizeError{Code: q.Get("error"), Description: q.Get("error_description")}
 	case q.Get("code") == "":
 		cb.err = errors.New("the authorization redirect has no code")
 	default:
 		cb.code = q.Get("code")
 	}
-	lb.once.Do(func() { lb.result <- cb })
+	if !lb.answered {
+		lb.answered = true
+		lb.result <- cb
+	}
+	lb.mu.Unlock()
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	msg := "companion is authorised. You can close this window."
 	if cb.err != nil {
@@ -98,12 +117,12 @@ func (lb *loopback) handle(w http.ResponseWriter, r *http.Request, state string)
 	fmt.Fprintf(w, "<!doctype html><title>companion</title><p>%s</p>\n", html.EscapeString(msg))
 }
 
-// wait returns the redirect's code.
-func (lb *loopback) wait(ctx context.Context) (string, error) {
+// wait returns the code of the redirect expect's result brings.
+func (lb *loopback) wait(ctx context.Context, result <-chan callback) (string, error) {
 	select {
 	case <-ctx.Done():
 		return "", ctx.Err()
-	case cb := <-lb.result:
+	case cb := <-result:
 		return cb.code, cb.err
 	}
 }
@@ -114,7 +133,8 @@ func (lb *loopback) close() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
 		_ = lb.srv.Shutdown(ctx)
-		return
 	}
+	// closed here too: Serve may not have taken the listener yet, and the
+	// port must be free for the next flow when close returns
 	_ = lb.ln.Close()
 }

@@ -1,14 +1,16 @@
 package oauth
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
+
+	"companion/internal/filelock"
 )
 
 // StoreFile is the name of the grants file in companion's state directory.
@@ -70,17 +72,22 @@ func GrantState(g *Grant, now time.Time) State {
 	}
 }
 
-// Store keeps grants per server name in a JSON file only the user can
-// read and write (0600, in a 0700 directory if it makes one). It is safe
-// for concurrent use; writes replace the file atomically, so another
-// companion process reads either the old or the new grants.
+// Store keeps grants per server name, and the clients companion
+// registered (Registration), in a JSON file only the user can read and
+// write (0600, in a 0700 directory if it makes one). It is safe for
+// concurrent use, by goroutines and by processes: every read-modify-write
+// holds an exclusive lock on the sibling file path+".lock", and writes
+// replace the file atomically, so a reader without the lock sees either
+// the old or the new content.
 type Store struct {
 	path string
-	mu   sync.Mutex
+	// sem serialises this Store's writers before they take the file lock
+	// (a channel, so that waiting respects a context).
+	sem chan struct{}
 }
 
 // NewStore returns the store in the file at path (created on first Save).
-func NewStore(path string) *Store { return &Store{path: path} }
+func NewStore(path string) *Store { return &Store{path: path, sem: make(chan struct{}, 1)} }
 
 // Path is the store's file.
 func (s *Store) Path() string { return s.path }
@@ -88,49 +95,84 @@ func (s *Store) Path() string { return s.path }
 // storeFile is the file's content.
 type storeFile struct {
 	Servers map[string]*Grant `json:"servers"`
+	// Clients are the dynamically registered clients, reused by later
+	// authorizations.
+	Clients []*Registration `json:"clients,omitempty"`
+}
+
+// grant is server name's grant for serverURL, nil when there is none.
+func (f *storeFile) grant(name, serverURL string) *Grant {
+	g := f.Servers[name]
+	if g == nil || g.ServerURL != serverURL {
+		return nil
+	}
+	return g
 }
 
 // Load returns the grant of server name for serverURL, nil when there is
-// none or it was made for another URL.
+// none or it was made for another URL. It reads without the lock: writes
+// are atomic.
 func (s *Store) Load(name, serverURL string) (*Grant, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	f, err := s.read()
 	if err != nil {
 		return nil, err
 	}
-	g := f.Servers[name]
-	if g == nil || g.ServerURL != serverURL {
-		return nil, nil
-	}
-	return g, nil
+	return f.grant(name, serverURL), nil
 }
 
-// Save records g as server name's grant.
+// Save records g as server name's grant. It waits for the lock at most
+// lockWait.
 func (s *Store) Save(name string, g *Grant) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), lockWait)
+	defer cancel()
+	return s.update(ctx, func(f *storeFile) (bool, error) {
+		f.Servers[name] = g
+		return true, nil
+	})
+}
+
+// Delete removes server name's grant and reports whether there was one.
+// It waits for the lock at most lockWait.
+func (s *Store) Delete(name string) (bool, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), lockWait)
+	defer cancel()
+	found := false
+	err := s.update(ctx, func(f *storeFile) (bool, error) {
+		_, found = f.Servers[name]
+		delete(f.Servers, name)
+		return found, nil
+	})
+	return found, err
+}
+
+// update runs fn on the file's content with the store locked (this
+// Store's semaphore, then the file lock), and writes the content back
+// when fn says so, even when fn also returns an error (fn's error is
+// returned). The lock is released on every path; waiting for it ends with
+// ctx.
+func (s *Store) update(ctx context.Context, fn func(f *storeFile) (write bool, err error)) error {
+	select {
+	case s.sem <- struct{}{}:
+	case <-ctx.Done():
+		return fmt.Errorf("OAuth grants: %w", ctx.Err())
+	}
+	defer func() { <-s.sem }()
+	l, err := filelock.Acquire(ctx, lockPath(s.path))
+	if err != nil {
+		return fmt.Errorf("OAuth grants: %w", err)
+	}
+	defer l.Release()
 	f, err := s.read()
 	if err != nil {
 		return err
 	}
-	f.Servers[name] = g
-	return s.write(f)
-}
-
-// Delete removes server name's grant and reports whether there was one.
-func (s *Store) Delete(name string) (bool, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	f, err := s.read()
-	if err != nil {
-		return false, err
+	write, ferr := fn(&f)
+	if write {
+		if err := s.write(f); err != nil {
+			return errors.Join(ferr, err)
+		}
 	}
-	if _, ok := f.Servers[name]; !ok {
-		return false, nil
-	}
-	delete(f.Servers, name)
-	return true, s.write(f)
+	return ferr
 }
 
 // read loads the file; a missing file is an empty store.
@@ -172,6 +214,10 @@ func (s *Store) write(f storeFile) error {
 		return fmt.Errorf("OAuth grants: %w", err)
 	}
 	if _, err := tmp.Write(append(data, '\n')); err != nil {
+		tmp.Close()
+		return fmt.Errorf("OAuth grants: %w", err)
+	}
+	if err := tmp.Sync(); err != nil {
 		tmp.Close()
 		return fmt.Errorf("OAuth grants: %w", err)
 	}

@@ -3,6 +3,7 @@ package oauth
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -53,7 +54,8 @@ func (s *Source) Token(ctx context.Context) string {
 		return ""
 	}
 	if g.expiresWithin(refreshMargin, time.Now()) && g.RefreshToken != "" {
-		if n, err := s.refresh(ctx, g); err == nil {
+		fresh := func(g *Grant) bool { return !g.expiresWithin(refreshMargin, time.Now()) }
+		if n, err := s.refresh(ctx, fresh); err == nil {
 			return n.AccessToken
 		}
 	}
@@ -67,13 +69,15 @@ func (s *Source) renew(ctx context.Context, used, challenge string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.metadataURL = ResourceMetadataURL(challenge)
+	// renewed meanwhile: by another request, or another process
+	fresh := func(g *Grant) bool { return g.AccessToken != used }
 	g, err := s.store.Load(s.name, s.serverURL)
 	switch {
-	case err != nil || g == nil:
-	case g.AccessToken != used:
-		return g.AccessToken // renewed meanwhile (another request, another process)
+	case err != nil || g == nil: // nothing to renew: no lock taken
+	case fresh(g):
+		return g.AccessToken
 	case g.RefreshToken != "":
-		if n, err := s.refresh(ctx, g); err == nil {
+		if n, err := s.refresh(ctx, fresh); err == nil && n.AccessToken != "" {
 			return n.AccessToken
 		}
 	}
@@ -81,24 +85,55 @@ func (s *Source) renew(ctx context.Context, used, challenge string) string {
 	return ""
 }
 
-// refresh renews g and saves the result; a refused refresh token is
-// dropped from the store, keeping the client.
-func (s *Source) refresh(ctx context.Context, g *Grant) (*Grant, error) {
-	n, err := Refresh(ctx, s.hc, g)
-	if err != nil {
-		s.log.Warn("mcp oauth: refresh failed", "server", s.name, "err", err)
+// errNoGrant is why refresh found nothing to refresh.
+var errNoGrant = errors.New("no grant")
+
+// refresh renews the stored grant with the store locked, so that one
+// process refreshes and the others use its result: after taking the lock
+// it reads the grant again, and a grant fresh says is already renewed is
+// returned as it is. A refused refresh token is dropped from the store,
+// keeping the client.
+func (s *Source) refresh(ctx context.Context, fresh func(*Grant) bool) (*Grant, error) {
+	var out *Grant
+	err := s.store.update(ctx, func(f *storeFile) (bool, error) {
+		g := f.grant(s.name, s.serverURL)
+		switch {
+		case g == nil:
+			return false, errNoGrant
+		case fresh(g):
+			out = g
+			return false, nil
+		case g.RefreshToken == "":
+			return false, fmt.Errorf("%w: there is none", ErrRefreshRejected)
+		}
+		n, err := Refresh(ctx, s.hc, g)
+		if err != nil {
+			s.log.Warn("mcp oauth: refresh failed", "server", s.name, "err", err)
+		}
 		if errors.Is(err, ErrRefreshRejected) {
 			stale := *g
 			stale.RefreshToken, stale.Expiry = "", time.Unix(1, 0)
-			_ = s.store.Save(s.name, &stale)
+			f.Servers[s.name] = &stale
+			return true, err
+		}
+		if err != nil {
+			return false, err
+		}
+		f.Servers[s.name], out = n, n
+		return true, nil
+	})
+	if out == nil {
+		if err == nil {
+			err = errNoGrant
 		}
 		return nil, err
 	}
-	if err := s.store.Save(s.name, n); err != nil {
+	if err != nil {
+		// refreshed, but not saved: usable in this process only
 		s.log.Warn("mcp oauth: saving the refreshed token failed", "server", s.name, "err", err)
 	}
 	s.challenged = false
-	return n, nil
+	return out, nil
 }
 
 // State is the server's authorization state now.

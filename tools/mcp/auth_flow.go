@@ -61,7 +61,7 @@ func (a *Auth) authorize(ctx context.Context, cfg *ServerConfig) error {
 	}
 	src := a.source(cfg)
 	f := &oauth.Flow{HTTP: a.o.HTTP, ServerURL: cfg.URL, Settings: OAuthSettings(cfg),
-		ResourceMetadataURL: src.MetadataURL(), ClientName: a.o.ClientName,
+		ResourceMetadataURL: src.MetadataURL(), ClientName: a.o.ClientName, Store: a.store,
 		Show: func(ctx context.Context, url string) { a.show(ctx, cfg.Name, url, p) }}
 	g, err := f.Run(ctx)
 	if err != nil {

@@ -12,14 +12,23 @@ import (
 )
 
 // authorize approves at once and redirects to the client's redirect URI.
+// A client ForgetClients dropped is refused as its Refusal says.
 func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
+	redirect := q.Get("redirect_uri")
 	s.mu.Lock()
 	uris, known := s.clients[q.Get("client_id")]
+	forgotten, refusal := s.forgotten[q.Get("client_id")], s.refusal
+	if forgotten && refusal == RefuseAtToken {
+		uris, known = s.forgottenURIs[q.Get("client_id")], true
+	}
 	s.resource = append(s.resource, q.Get("resource"))
+	s.redirects = append(s.redirects, redirect)
 	s.mu.Unlock()
-	redirect := q.Get("redirect_uri")
 	switch {
+	case !known && forgotten && refusal == RefuseInRedirect && isLoopback(redirect):
+		redirectTo(w, r, redirect, url.Values{"error": {"invalid_client"}, "state": {q.Get("state")}})
+		return
 	case !known:
 		http.Error(w, "unknown client", http.StatusBadRequest)
 		return
@@ -39,10 +48,16 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 		resource: q.Get("resource")}
 	s.counts.Authorizations++
 	s.mu.Unlock()
+	redirectTo(w, r, redirect, url.Values{"code": {code}, "state": {q.Get("state")}})
+}
+
+// redirectTo redirects to redirect with params added to its query.
+func redirectTo(w http.ResponseWriter, r *http.Request, redirect string, params url.Values) {
 	u, _ := url.Parse(redirect)
 	v := u.Query()
-	v.Set("code", code)
-	v.Set("state", q.Get("state"))
+	for k, vs := range params {
+		v[k] = vs
+	}
 	u.RawQuery = v.Encode()
 	http.Redirect(w, r, u.String(), http.StatusFound)
 }
@@ -70,7 +85,7 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_grant"})
 			return
 		}
-		delete(s.refresh, rt)
+		delete(s.refresh, rt) // rotated: a second use is refused
 		s.counts.Refreshes++
 		s.issue(w)
 	default:
@@ -85,7 +100,10 @@ func (s *Server) exchange(w http.ResponseWriter, r *http.Request) {
 	g, ok := s.codes[f.Get("code")]
 	delete(s.codes, f.Get("code"))
 	sum := sha256.Sum256([]byte(f.Get("code_verifier")))
+	_, known := s.clients[f.Get("client_id")]
 	switch {
+	case !known:
+		writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_client"})
 	case !ok || g.redirectURI != f.Get("redirect_uri") || g.clientID != f.Get("client_id"):
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_grant"})
 	case base64.RawURLEncoding.EncodeToString(sum[:]) != g.challenge:

@@ -42,6 +42,14 @@ type Server struct {
 	refresh  map[string]bool // valid refresh tokens
 	counts   Counts
 	resource []string // resource parameters seen, in order
+	// redirects are the redirect_uri parameters of authorization
+	// requests, in order.
+	redirects []string
+	// forgotten are the clients ForgetClients dropped (with their
+	// redirect URIs), refused as refusal says.
+	forgotten     map[string]bool
+	forgottenURIs map[string][]string
+	refusal       Refusal
 }
 
 // codeGrant is an issued authorization code.
@@ -58,7 +66,8 @@ func Start(opts Options) *Server {
 		opts.TokenLifetime = time.Hour
 	}
 	s := &Server{opts: opts, clients: map[string][]string{opts.ClientID: nil}, codes: map[string]codeGrant{},
-		access: map[string]bool{}, refresh: map[string]bool{}}
+		access: map[string]bool{}, refresh: map[string]bool{},
+		forgotten: map[string]bool{}, forgottenURIs: map[string][]string{}}
 	mux := http.NewServeMux()
 	s.srv = httptest.NewUnstartedServer(mux)
 	base := "http://" + s.srv.Listener.Addr().String()
@@ -109,6 +118,53 @@ func (s *Server) Resources() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]string(nil), s.resource...)
+}
+
+// RedirectURIs are the redirect_uri parameters of every authorization
+// request, in order.
+func (s *Server) RedirectURIs() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.redirects...)
+}
+
+// Refusal is how the server refuses a client ForgetClients dropped.
+type Refusal int
+
+// Refusals.
+const (
+	// RefuseInRedirect redirects from the authorization endpoint to the
+	// client's loopback redirect URI with error=invalid_client.
+	RefuseInRedirect Refusal = iota
+	// RefuseAtToken approves at the authorization endpoint and answers
+	// invalid_client at the token endpoint.
+	RefuseAtToken
+	// RefuseOnPage answers the authorization request with an error page
+	// of its own and no redirect, as RFC 6749 §4.1.2.1 asks for an
+	// unknown client.
+	RefuseOnPage
+)
+
+// ForgetClients drops every dynamically registered client, as an
+// authorization server does whose registrations expired, and refuses
+// them as how says.
+func (s *Server) ForgetClients(how Refusal) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.refusal = how
+	for id, uris := range s.clients {
+		if id != s.opts.ClientID {
+			s.forgotten[id], s.forgottenURIs[id] = true, uris
+			delete(s.clients, id)
+		}
+	}
+}
+
+// AccessTokenValid reports whether tok is a valid access token now.
+func (s *Server) AccessTokenValid(tok string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.access[tok]
 }
 
 // ExpireAccessTokens makes every access token issued so far invalid.

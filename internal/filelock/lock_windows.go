@@ -1,6 +1,6 @@
 //go:build windows
 
-package checkpoint
+package filelock
 
 import (
 	"errors"
@@ -10,7 +10,7 @@ import (
 )
 
 // tryLock takes an exclusive lock on the first byte of f without waiting;
-// false when another handle holds it.
+// false when another handle holds it (in this process or another).
 func tryLock(f *os.File) (bool, error) {
 	var ol windows.Overlapped
 	err := windows.LockFileEx(windows.Handle(f.Fd()),
@@ -21,8 +21,8 @@ func tryLock(f *os.File) (bool, error) {
 	return err == nil, err
 }
 
-// unlockFile releases the lock taken by tryLock.
+// unlockFile releases the lock tryLock took.
 func unlockFile(f *os.File) {
 	var ol windows.Overlapped
-	windows.UnlockFileEx(windows.Handle(f.Fd()), 0, 1, 0, &ol)
+	_ = windows.UnlockFileEx(windows.Handle(f.Fd()), 0, 1, 0, &ol)
 }

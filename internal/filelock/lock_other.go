@@ -1,11 +1,11 @@
 //go:build !unix && !windows
 
-package checkpoint
+package filelock
 
 import "os"
 
-// tryLock always succeeds: this platform has no file locks, so only the
-// Store's own mutex serialises access.
+// tryLock always succeeds: this platform has no file locks (see the
+// package doc).
 func tryLock(*os.File) (bool, error) { return true, nil }
 
 // unlockFile does nothing.
