@@ -38,7 +38,7 @@ func (c *connState) Initialize(_ context.Context, _ *rpc.Conn, p *InitializeRequ
 			Auth: AgentAuthCapabilities{Logout: &LogoutCapabilities{}},
 			// companion's extensions: the editor context notification, the
 			// command sandbox.
-			Meta: map[string]any{"companion": companionMeta(c.host.Config())},
+			Meta: map[string]any{"companion": companionMeta(c.host.Config(), c.host.Sandbox())},
 		},
 		AuthMethods: []AuthMethod{{Agent: &AuthMethodAgent{
 			ID:          authMethodAPIKey,
@@ -87,11 +87,11 @@ func (c *connState) Logout(context.Context, *rpc.Conn, *LogoutRequest) (*LogoutR
 // command sandbox when one is on: its mode, the backend that confines
 // commands ("bwrap", "landlock", "seatbelt", or "none" when none can run
 // here and commands are refused), why, and whether commands reach the
-// network.
-func companionMeta(cfg config.Config) map[string]any {
+// network. probe is the host's, which the sessions' sandboxes share.
+func companionMeta(cfg config.Config, probe *sandbox.Prober) map[string]any {
 	m := map[string]any{"ideContext": true, "rewind": true, "fork": true, "stats": true}
 	if mode := sandbox.SettingsMode(cfg.Sandbox); mode.Sandboxed() {
-		be := sandbox.New(mode, cfg.SandboxNetwork).Backend()
+		be := probe.New(mode, cfg.SandboxNetwork).Backend()
 		m["sandbox"] = map[string]any{"mode": string(mode), "engine": string(be.Name), "why": be.Why, "network": cfg.SandboxNetwork}
 	}
 	return m

@@ -18,6 +18,7 @@ import (
 	"companion/ide"
 	"companion/tools"
 	"companion/tools/policy"
+	"companion/tools/sandbox"
 )
 
 // DefaultMaxRequests bounds the model requests one prompt may make.
@@ -102,6 +103,9 @@ type Options struct {
 	// Telemetry observes the session for export; nil (telemetry off)
 	// observes nothing. Subagents share their parent's.
 	Telemetry Telemetry
+	// SandboxProber picks the sandbox backend /status reports (the host's,
+	// shared with the sandboxes that run commands); nil probes on its own.
+	SandboxProber *sandbox.Prober
 	// Skills are the session's Agent Skills: the /skill-name commands and
 	// /skills (skills.go); the caller also adds the catalog's activate_skill
 	// tool to Tools. Nil means none.

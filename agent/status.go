@@ -15,7 +15,7 @@ func (s *Session) statusText() string {
 	b.WriteString("Status:\n")
 	fmt.Fprintf(&b, "- Model: %s\n", s.ModelName())
 	fmt.Fprintf(&b, "- Approval mode: %s\n", s.Mode())
-	fmt.Fprintf(&b, "- Sandbox: %s\n", sandboxStatus(s.opts.Prompt.Sandbox, s.opts.Prompt.SandboxNetwork))
+	fmt.Fprintf(&b, "- Sandbox: %s\n", sandboxStatus(s.opts.SandboxProber, s.opts.Prompt.Sandbox, s.opts.Prompt.SandboxNetwork))
 	b.WriteString("- Folders:")
 	if s.opts.Roots != nil {
 		for _, r := range s.opts.Roots.All() {
@@ -29,14 +29,14 @@ func (s *Session) statusText() string {
 // sandboxStatus says how shell commands are confined in mode (a settings
 // value; one that does not parse is read-only, as the shell tool takes
 // it) with network or not: the backend is picked as the shell tool picks
-// it, on this machine and with companion's environment.
-func sandboxStatus(mode string, network bool) string {
+// it, on this machine and with companion's environment, by probe (nil:
+// a probe of its own).
+func sandboxStatus(probe *sandbox.Prober, mode string, network bool) string {
 	m := sandbox.SettingsMode(mode)
 	if !m.Sandboxed() {
 		return "off (commands run unconfined)"
 	}
-	sb := sandbox.New(m, network)
-	be := sb.Backend()
+	be := probe.New(m, network).Backend()
 	if be.Name == sandbox.None {
 		return fmt.Sprintf("%s, but no backend can run here, so commands are refused: %s", m, be.Why)
 	}

@@ -42,20 +42,20 @@ func TestStatusCommand(t *testing.T) {
 func TestSandboxStatus(t *testing.T) {
 	if be := sandbox.New(sandbox.ReadOnly, false).Backend(); be.Name != sandbox.None {
 		want := "read-only, backend " + string(be.Name) + " (" + be.Why + "), network blocked"
-		if got := sandboxStatus("read-only", false); !strings.HasPrefix(got, want) {
+		if got := sandboxStatus(nil, "read-only", false); !strings.HasPrefix(got, want) {
 			t.Errorf("sandboxStatus = %q, want it to start with %q", got, want)
 		}
 	}
 	t.Setenv(sandbox.BackendEnv, "bwrap")
 	t.Setenv("PATH", t.TempDir())
-	if got := sandboxStatus("workspace-write", false); !strings.Contains(got, "no backend can run here") ||
+	if got := sandboxStatus(nil, "workspace-write", false); !strings.Contains(got, "no backend can run here") ||
 		!strings.Contains(got, "bwrap") {
 		t.Errorf("sandboxStatus without bwrap = %q", got)
 	}
-	if got := sandboxStatus("bogus", true); !strings.HasPrefix(got, "read-only") {
+	if got := sandboxStatus(nil, "bogus", true); !strings.HasPrefix(got, "read-only") {
 		t.Errorf("sandboxStatus of an unknown mode = %q, want read-only", got)
 	}
-	if got := sandboxStatus("off", false); !strings.HasPrefix(got, "off") {
+	if got := sandboxStatus(nil, "off", false); !strings.HasPrefix(got, "off") {
 		t.Errorf("sandboxStatus(off) = %q", got)
 	}
 }

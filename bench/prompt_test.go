@@ -147,7 +147,7 @@ func promptOnce(b *testing.B, url, prompt string, full bool) {
 		b.Fatal(err)
 	}
 	opts, err := host.AgentOptions(host.Base{ID: "bench", Roots: roots, Config: cfg, Trusted: true,
-		Tools: cli.BuiltinTools(cfg), Log: slog.New(slog.DiscardHandler), Getenv: func(k string) string {
+		Tools: cli.BuiltinTools(nil)(cfg), Log: slog.New(slog.DiscardHandler), Getenv: func(k string) string {
 			if k == "HOME" {
 				return home
 			}

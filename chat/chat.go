@@ -12,6 +12,7 @@ import (
 	"companion/config"
 	"companion/host"
 	"companion/tools"
+	"companion/tools/sandbox"
 )
 
 // Exit codes of a chat.
@@ -40,6 +41,9 @@ type Options struct {
 	Config      config.Config
 	Model       func(ctx context.Context, cfg config.Config) (model.Model, error)
 	Tools       func(cfg config.Config) *tools.Registry
+	// Sandbox picks the command sandbox's backend once for the chat
+	// (give Tools the same one); nil makes the host its own.
+	Sandbox *sandbox.Prober
 	// Name and Version describe companion to MCP servers and the banner.
 	Name, Version string
 	Log           *slog.Logger

@@ -10,6 +10,7 @@ import (
 	"companion/config"
 	"companion/ide"
 	"companion/tools"
+	"companion/tools/sandbox"
 )
 
 // Options configure a Host. Model and Tools are required.
@@ -34,6 +35,11 @@ type Options struct {
 	// Redact, when set, replaces secret values (API keys) in the records
 	// written to session files; see package secrets.
 	Redact func([]byte) []byte
+	// Sandbox picks the command sandbox's backend once for the process:
+	// the sandboxes of hooks and MCP servers, /status and Sandbox() use
+	// it, and the front end gives it to the shell tool's sandbox. Nil
+	// makes one for this host.
+	Sandbox *sandbox.Prober
 }
 
 // Host builds, keeps and ends the sessions of one front end (one ACP
@@ -43,6 +49,8 @@ type Host struct {
 	opts Options
 	log  *slog.Logger
 	ide  *ideLink
+	// sandbox is opts.Sandbox, or the host's own.
+	sandbox *sandbox.Prober
 
 	// trustMu serialises trust changes (ACP updates and the IDE link) so
 	// that a session's agent ends with the trust its host last computed.
@@ -64,7 +72,10 @@ func New(opts Options) *Host {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	h := &Host{opts: opts, log: opts.Log, cfg: opts.Config, sessions: map[string]*Session{}}
+	if opts.Sandbox == nil {
+		opts.Sandbox = sandbox.NewProber(nil)
+	}
+	h := &Host{opts: opts, log: opts.Log, cfg: opts.Config, sessions: map[string]*Session{}, sandbox: opts.Sandbox}
 	h.ide = &ideLink{h: h}
 	return h
 }
@@ -84,6 +95,11 @@ func (h *Host) SetConfig(cfg config.Config) {
 	defer h.mu.Unlock()
 	h.cfg = cfg
 }
+
+// Sandbox returns the prober that picks the command sandbox's backend for
+// every session of the host (and of the process, when the front end gave
+// it in Options); it probes when first asked.
+func (h *Host) Sandbox() *sandbox.Prober { return h.sandbox }
 
 // Store returns the session store, opened on first use under the state
 // directory.
@@ -123,15 +139,18 @@ func (h *Host) Delete(id string) error {
 	return h.Store().Delete(id)
 }
 
-// Close ends every session and the IDE link.
+// Close ends every session and the IDE link. The sessions' telemetry is
+// flushed side by side within one telemetry.ShutdownTimeout, however many
+// there are (closeSessions).
 func (h *Host) Close() {
 	h.mu.Lock()
-	sessions := h.sessions
+	sessions := make([]*Session, 0, len(h.sessions))
+	for _, s := range h.sessions {
+		sessions = append(sessions, s)
+	}
 	h.sessions = map[string]*Session{}
 	h.mu.Unlock()
-	for _, s := range sessions {
-		s.close(h.log)
-	}
+	closeSessions(sessions, h.log)
 	h.ide.close()
 }
 

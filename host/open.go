@@ -61,11 +61,24 @@ type Session struct {
 	tel *sessionTelemetry
 }
 
-// close ends the agent session (and its MCP servers) and its journal.
+// close ends the agent session (and its MCP servers), flushes its
+// telemetry (within telemetry.ShutdownTimeout) and closes its journal.
 func (s *Session) close(log *slog.Logger) {
-	s.Agent.Close()
-	s.tel.shutdown()
-	if s.journal != nil {
+	closeSessions([]*Session{s}, log)
+}
+
+// closeSessions ends sessions: their agents (and MCP servers) one by
+// one, then their telemetry side by side under one deadline
+// (shutdownTelemetry), then their journals.
+func closeSessions(sessions []*Session, log *slog.Logger) {
+	for _, s := range sessions {
+		s.Agent.Close()
+	}
+	shutdownTelemetry(sessions)
+	for _, s := range sessions {
+		if s.journal == nil {
+			continue
+		}
 		if err := s.journal.Close(); err != nil {
 			log.Warn("closing session journal", "session", s.ID, "err", err)
 		}
@@ -138,7 +151,7 @@ func (h *Host) open(ctx context.Context, req Request, p Ports, journal *store.Wr
 		s.Agents = append(s.Agents, d.Name)
 	}
 	if servers, fromProject := mcpServers(cfg, h.log, req.MCP...); len(servers) > 0 {
-		s.MCP = h.newMCP(sandboxServers(servers, fromProject, cfg, opts.Roots, project.mcp, h.log), s)
+		s.MCP = h.newMCP(sandboxServers(servers, fromProject, cfg, opts.Roots, project.mcp, h.sandbox, h.log), s)
 		opts.MCP = s.MCP
 	}
 	var events []agent.Event
@@ -151,7 +164,7 @@ func (h *Host) open(ctx context.Context, req Request, p Ports, journal *store.Wr
 		if s.MCP != nil {
 			s.MCP.Close()
 		}
-		s.tel.shutdown()
+		s.tel.shutdown(context.Background())
 		return nil, nil, err
 	}
 	s.tel.started(cfg, s)
@@ -189,7 +202,7 @@ func (h *Host) options(ctx context.Context, req Request, p Ports, project *proje
 	}
 	opts, err := AgentOptions(Base{ID: req.ID, Roots: roots, Config: cfg, Trusted: t.trusted(), Untrusted: t.why(),
 		Tools: h.opts.Tools(cfg), Log: h.log, Hooks: req.Hooks, AllowRules: req.AllowRules, Getenv: h.opts.Getenv,
-		ProjectOn: project.enabled})
+		ProjectOn: project.enabled, Sandbox: h.sandbox})
 	if err != nil {
 		return agent.Options{}, cfg, t, mark(ErrRules, err)
 	}

@@ -27,13 +27,14 @@ func sandboxMode(cfg config.Config) sandbox.Mode { return sandbox.SettingsMode(c
 
 // commandSandbox is the sandbox for commands companion starts besides the
 // shell tool's, in cfg's mode with no network of its own (each command
-// asks for it: see commandWrap); nil when the sandbox is off.
-func commandSandbox(cfg config.Config) *sandbox.Sandbox {
+// asks for it: see commandWrap), its backend picked by probe (the host's,
+// shared by every sandbox of the process); nil when the sandbox is off.
+func commandSandbox(cfg config.Config, probe *sandbox.Prober) *sandbox.Sandbox {
 	m := sandboxMode(cfg)
 	if !m.Sandboxed() {
 		return nil
 	}
-	return sandbox.New(m, false)
+	return probe.New(m, false)
 }
 
 // commandWrap is the Wrap of commands run in sb with the session's roots
@@ -54,12 +55,13 @@ func hooksNetwork(cfg config.Config) bool {
 	return cfg.HooksSandboxNetwork == nil || *cfg.HooksSandboxNetwork
 }
 
-// sandboxServers sets the sandbox of each stdio server, and for the
-// project's servers (named in project) the gate that stops them when the
-// workspace loses trust. A project server's "sandbox": false is ignored.
+// sandboxServers sets the sandbox of each stdio server (its backend
+// picked by probe), and for the project's servers (named in project) the
+// gate that stops them when the workspace loses trust. A project server's
+// "sandbox": false is ignored.
 func sandboxServers(servers []mcp.ServerConfig, project map[string]bool, cfg config.Config, roots *tools.Roots,
-	gate *mcp.Gate, log *slog.Logger) []mcp.ServerConfig {
-	sb := commandSandbox(cfg)
+	gate *mcp.Gate, probe *sandbox.Prober, log *slog.Logger) []mcp.ServerConfig {
+	sb := commandSandbox(cfg, probe)
 	out := make([]mcp.ServerConfig, len(servers))
 	for i, s := range servers {
 		if project[s.Name] {

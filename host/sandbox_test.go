@@ -1,15 +1,23 @@
 package host
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
+	"companion/agent"
+	"companion/agent/model"
 	"companion/config"
 	"companion/tools"
 	"companion/tools/mcp"
+	"companion/tools/sandbox"
 )
 
 // TestSandboxServers: in a sandboxed mode every stdio server gets the
@@ -31,7 +39,7 @@ func TestSandboxServers(t *testing.T) {
 			gate := mcp.NewGate()
 			servers, fromProject := mcpServers(cfg, log, client)
 			byName := map[string]mcp.ServerConfig{}
-			for _, s := range sandboxServers(servers, fromProject, cfg, roots, gate, log) {
+			for _, s := range sandboxServers(servers, fromProject, cfg, roots, gate, nil, log) {
 				byName[s.Name] = s
 			}
 			sandboxed := mode != "off"
@@ -95,5 +103,68 @@ func TestProjectGate(t *testing.T) {
 	g.set(true, "")
 	if !g.enabled() || g.mcp.Closed() {
 		t.Error("trust came back but the gate stays closed")
+	}
+}
+
+// TestSandboxOneProbe: the host's prober (given in Options) picks the
+// backend once for every session's /status, hooks and MCP servers; a
+// host given none makes its own.
+func TestSandboxOneProbe(t *testing.T) {
+	t.Setenv(sandbox.BackendEnv, "")
+	var probes atomic.Int32
+	probe := sandbox.NewProber(func(sandbox.Backend, string) (sandbox.ProbeResult, error) {
+		probes.Add(1)
+		return sandbox.ProbeResult{}, errors.New("PROBE-4711: no backend")
+	})
+	h := newTestHost(t)
+	if h.Sandbox() == nil {
+		t.Fatal("a host given no prober has none")
+	}
+	h = New(Options{Config: h.Config(), Model: h.opts.Model, Tools: h.opts.Tools, Sandbox: probe})
+	t.Cleanup(h.Close)
+	cfg := h.Config()
+	cfg.Sandbox = "read-only"
+	h.SetConfig(cfg)
+	roots, err := tools.NewRoots(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		var mu sync.Mutex
+		var text strings.Builder
+		p := Ports{Sink: agent.SinkFunc(func(_ context.Context, e agent.Event) {
+			if m, ok := e.(agent.MessageChunk); ok {
+				mu.Lock()
+				text.WriteString(m.Text)
+				mu.Unlock()
+			}
+		})}
+		s, err := h.New(t.Context(), Request{Cwd: roots.Primary()}, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Agent.Prompt(t.Context(), []model.Part{{Text: "/status"}}); err != nil {
+			t.Fatal(err)
+		}
+		mu.Lock()
+		if !strings.Contains(text.String(), "PROBE-4711") {
+			t.Errorf("/status does not report the shared probe's answer: %q", text.String())
+		}
+		mu.Unlock()
+	}
+	log := slog.New(slog.DiscardHandler)
+	cfg.MCPServers = json.RawMessage(`{"a":{"command":"a"},"b":{"command":"b"}}`)
+	servers, fromProject := mcpServers(cfg, log)
+	wraps := []func([]string) ([]string, error){commandWrap(commandSandbox(cfg, h.Sandbox()), roots, true)}
+	for _, s := range sandboxServers(servers, fromProject, cfg, roots, mcp.NewGate(), h.Sandbox(), log) {
+		wraps = append(wraps, s.Wrap)
+	}
+	for i, wrap := range wraps {
+		if _, err := wrap([]string{"true"}); err == nil || !strings.Contains(err.Error(), "PROBE-4711") {
+			t.Errorf("command %d: wrap error %v, want the shared probe's", i, err)
+		}
+	}
+	if n := probes.Load(); n != 1 {
+		t.Errorf("%d probes, want one for the host", n)
 	}
 }

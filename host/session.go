@@ -18,6 +18,7 @@ import (
 	"companion/config"
 	"companion/tools"
 	"companion/tools/policy"
+	"companion/tools/sandbox"
 )
 
 // NewSessionID returns a fresh, random session id.
@@ -122,6 +123,9 @@ type Base struct {
 	// ProjectOn, when set, holds the project's hooks back while it
 	// reports false (the workspace lost trust after the session opened).
 	ProjectOn func() bool
+	// Sandbox picks the sandbox backend for hooks and /status (the
+	// host's, one probe per process); nil probes for each sandbox.
+	Sandbox *sandbox.Prober
 }
 
 // AgentOptions fills agent.Options from the settings: policy, memory,
@@ -149,7 +153,8 @@ func AgentOptions(b Base) (agent.Options, error) {
 	opts.Prompt.Disable, opts.Prompt.Sandbox, opts.Prompt.SandboxNetwork = cfg.SystemPrompt.Disable, cfg.Sandbox, cfg.SandboxNetwork
 	opts.Prompt.Shell = cfg.Shell
 	opts.Agents, opts.SlashCommands = definitions(root, cfg.ConfigDir(), getenv("HOME"), b.Trusted, log)
-	opts.Hooks = hookRunner(cfg, log, b.Hooks, b.ProjectOn, commandWrap(commandSandbox(cfg), b.Roots, hooksNetwork(cfg)))
+	opts.Hooks = hookRunner(cfg, log, b.Hooks, b.ProjectOn, commandWrap(commandSandbox(cfg, b.Sandbox), b.Roots, hooksNetwork(cfg)))
+	opts.SandboxProber = b.Sandbox
 	addSkills(&opts, b, getenv, pol.Trusted, log)
 	if !b.Trusted && b.Untrusted != "" {
 		opts.Notices = append(opts.Notices, agent.Notice{Level: "warning", Text: UntrustedNotice(b.Untrusted)})

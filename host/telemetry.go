@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"sync"
 
 	"companion/agent"
 	"companion/config"
@@ -15,7 +16,16 @@ import (
 // the host has them, never the project's: a repository must not send
 // what the user does to an endpoint of its choosing, so a project's
 // settings (and its .env) have no say (see config.Telemetry).
-type sessionTelemetry struct{ p *telemetry.Provider }
+type sessionTelemetry struct{ p telemetrySink }
+
+// telemetrySink is what a session's telemetry does: *telemetry.Provider,
+// or a test's stand-in.
+type telemetrySink interface {
+	agent.Telemetry
+	SessionStarted(ctx context.Context, s telemetry.SessionInfo)
+	MCPState(ctx context.Context, server, state, errText string)
+	Shutdown(ctx context.Context) error
+}
 
 // startTelemetry builds the session's telemetry when tel enables it. A
 // provider that cannot start (an unwritable outfile, a bad endpoint) is
@@ -69,9 +79,25 @@ func (t *sessionTelemetry) mcpState(c mcp.StateChange) {
 }
 
 // shutdown flushes and stops the session's telemetry, within
-// telemetry.ShutdownTimeout.
-func (t *sessionTelemetry) shutdown() {
+// telemetry.ShutdownTimeout or by ctx's deadline, whichever comes first.
+func (t *sessionTelemetry) shutdown(ctx context.Context) {
 	if t != nil {
-		_ = t.p.Shutdown(context.Background())
+		_ = t.p.Shutdown(ctx)
 	}
+}
+
+// shutdownTelemetry flushes and stops the telemetry of sessions side by
+// side under one deadline, telemetry.ShutdownTimeout from now: closing
+// companion waits one budget for an unreachable collector, not one per
+// open session.
+func shutdownTelemetry(sessions []*Session) {
+	ctx, cancel := context.WithTimeout(context.Background(), telemetry.ShutdownTimeout)
+	defer cancel()
+	var wg sync.WaitGroup
+	for _, s := range sessions {
+		if s.tel != nil {
+			wg.Go(func() { s.tel.shutdown(ctx) })
+		}
+	}
+	wg.Wait()
 }

@@ -2,13 +2,16 @@ package host
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"companion/agent/model"
 	"companion/config"
@@ -125,5 +128,135 @@ func TestTelemetryOutfile(t *testing.T) {
 	}
 	if lines < 3 {
 		t.Errorf("%d lines, want spans, metrics and logs", lines)
+	}
+}
+
+// blackhole is a collector that accepts connections and never reads from
+// or answers them.
+func blackhole(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var held []net.Conn
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			held = append(held, c)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		<-done
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range held {
+			c.Close()
+		}
+	})
+	return ln.Addr().String()
+}
+
+// shutdownLog records the Shutdown calls of the spies sharing it.
+type shutdownLog struct {
+	want int
+	all  chan struct{} // closed once want calls have started
+	mu   sync.Mutex
+	// deadlines are the deadlines the calls got (zero: none).
+	deadlines []time.Time
+	// alone counts calls whose deadline passed before all want had
+	// started: they ran one after another, not side by side.
+	alone int
+}
+
+func newShutdownLog(want int) *shutdownLog {
+	return &shutdownLog{want: want, all: make(chan struct{})}
+}
+
+// shutdownSpy stands in for a session's telemetry: its Shutdown records
+// the call, waits for the others to start (or for its deadline), then
+// shuts the real provider down.
+type shutdownSpy struct {
+	telemetrySink
+	log *shutdownLog
+}
+
+func (s shutdownSpy) Shutdown(ctx context.Context) error {
+	l := s.log
+	d, _ := ctx.Deadline()
+	l.mu.Lock()
+	l.deadlines = append(l.deadlines, d)
+	if len(l.deadlines) == l.want {
+		close(l.all)
+	}
+	l.mu.Unlock()
+	select {
+	case <-l.all:
+	case <-ctx.Done():
+		l.mu.Lock()
+		l.alone++
+		l.mu.Unlock()
+	}
+	return s.telemetrySink.Shutdown(ctx)
+}
+
+// TestTelemetryCloseOneBudget: with a collector that never answers,
+// closing the host shuts the telemetry of its three open sessions down
+// side by side under one deadline (each Shutdown is called once, all
+// are running before any deadline passes, and all got the same
+// deadline), so companion's exit waits one telemetry.ShutdownTimeout,
+// not one per session. A session dropped on its own gets a bounded
+// shutdown too.
+func TestTelemetryCloseOneBudget(t *testing.T) {
+	addr := blackhole(t)
+	h := newTestHost(t)
+	on := true
+	cfg := h.Config()
+	cfg.Telemetry = config.Telemetry{Enabled: &on, OTLPEndpoint: "http://" + addr, OTLPProtocol: "grpc"}
+	h.SetConfig(cfg)
+	cwd, _ := filepath.EvalSymlinks(t.TempDir())
+	closing, dropping := newShutdownLog(3), newShutdownLog(1)
+	open := func(l *shutdownLog) *Session {
+		s, err := h.New(t.Context(), Request{Cwd: cwd}, ports(nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.tel == nil {
+			t.Fatal("telemetry is on, yet the session has none")
+		}
+		if _, err := s.Agent.Prompt(t.Context(), []model.Part{{Text: "hello"}}); err != nil {
+			t.Fatal(err)
+		}
+		s.tel.p = shutdownSpy{telemetrySink: s.tel.p, log: l}
+		return s
+	}
+	h.Drop(open(dropping))
+	if len(dropping.deadlines) != 1 || dropping.deadlines[0].IsZero() {
+		t.Fatalf("a dropped session's telemetry shut down with deadlines %v, want one", dropping.deadlines)
+	}
+	for range 3 {
+		open(closing)
+	}
+	h.Close()
+	if len(closing.deadlines) != 3 {
+		t.Fatalf("Close shut down %d sessions' telemetry, want 3", len(closing.deadlines))
+	}
+	if closing.alone != 0 {
+		t.Errorf("%d shutdowns reached their deadline before the others started: they ran one after another", closing.alone)
+	}
+	for _, d := range closing.deadlines {
+		if d.IsZero() || !d.Equal(closing.deadlines[0]) {
+			t.Errorf("deadlines %v: want one shared deadline", closing.deadlines)
+			break
+		}
 	}
 }

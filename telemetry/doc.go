@@ -9,7 +9,8 @@
 // It is off unless the user enables it: the host builds a Provider only
 // then, so a session without telemetry never initialises the SDK, opens
 // no file and makes no connection. A Provider is one session's (its
-// resource carries the session id); Shutdown flushes it within a bound.
+// resource carries the session id); Shutdown flushes it within a bound,
+// which one deadline in the caller's context can share among providers.
 // Prompt text and tool arguments are exported only with LogPrompts; the
 // API key never is. The names it records are listed by Catalog and in
 // docs/telemetry.md (a test keeps the two the same).

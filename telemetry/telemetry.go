@@ -18,7 +18,9 @@ import (
 	"go.opentelemetry.io/otel/trace"
 )
 
-// ShutdownTimeout bounds the flush when a session closes.
+// ShutdownTimeout bounds the flush when a session closes. It is one
+// budget for the whole process too: the host shuts every open session's
+// provider down side by side under one deadline this long (see Shutdown).
 const ShutdownTimeout = 2 * time.Second
 
 // Options configure a Provider.
@@ -92,11 +94,14 @@ func New(ctx context.Context, o Options) (*Provider, error) {
 }
 
 // Shutdown flushes what is pending and stops the providers, within
-// ShutdownTimeout whatever the collector does; later calls do nothing.
+// ShutdownTimeout whatever the collector does, or by ctx's deadline when
+// that comes first: callers shutting several providers down share one
+// budget by passing one deadline. ctx's cancellation is ignored (a
+// cancelled session still flushes). Later calls do nothing.
 func (p *Provider) Shutdown(ctx context.Context) error {
 	var err error
 	p.once.Do(func() {
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ShutdownTimeout)
+		ctx, cancel := shutdownContext(ctx)
 		defer cancel()
 		var wg sync.WaitGroup
 		errs := make([]error, 3)
@@ -111,6 +116,16 @@ func (p *Provider) Shutdown(ctx context.Context) error {
 		}
 	})
 	return err
+}
+
+// shutdownContext is ctx without its cancellation, ending after
+// ShutdownTimeout or at ctx's deadline, whichever comes first.
+func shutdownContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	deadline := time.Now().Add(ShutdownTimeout)
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	return context.WithDeadline(context.WithoutCancel(ctx), deadline)
 }
 
 // SessionInfo is the configuration summary of the session start record;

@@ -5,6 +5,7 @@ import (
 
 	"companion/chat"
 	"companion/host"
+	"companion/tools/sandbox"
 )
 
 // RunChat runs the interactive chat (`companion` alone in a terminal) as
@@ -13,7 +14,10 @@ import (
 func RunChat(ctx context.Context, o chat.Options) int {
 	models := host.NewModels(o.Log)
 	defer models.Close()
-	o.Model, o.Tools = models.Get, BuiltinTools
+	if o.Sandbox == nil {
+		o.Sandbox = sandbox.NewProber(nil)
+	}
+	o.Model, o.Tools = models.Get, BuiltinTools(o.Sandbox)
 	if o.Redact == nil {
 		o.Redact = NewRedactor(o.Config).Bytes
 	}

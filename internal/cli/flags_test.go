@@ -22,18 +22,18 @@ func TestSandboxFlag(t *testing.T) {
 	if err != nil || cfg.Sandbox != "workspace-write" {
 		t.Fatalf("LoadConfig(--sandbox workspace-write) = %q, %v", cfg.Sandbox, err)
 	}
-	if sb := shellSandbox(cfg); sb.Mode != sandbox.WorkspaceWrite || sb.Network {
+	if sb := shellSandbox(cfg, nil); sb.Mode != sandbox.WorkspaceWrite || sb.Network {
 		t.Errorf("shellSandbox = %+v", sb)
 	}
 	if _, err := LoadConfig(getenv, Flags{Sandbox: "everything"}); err == nil {
 		t.Error("LoadConfig(--sandbox everything) succeeded")
 	}
 	cfg.Sandbox = "bogus" // a configuration that skipped LoadConfig
-	if sb := shellSandbox(cfg); sb.Mode != sandbox.ReadOnly {
+	if sb := shellSandbox(cfg, nil); sb.Mode != sandbox.ReadOnly {
 		t.Errorf("shellSandbox(bogus) mode = %q, want the strictest", sb.Mode)
 	}
 	cfg.Sandbox = ""
-	if sb := shellSandbox(cfg); sb.Active() {
+	if sb := shellSandbox(cfg, nil); sb.Active() {
 		t.Errorf("shellSandbox(\"\") is active")
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"companion/headless"
 	"companion/host"
 	"companion/secrets"
+	"companion/tools/sandbox"
 )
 
 // ACP is what ServeACP needs besides the context.
@@ -29,6 +30,10 @@ type ACP struct {
 	// the editor receives; the caller's log writer should go through it
 	// too (see NewRedactor). nil makes one from Config.
 	Redactor *secrets.Redactor
+	// Sandbox picks the command sandbox's backend once for the whole
+	// server (shell tool, hooks, MCP servers, initialize, /status); nil
+	// makes one that probes this machine.
+	Sandbox *sandbox.Prober
 }
 
 // NewRedactor returns the redactor for cfg's keys: what a front end
@@ -61,9 +66,13 @@ func ServeACP(ctx context.Context, a ACP) error {
 	if red == nil {
 		red = NewRedactor(a.Config)
 	}
+	probe := a.Sandbox
+	if probe == nil {
+		probe = sandbox.NewProber(nil)
+	}
 	srv := acp.NewServer(acp.Options{
 		Options: host.Options{Name: "companion", Version: a.Version, Config: a.Config, Model: models.Get,
-			Tools: BuiltinTools, Getenv: a.Getenv, Log: a.Log, Redact: red.Bytes},
+			Tools: BuiltinTools(probe), Getenv: a.Getenv, Log: a.Log, Redact: red.Bytes, Sandbox: probe},
 		ReloadConfig: redactReload(a.Reload, red),
 	})
 	return srv.Serve(ctx, a.In, a.Out)
@@ -109,7 +118,10 @@ func ParseLogLevel(level string) (slog.Level, error) {
 func RunHeadless(ctx context.Context, o headless.Options) int {
 	models := host.NewModels(o.Log)
 	defer models.Close()
-	o.Model, o.Tools = models.Get, BuiltinTools
+	if o.Sandbox == nil {
+		o.Sandbox = sandbox.NewProber(nil)
+	}
+	o.Model, o.Tools = models.Get, BuiltinTools(o.Sandbox)
 	if o.Redact == nil {
 		o.Redact = NewRedactor(o.Config).Bytes
 	}

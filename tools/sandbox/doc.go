@@ -5,7 +5,8 @@
 // read-only). Network is cut off in both modes unless allowed, for the
 // sandbox or for one command (WrapWith).
 //
-// The backend is chosen once per Sandbox (Available, Backend):
+// The backend is chosen once (Available, Backend), by a Prober that a
+// process shares among its sandboxes, or by each Sandbox without one:
 //
 //   - bwrap (Linux): bubblewrap with mount, network and pid namespaces
 //     (Args, a pure function), when it can create them here;

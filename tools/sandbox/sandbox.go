@@ -106,9 +106,12 @@ type Sandbox struct {
 	// `Helper __sandbox ...`; empty means the running executable, unless
 	// it is a test binary (which may not dispatch RunHelper).
 	Helper string
+	// Prober, when set, picks the backend, once for every sandbox that
+	// shares it; nil probes for this sandbox alone.
+	Prober *Prober
 
-	// once guards eng, info and err: the choice of a backend, made at the
-	// first wrapped command (or the first question about it).
+	// once guards eng, info and err: the choice of a backend, asked of
+	// Prober at the first wrapped command (or the first question about it).
 	once sync.Once
 	eng  engine
 	info BackendInfo
@@ -132,10 +135,14 @@ func New(m Mode, network bool) *Sandbox {
 func (s *Sandbox) Active() bool { return s != nil && s.Mode.Sandboxed() }
 
 // Available reports why the sandbox cannot run commands here, or nil. It
-// picks the backend once: bubblewrap when it can create its namespaces,
-// else Landlock when the kernel has it (Linux); Seatbelt on macOS.
+// asks for the backend once (of Prober, which may have answered another
+// sandbox already): bubblewrap when it can create its namespaces, else
+// Landlock when the kernel has it (Linux); Seatbelt on macOS.
 func (s *Sandbox) Available() error {
-	s.once.Do(func() { s.eng, s.info, s.err = pick(s.Force, s.Helper) })
+	s.once.Do(func() {
+		r, err := s.Prober.Probe(s.Force, s.Helper)
+		s.eng, s.info, s.err = engine{backend: r.Name, path: r.Path}, r.BackendInfo, err
+	})
 	return s.err
 }
 

@@ -1,0 +1,76 @@
+package e2e
+
+import (
+	"net"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"companion/internal/acptest"
+)
+
+// silentCollector accepts connections and never reads from or answers
+// them; it counts them.
+func silentCollector(t *testing.T) (string, *atomic.Int32) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n atomic.Int32
+	var mu sync.Mutex
+	var held []net.Conn
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			n.Add(1)
+			mu.Lock()
+			held = append(held, c)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		<-done
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range held {
+			c.Close()
+		}
+	})
+	return ln.Addr().String(), &n
+}
+
+// TestTelemetryExitSilentCollector: the real binary with telemetry on and
+// a collector that accepts connections but never answers, three sessions
+// open with something to send, exits cleanly when the editor closes its
+// input. That the wait is one budget for all sessions, not one per
+// session, is checked structurally by host's TestTelemetryCloseOneBudget;
+// here the collector must have been dialled, so the exit really went
+// through the unanswered flush.
+func TestTelemetryExitSilentCollector(t *testing.T) {
+	for _, proto := range []string{"grpc", "http"} {
+		t.Run(proto, func(t *testing.T) {
+			addr, dialled := silentCollector(t)
+			sc := script(t, `{"turns":[{"chunks":[{"text":"ok"}],"times":10}]}`)
+			ed := acptest.Start(t, binary, []string{"acp", "--script", sc, "--telemetry",
+				"--telemetry-otlp-endpoint", "http://" + addr, "--telemetry-otlp-protocol", proto}, env(t), nil)
+			ed.Initialize(map[string]any{})
+			for range 3 {
+				id := ed.NewSession(workspace(t, nil))
+				if got := ed.StopReason(ed.Wait(ed.Prompt(id, "hi"))); got != "end_turn" {
+					t.Fatalf("stopReason = %q\n%s", got, ed.Stderr())
+				}
+			}
+			ed.Close() // fails the test unless companion exits, with status 0
+			if dialled.Load() == 0 {
+				t.Error("the collector was never dialled: the exit did not wait on it")
+			}
+		})
+	}
+}
