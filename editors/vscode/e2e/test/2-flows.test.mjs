@@ -154,11 +154,12 @@ test("a tool call's location opens the file at its line; the chat survives hide 
     await wb.page.locator("#status\\.editor\\.selection", { hasText: "Ln 3," }).waitFor({ timeout: WAIT_MS });
 
     // Another view replaces the chat in the sidebar, then the chat comes back
-    // with its transcript.
+    // with its transcript, from its activity-bar icon as a user brings it back.
     await wb.page.locator('.activitybar a.action-label[aria-label^="Explorer"]').click();
     await chat.agentMessage("Read the third line.").waitFor({ state: "hidden", timeout: WAIT_MS });
-    await chat.open();
+    await wb.page.locator('.activitybar a.action-label[aria-label^="Companion"]').click();
     await chat.agentMessage("Read the third line.").waitFor({ timeout: WAIT_MS });
+    await chat.frame.locator('#status[data-state="ready"]').waitFor({ timeout: WAIT_MS });
   }));
 
 test("Add Selection to Chat quotes the selected lines in the prompt box", () =>
