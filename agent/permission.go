@@ -99,6 +99,14 @@ func options(c *tools.Confirmation, root string) []Option {
 		opts = append(opts,
 			Option{ProceedAlways, fmt.Sprintf("Allow %s from %s for this session", c.Tool, c.Server), AllowAlways},
 			Option{ProceedAlwaysSrv, "Allow every tool of " + c.Server + " for this session", AllowAlways})
+	case tools.ConfirmInfo:
+		// A fetch's "always" covers the hosts it names, never every host:
+		// a page the user allowed must not open the way to any other.
+		if len(c.URLs) == 0 {
+			opts = append(opts, Option{ProceedAlways, "Allow for this session", AllowAlways})
+		} else if hosts := ruleNames(policy.AlwaysRules(policy.Call{Confirm: c, Root: root}, policy.ScopeThis)); hosts != "" {
+			opts = append(opts, Option{ProceedAlways, "Allow fetching from " + hosts + " for this session", AllowAlways})
+		}
 	default:
 		opts = append(opts, Option{ProceedAlways, "Allow for this session", AllowAlways})
 	}

@@ -15,6 +15,10 @@ import (
 // imported files' content, recursively.
 type expander struct {
 	l *loader
+	// scope is whose the top file is: a project's files (a clone's, not
+	// the user's) import from the user's directories only what
+	// userImport allows.
+	scope scope
 	// used counts the bytes imported so far, so a file importing the same
 	// large file many times cannot blow the size budget up.
 	used int
@@ -76,6 +80,8 @@ func (x *expander) importFile(ref, from string, stack []string, depth int) strin
 		return note("import failed: %s: %v", ref, err)
 	case !x.l.allowedPath(real):
 		return note("import refused: %s is outside the project and the user's configuration directories", ref)
+	case x.scope == scopeProject && !x.l.inProject(real) && !(userImport(p) && userImport(real)):
+		return note("import refused: %s is outside the project; from the user's configuration directories a project file imports only Markdown and text files", ref)
 	case slices.Contains(stack, real):
 		return note("import skipped: %s is already being imported (an import cycle)", ref)
 	case depth > x.l.opts.MaxImportDepth:
@@ -100,6 +106,31 @@ func (l *loader) allowedPath(p string) bool {
 		if tools.Within(d, p) {
 			return true
 		}
+	}
+	return false
+}
+
+// inProject reports whether p lies in the project root.
+func (l *loader) inProject(p string) bool {
+	for _, d := range l.project {
+		if tools.Within(d, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// userImport reports whether a project's instruction file may import p
+// from the user's configuration directories: only Markdown and text
+// files, the instructions a user shares between projects. Those
+// directories also hold credentials and settings (Claude Code's
+// .credentials.json, Gemini CLI's oauth_creds.json, API keys in
+// settings.json) and other projects' sessions, which a cloned
+// repository's AGENTS.md must not pull into the prompt.
+func userImport(p string) bool {
+	switch strings.ToLower(filepath.Ext(p)) {
+	case ".md", ".markdown", ".txt":
+		return true
 	}
 	return false
 }

@@ -47,6 +47,8 @@ type loader struct {
 	// allowed are the directories imports may read from: the project root
 	// and the user directories, each as given and with links resolved.
 	allowed []string
+	// project are the project root as given and with links resolved.
+	project []string
 	st      *state
 }
 
@@ -57,7 +59,7 @@ func newLoader(opts Options, project string, st *state) *loader {
 		d = filepath.Clean(d)
 		allowed = append(allowed, d, realPath(d))
 	}
-	return &loader{opts: opts, allowed: allowed, st: st}
+	return &loader{opts: opts, allowed: allowed, project: allowed[:2], st: st}
 }
 
 // loadDir loads the instruction files in dir not loaded yet and returns the
@@ -91,7 +93,7 @@ func (l *loader) loadFile(path string, sc scope) (entry, bool) {
 		return entry{}, false
 	}
 	l.st.seen[real] = true
-	x := &expander{l: l}
+	x := &expander{l: l, scope: sc}
 	text = strings.TrimSpace(x.expand(text, path, []string{real}, 0))
 	if text == "" {
 		return entry{}, false

@@ -67,9 +67,24 @@ func newFetchClient(o ExtraOptions) *http.Client {
 			if s := req.URL.Scheme; s != "http" && s != "https" {
 				return &redirectError{msg: fmt.Sprintf("refused a redirect to a %s: URL; only http and https are fetched", s)}
 			}
+			if from := via[0].URL; !sameSite(from.Host, req.URL.Host) {
+				return &redirectError{msg: fmt.Sprintf("it redirects to %s, on another host; to read that page, "+
+					"fetch that URL with web_fetch", req.URL)}
+			}
 			return nil
 		},
 	}
+}
+
+// sameSite reports whether a redirect from host a to host b stays where
+// the user allowed fetching: the same host (and port), or the same host
+// with or without "www.". A redirect elsewhere is not followed, since the
+// permission the user gave names the host on the card (an open redirect on
+// an allowed site would otherwise carry data anywhere); the model fetches
+// the new URL in a call of its own, which is judged like any other.
+func sameSite(a, b string) bool {
+	a, b = strings.ToLower(a), strings.ToLower(b)
+	return a == b || strings.TrimPrefix(a, "www.") == strings.TrimPrefix(b, "www.")
 }
 
 // redirectError is a redirect web_fetch would not follow.

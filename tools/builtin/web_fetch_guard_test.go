@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -112,6 +113,12 @@ func guardServer(t *testing.T) (n *fakeNet, tool tools.Tool, secretHits *atomic.
 func TestWebFetchRefusesPrivateTargets(t *testing.T) {
 	n, tool, secretHits := guardServer(t)
 	const public = " web_fetch only connects to public internet addresses."
+	// A redirect to another host is not followed at all (it would need the
+	// user's say for that host), private or not.
+	otherHost := func(from, to string) string {
+		return fmt.Sprintf("Could not fetch http://public.test/%s: it redirects to %s, on another host; "+
+			"to read that page, fetch that URL with web_fetch.", from, to)
+	}
 	tests := []struct {
 		url, want string
 	}{
@@ -119,11 +126,11 @@ func TestWebFetchRefusesPrivateTargets(t *testing.T) {
 		{"http://public.test/to-ok", ""},
 		{"http://intranet.test/", "Refused to fetch http://intranet.test/: intranet.test resolves to 10.1.2.3, a private network address;" + public},
 		{"http://mixed.test/", "Refused to fetch http://mixed.test/: mixed.test resolves to 127.0.0.1, a loopback address;" + public},
-		{"http://public.test/to-loopback", "Refused to fetch http://127.0.0.1:PORT/secret (redirected from http://public.test/to-loopback): 127.0.0.1 is a loopback address;" + public},
-		{"http://public.test/to-mapped", "Refused to fetch http://[::ffff:127.0.0.1]:PORT/secret (redirected from http://public.test/to-mapped): ::ffff:127.0.0.1 is a loopback address;" + public},
-		{"http://public.test/to-metadata", "Refused to fetch http://169.254.169.254/latest/meta-data/ (redirected from http://public.test/to-metadata): 169.254.169.254 is a link-local address;" + public},
-		{"http://public.test/to-intranet", "Refused to fetch http://intranet.test/secret (redirected from http://public.test/to-intranet): intranet.test resolves to 10.1.2.3, a private network address;" + public},
-		{"http://public.test/to-localhost", "Refused to fetch http://localhost/secret (redirected from http://public.test/to-localhost): localhost is a name for this machine;" + public},
+		{"http://public.test/to-loopback", otherHost("to-loopback", "http://127.0.0.1:PORT/secret")},
+		{"http://public.test/to-mapped", otherHost("to-mapped", "http://[::ffff:127.0.0.1]:PORT/secret")},
+		{"http://public.test/to-metadata", otherHost("to-metadata", "http://169.254.169.254/latest/meta-data/")},
+		{"http://public.test/to-intranet", otherHost("to-intranet", "http://intranet.test/secret")},
+		{"http://public.test/to-localhost", otherHost("to-localhost", "http://localhost/secret")},
 		{"http://public.test/to-file", "Could not fetch http://public.test/to-file: refused a redirect to a file: URL; only http and https are fetched."},
 		{"http://public.test/loop", "Could not fetch http://public.test/loop: stopped after 5 redirects."},
 	}
@@ -288,5 +295,46 @@ func TestAddrReason(t *testing.T) {
 		if got := addrReason(netip.MustParseAddr(addr)); got != want {
 			t.Errorf("addrReason(%s) = %q, want %q", addr, got, want)
 		}
+	}
+}
+
+// TestWebFetchStaysOnTheHost: a redirect from the host the user allowed to
+// another one (an open redirect carrying data in its URL) is not
+// followed, so the other host gets no request; a redirect within the host,
+// or to its www. twin, is followed.
+func TestWebFetchStaysOnTheHost(t *testing.T) {
+	var collected atomic.Int32
+	mux := http.NewServeMux()
+	mux.HandleFunc("/go", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, r.URL.Query().Get("to"), http.StatusFound)
+	})
+	mux.HandleFunc("/page", func(w http.ResponseWriter, r *http.Request) {
+		if r.Host == "collector.test" {
+			collected.Add(1)
+		}
+		fmt.Fprint(w, "page on "+r.Host)
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	n := &fakeNet{t: t, target: srv.Listener.Addr().String(), names: map[string][]string{
+		"docs.test": {publicIP}, "www.docs.test": {publicIP}, "collector.test": {publicIP}}}
+	tool := extraTool(t, "web_fetch", ExtraOptions{LookupIP: n.lookup, Dial: n.dial})
+	tests := []struct {
+		to, want string
+		isError  bool
+	}{
+		{"http://collector.test/page?k=SECRET", "it redirects to http://collector.test/page?k=SECRET, on another host", true},
+		{"HTTP://Collector.test/page?k=SECRET", "on another host", true},
+		{"/page", "page on docs.test", false},
+		{"http://www.docs.test/page", "page on www.docs.test", false},
+	}
+	for _, tt := range tests {
+		res := fetch(t, tool, map[string]any{"url": "http://docs.test/go?to=" + url.QueryEscape(tt.to)})
+		if res.IsError != tt.isError || !strings.Contains(res.Text, tt.want) {
+			t.Errorf("redirect to %s: (error %v) %q, want %q", tt.to, res.IsError, res.Text, tt.want)
+		}
+	}
+	if n := collected.Load(); n != 0 {
+		t.Errorf("the other host got %d requests", n)
 	}
 }

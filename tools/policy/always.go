@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"net/url"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,7 +16,7 @@ type Scope int
 const (
 	// ScopeThis covers this file (edits), these programs (shell; with
 	// their subcommand for tools that have subcommands: git status, npm
-	// run build), this tool (fetch, MCP tool).
+	// run build), this tool on these hosts (fetch), this MCP tool.
 	ScopeThis Scope = iota
 	// ScopeAll covers every edit, or every tool of the MCP server.
 	ScopeAll
@@ -39,6 +40,10 @@ func AlwaysRules(c Call, scope Scope) []Rule {
 		return []Rule{{Tool: "edit", Pattern: filepath.ToSlash(rel)}}
 	case tools.ConfirmExec:
 		return shellRules(conf)
+	case tools.ConfirmInfo:
+		if len(conf.URLs) > 0 {
+			return hostRules(c.Tool, conf.URLs)
+		}
 	case tools.ConfirmMCP:
 		if scope == ScopeAll {
 			return []Rule{{Tool: "mcp", Pattern: conf.Server}}
@@ -120,4 +125,30 @@ func subcommandTool(name string) ([]string, bool) {
 		return nil, true
 	}
 	return nil, false
+}
+
+// hostRules are the rules an "always" answer about fetching urls adds:
+// one per host, so allowing one page does not allow sending data to any
+// other host. A URL without a host adds none.
+func hostRules(tool string, urls []string) []Rule {
+	var rules []Rule
+	for _, raw := range urls {
+		host, ok := urlHost(raw)
+		if !ok {
+			return nil
+		}
+		if r := (Rule{Tool: tool, Pattern: host}); !slices.Contains(rules, r) {
+			rules = append(rules, r)
+		}
+	}
+	return rules
+}
+
+// urlHost is the lower-case host (with its port, if any) a URL names.
+func urlHost(raw string) (string, bool) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return "", false
+	}
+	return strings.ToLower(u.Host), true
 }

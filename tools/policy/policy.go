@@ -164,6 +164,9 @@ func (p *Policy) Decide(c Call) Verdict {
 		if reason := p.chdirAsk(c); reason != "" {
 			return Verdict{Ask, reason}
 		}
+		if reason := p.embeddedRepoAsk(c); reason != "" {
+			return Verdict{Ask, reason}
+		}
 	}
 	if !trusted {
 		return Verdict{Ask, "this folder is not trusted"}
@@ -265,6 +268,8 @@ func covers(r Rule, c Call, deny bool) bool {
 		return r.matchesPath(c.Root, conf.Path)
 	case tools.ConfirmMCP:
 		return r.matchesMCP(conf)
+	case tools.ConfirmInfo:
+		return r.matchesURLs(conf)
 	case tools.ConfirmExec:
 		if !deny {
 			return false // allow and ask: checked command by command

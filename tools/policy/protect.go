@@ -28,6 +28,10 @@ func protectedDirs(name string) string {
 		return "it is a JetBrains IDE's settings and run configurations, which can run programs"
 	case ".devcontainer":
 		return "it is a dev container definition, whose commands run when the folder is opened"
+	case ".zed":
+		return "it is Zed's project settings, whose language servers, context servers and tasks run programs"
+	case ".cursor":
+		return "it is Cursor's project settings, whose MCP servers and rules it starts and reads"
 	case ".husky":
 		return "it holds git hooks, which run on git commands"
 	case ".ssh":
@@ -47,7 +51,7 @@ func protectedFiles(name string) string {
 		return "it is a package manager's settings, which can make it run programs"
 	case ".gitconfig", ".gitmodules":
 		return "it is git settings, which can make git run programs"
-	case ".pre-commit-config.yaml":
+	case ".pre-commit-config.yaml", "lefthook.yml", ".lefthook.yml", "lefthook-local.yml", ".lefthook-local.yml":
 		return "it defines git hooks, which run on git commands"
 	case ".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zshenv", ".zprofile", ".zlogin":
 		return "it is a shell start-up file, which runs in every new shell"
@@ -146,7 +150,7 @@ func (p *Policy) protectedPath(dir, path string) string {
 			return "asked every time: " + filepath.ToSlash(rel) + " grants powers, because " + why
 		}
 	}
-	return ""
+	return p.homeSecret(candidates)
 }
 
 // commandDir is the absolute directory a shell command runs in, resolved

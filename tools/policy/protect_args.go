@@ -11,9 +11,9 @@ import (
 // protectedNames are the names protectedWhy knows, with a sample of each
 // pattern (.env.local, x.code-workspace), so a glob can be tried on them.
 var protectedNames = []string{
-	".git", ".companion", ".gemini", ".claude", ".vscode", ".idea", ".devcontainer", ".husky", ".ssh",
+	".git", ".companion", ".gemini", ".claude", ".vscode", ".idea", ".devcontainer", ".husky", ".ssh", ".zed", ".cursor",
 	".mcp.json", ".envrc", ".npmrc", ".yarnrc", ".yarnrc.yml", ".gitconfig", ".gitmodules",
-	".pre-commit-config.yaml", ".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc",
+	".pre-commit-config.yaml", "lefthook.yml", ".lefthook.yml", "lefthook-local.yml", ".lefthook-local.yml", ".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc",
 	".zshenv", ".zprofile", ".zlogin", ".env", ".env.local", "x.code-workspace",
 }
 
@@ -70,6 +70,9 @@ func argPath(w string) string {
 // resolves it), and, when it holds glob characters, whether any of its
 // components could match a protected name.
 func (p *Policy) protectedArg(dir, arg string) string {
+	if abs, ok := expandHome(arg); ok {
+		arg = abs
+	}
 	if arg == "" || strings.ContainsAny(arg, "$`") {
 		return ""
 	}

@@ -16,7 +16,8 @@ import (
 // for shell tools the pattern is a command prefix ("git status", "npm
 // run"); for edit tools a path glob relative to the session root
 // ("src/**/*.go") or absolute; for MCP tools a server or server/tool
-// name; other tools take no pattern. Tool may be a tool name or one of the
+// name; for fetch tools a host ("docs.python.org", "localhost:8080");
+// other tools take no pattern. Tool may be a tool name or one of the
 // groups "edit", "shell" (run_shell_command), "fetch" and "mcp".
 type Rule struct {
 	Tool    string
@@ -180,4 +181,18 @@ func programPath(name, dir string) (string, bool) {
 func (r Rule) matchesMCP(c *tools.Confirmation) bool {
 	server, tool, hasTool := strings.Cut(r.Pattern, "/")
 	return server == c.Server && (!hasTool || tool == c.Tool)
+}
+
+// matchesURLs reports whether a fetch rule's host pattern covers every URL
+// of the call (a call without URLs is covered by no host).
+func (r Rule) matchesURLs(c *tools.Confirmation) bool {
+	if len(c.URLs) == 0 {
+		return false
+	}
+	for _, raw := range c.URLs {
+		if host, ok := urlHost(raw); !ok || host != strings.ToLower(r.Pattern) {
+			return false
+		}
+	}
+	return true
 }

@@ -39,7 +39,8 @@ type Analysis struct {
 	// with wrappers (env, nohup, time, timeout, nice, ionice, taskset,
 	// command, builtin, exec, stdbuf, setsid, xargs, busybox, flock, watch,
 	// bash -c) replaced by the command they run. sudo and doas stay as
-	// commands of their own before the command they run; find stays before
+	// commands of their own before the command they run, and a wrapper
+	// that changes folder (env -C dir, sudo -D dir) adds "cd dir" before it; find stays before
 	// the commands of its -exec actions. A place where bash evaluates a
 	// value as code ($((x)), ${!x}, ${x@P}, ...) is a Dynamic command of
 	// its own, its only word the construct as written.
@@ -98,8 +99,15 @@ type analyzer struct {
 // script parses src and records what it runs; false means it does not
 // parse.
 func (a *analyzer) script(src string, depth int) bool {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
-	if err != nil {
+	if strings.ContainsRune(src, '\r') {
+		// The parser reads a carriage return as a blank (and \r\n as a
+		// newline); bash keeps it inside the word. "ls \r#; rm x" is a
+		// comment to the parser but runs rm in bash, so such a line is
+		// not read at all: it is asked about.
+		return false
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true)).Parse(strings.NewReader(src), "")
+	if err != nil || continuedComment(f) {
 		return false
 	}
 	syntax.Walk(f, func(n syntax.Node) bool {
@@ -110,6 +118,22 @@ func (a *analyzer) script(src string, depth int) bool {
 		return true
 	})
 	return true
+}
+
+// continuedComment reports whether a comment of f runs past the end of
+// its line. The parser reads a backslash before the newline as a line
+// continuation even in a comment, where bash does not: in "ls # x \
+// rm -rf y" it sees rm -rf y as arguments of ls, bash runs it. Such a
+// line is not read at all, so it is asked about.
+func continuedComment(f *syntax.File) bool {
+	found := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if c, ok := n.(*syntax.Comment); ok && strings.Contains(c.Text, "\n") {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // visit records what one node runs or writes. Walk goes on into its
@@ -243,11 +267,14 @@ func isNumber(s string) bool {
 
 // riskyVar reports whether setting the variable changes which programs or
 // code run: the search path, preloaded libraries, shell start-up files,
-// exported functions, and the commands git, pagers and editors run.
+// exported functions, the commands git, pagers and editors run, and the
+// folders and options through which build and test tools find their
+// configuration, plugins, compilers and wrappers (HOME=dir git status runs
+// dir/.gitconfig's core.fsmonitor; npm_config_script_shell, GOFLAGS,
+// RUSTC_WRAPPER, PYTEST_ADDOPTS, KUBECONFIG run other programs).
 func riskyVar(name string) bool {
 	switch name {
-	case "PATH", "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES",
-		"DYLD_LIBRARY_PATH", "DYLD_FRAMEWORK_PATH", "BASH_ENV", "ENV", "PROMPT_COMMAND",
+	case "PATH", "BASH_ENV", "ENV", "PROMPT_COMMAND",
 		"PS4", "SHELLOPTS", "BASHOPTS", "IFS", "CDPATH", "PAGER", "MANPAGER", "EDITOR", "VISUAL",
 		"SSH_ASKPASS", "LESSOPEN", "LESSCLOSE", "PYTHONPATH", "PYTHONSTARTUP", "NODE_OPTIONS",
 		"PERL5OPT", "PERL5LIB", "RUBYOPT", "JAVA_TOOL_OPTIONS":
@@ -256,7 +283,38 @@ func riskyVar(name string) bool {
 		"GIT_COMMITTER_EMAIL", "GIT_COMMITTER_DATE", "GIT_TERMINAL_PROMPT":
 		return false
 	}
+	if configVar(name) {
+		return true
+	}
 	// GIT_*: GIT_SSH_COMMAND, GIT_EXTERNAL_DIFF, GIT_CONFIG_*, GIT_DIR...
-	// can all make git run other programs.
-	return strings.HasPrefix(name, "GIT_") || strings.HasPrefix(name, "BASH_FUNC_")
+	// can all make git run other programs; LD_* and DYLD_* load libraries.
+	for _, prefix := range []string{"GIT_", "BASH_FUNC_", "LD_", "DYLD_", "CARGO_", "YARN_"} {
+		if strings.HasPrefix(name, prefix) {
+			return true
+		}
+	}
+	return strings.HasPrefix(strings.ToLower(name), "npm_config_")
+}
+
+// configVar reports whether the variable names a folder, file or option
+// string from which a common tool reads what to run: a home or config
+// folder, a compiler or wrapper, extra options or plugins.
+func configVar(name string) bool {
+	switch name {
+	case "HOME", "XDG_CONFIG_HOME", "ZDOTDIR", "SHELL", "CURL_HOME", "WGETRC",
+		"GOFLAGS", "GOENV", "GOROOT", "GOTOOLCHAIN", "PKG_CONFIG", "CC", "CXX", "CPP", "LD", "AR",
+		"RUSTC", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "RUSTDOC", "RUSTFLAGS", "RUSTUP_HOME",
+		"MAKEFLAGS", "MFLAGS", "MAKEFILES", "PYTEST_ADDOPTS", "PYTEST_PLUGINS", "PYTHONHOME",
+		"PYTHONUSERBASE", "PYTHONWARNINGS", "PYTHONBREAKPOINT", "NODE_PATH", "PERLLIB", "PERL5DB",
+		"RUBYLIB", "BUNDLE_GEMFILE", "GEM_HOME", "GEM_PATH", "LESS", "LESSKEY", "LESSKEYIN",
+		"LESSEDIT", "MANOPT", "BROWSER", "GH_BROWSER", "GH_EDITOR", "GH_PAGER", "SUDO_EDITOR",
+		"FCEDIT", "KUBE_EDITOR", "SYSTEMD_PAGER", "SYSTEMD_EDITOR", "TAR_OPTIONS", "ZIPOPT",
+		"RSYNC_RSH", "RSYNC_CONNECT_PROG", "GCONV_PATH", "OPENSSL_CONF", "OPENSSL_ENGINES",
+		"OPENSSL_MODULES", "KUBECONFIG", "DOCKER_HOST", "DOCKER_CONTEXT", "DOCKER_CONFIG",
+		"_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "MAVEN_OPTS", "MAVEN_ARGS", "GRADLE_OPTS",
+		"GRADLE_USER_HOME", "CLASSPATH", "DOTNET_STARTUP_HOOKS", "HTTP_PROXY", "HTTPS_PROXY",
+		"ALL_PROXY", "http_proxy", "https_proxy", "all_proxy":
+		return true
+	}
+	return false
 }

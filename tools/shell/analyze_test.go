@@ -126,7 +126,7 @@ func TestAnalyze(t *testing.T) {
 		{"xargs -I % sh -c", "xargs -I % sh -c 'rm %'", cmds(d("sh", "-c", "rm %")), nil},
 		{"xargs bash reads stdin", "xargs bash <<< x", cmds(d("bash")), nil},
 		{"time on subshell", "time -p (rm x)", cmds(c("rm", "x")), nil},
-		{"long options", "env --unset=HOME --chdir /tmp timeout --foreground --signal=KILL 5 xargs --replace=@ --max-args 2 rm @", cmds(c("rm", "@")), nil},
+		{"long options", "env --unset=HOME --chdir /tmp timeout --foreground --signal=KILL 5 xargs --replace=@ --max-args 2 rm @", cmds(c("cd", "/tmp"), c("rm", "@")), nil},
 		{"long option missing value", "timeout --signal", cmds(d("timeout", "--signal")), nil},
 		{"unknown long option", "nice --frobnicate rm", cmds(d("nice", "--frobnicate", "rm")), nil},
 		{"option value not literal", "nice -n $N rm", cmds(d("nice", "-n", "$N", "rm")), nil},
@@ -322,7 +322,7 @@ func TestAnalyzeEvaluates(t *testing.T) {
 		"ls $((1 + 2))", "ls $(( 0x1f * 2#101 ))", "ls $[3]", "ls ${a[0]} ${a[@]} ${!a[@]} ${!pre*}", "ls ${x: -1:2}",
 		"[[ 3 -eq 3 ]] && ls", "[[ -v HOME ]]", "test -v HOME", `[ "$x" -eq 0 ]`, `test "$x" = y`, "wait $!", `[ -n "$x" ]`,
 		"printf %d $x", "printf -v out %s x", "read -r line < f", "(( 1 ))", "for ((; 0; )); do ls; done", "ls ${!x@}",
-		"ls ${x@Q} ${x@E} ${#x}", "declare -n r=HOME", "echo $(( $# - 1 ))", "ls ${x/a/b}",
+		"ls ${x@Q} ${x@E} ${#x}", "declare -n r=LANG", "echo $(( $# - 1 ))", "ls ${x/a/b}",
 	}
 	for _, line := range evaluating {
 		if got := Analyze(line); got.Parsed && !hasDynamic(got) {

