@@ -3,17 +3,17 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"companion/internal/acptest"
+
+	"companion/internal/testio"
 )
 
 // sbxMCPServerScript is a stdio MCP server in bash: it writes its pid to
@@ -55,28 +55,6 @@ func sbxMCPServer(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	return p
-}
-
-// sbxListener counts the connections to a new listener on 127.0.0.1.
-func sbxListener(t *testing.T) (int, *atomic.Int32) {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	var n atomic.Int32
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			n.Add(1)
-			c.Close()
-		}
-	}()
-	return ln.Addr().(*net.TCPAddr).Port, &n
 }
 
 // sbxWriteJSON writes v as JSON to path, making its directory.
@@ -147,9 +125,7 @@ func TestSandboxHooksAndMCP(t *testing.T) {
 		}
 	}
 	srv := sbxMCPServer(t, base)
-	hookPort, hookConns := sbxListener(t)
-	boxedPort, boxedConns := sbxListener(t)
-	nonetPort, nonetConns := sbxListener(t)
+	hookLn, boxedLn, nonetLn := testio.Listen(t, false), testio.Listen(t, false), testio.Listen(t, false)
 	server := func(name string, optOut bool) map[string]any {
 		s := map[string]any{"command": "bash", "args": []string{srv, "", filepath.Join(ws, name+"-in"), filepath.Join(out, name)}}
 		if optOut {
@@ -158,10 +134,10 @@ func TestSandboxHooksAndMCP(t *testing.T) {
 		return s
 	}
 	boxed, nonet := server("boxed", false), server("nonet", false)
-	boxed["env"] = map[string]string{"SBX_CONNECT": strconv.Itoa(boxedPort)}
-	nonet["env"], nonet["sandboxNetwork"] = map[string]string{"SBX_CONNECT": strconv.Itoa(nonetPort)}, false
+	boxed["env"] = map[string]string{"SBX_CONNECT": strconv.Itoa(boxedLn.Port)}
+	nonet["env"], nonet["sandboxNetwork"] = map[string]string{"SBX_CONNECT": strconv.Itoa(nonetLn.Port)}, false
 	hook := map[string]any{"command": fmt.Sprintf("cat > /dev/null; touch %s %s 2>/dev/null; (exec 3<>/dev/tcp/127.0.0.1/%d) 2>/dev/null; exit 0",
-		filepath.Join(ws, "hook-user-in"), filepath.Join(out, "hook-user"), hookPort)}
+		filepath.Join(ws, "hook-user-in"), filepath.Join(out, "hook-user"), hookLn.Port)}
 	e := sbxEnv(t)
 	sbxUserSettings(t, e, map[string]any{"sandbox": "workspace-write",
 		"hooks":      map[string]any{"BeforeAgent": []any{hook}},
@@ -191,10 +167,10 @@ func TestSandboxHooksAndMCP(t *testing.T) {
 			t.Errorf("%s wrote outside the workspace: %v, want %v", name, got, want)
 		}
 	}
-	if hookConns.Load() == 0 || boxedConns.Load() == 0 {
-		t.Errorf("connections: hook %d, server %d; want both to reach the network by default", hookConns.Load(), boxedConns.Load())
+	if hookLn.Accepted() == 0 || boxedLn.Accepted() == 0 {
+		t.Errorf("connections: hook %d, server %d; want both to reach the network by default", hookLn.Accepted(), boxedLn.Accepted())
 	}
-	if n := nonetConns.Load(); n != 0 {
+	if n := nonetLn.Accepted(); n != 0 {
 		t.Errorf("the server with sandboxNetwork false connected %d times", n)
 	}
 }

@@ -5,18 +5,18 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"companion/internal/acptest"
 	"companion/tools/sandbox"
+
+	"companion/internal/testio"
 )
 
 // sandboxBackends are the backends the sandbox tests run under, each
@@ -66,43 +66,13 @@ func sandboxBase(t *testing.T) string {
 	return ""
 }
 
-// countServer is a TCP listener on 127.0.0.1 that counts the connections
-// it accepts.
-type countServer struct {
-	ln    net.Listener
-	conns atomic.Int32
-}
-
-func newCountServer(t *testing.T) *countServer {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &countServer{ln: ln}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			s.conns.Add(1)
-			c.Close()
-		}
-	}()
-	return s
-}
-
-func (s *countServer) port() int { return s.ln.Addr().(*net.TCPAddr).Port }
-
 // sbxFixture is the world one run of the escape table acts on.
 type sbxFixture struct {
 	base, ws, outside, home string
 	// hostTmp is a file name in the machine's /tmp a command must not
 	// create.
 	hostTmp        string
-	tcp, curl, raw *countServer
+	tcp, curl, raw *testio.Listener
 }
 
 // secretMarks are credentials in companion's environment that a command's
@@ -117,7 +87,7 @@ func newSbxFixture(t *testing.T) *sbxFixture {
 	base := sandboxBase(t)
 	fx := &sbxFixture{base: base, ws: filepath.Join(base, "ws"), outside: filepath.Join(base, "outside"),
 		home: filepath.Join(base, "home"), hostTmp: "/tmp/" + filepath.Base(base) + "-host",
-		tcp: newCountServer(t), curl: newCountServer(t), raw: newCountServer(t)}
+		tcp: testio.Listen(t, false), curl: testio.Listen(t, false), raw: testio.Listen(t, false)}
 	t.Cleanup(func() { os.Remove(fx.hostTmp) })
 	for _, d := range []string{".git/hooks", ".companion", "src", "../outside", "../home/.ssh"} {
 		if err := os.MkdirAll(filepath.Join(fx.ws, d), 0o755); err != nil {
@@ -194,16 +164,16 @@ func escapes() []escape {
 			return "echo t > " + t + " && cp " + t + " src/from-tmp && rm " + t
 		}, happened: func(fx *sbxFixture) bool { return fileIs(filepath.Join(fx.ws, "src", "from-tmp"), "t\n") }, want: writable},
 		{name: "TCP through bash's /dev/tcp", cmd: func(fx *sbxFixture) string {
-			return fmt.Sprintf("(exec 3<>/dev/tcp/127.0.0.1/%d)", fx.tcp.port())
-		}, happened: func(fx *sbxFixture) bool { return fx.tcp.conns.Load() > 0 }, want: unsandboxed},
+			return fmt.Sprintf("(exec 3<>/dev/tcp/127.0.0.1/%d)", fx.tcp.Port)
+		}, happened: func(fx *sbxFixture) bool { return fx.tcp.Accepted() > 0 }, want: unsandboxed},
 		{name: "curl", needs: "curl", cmd: func(fx *sbxFixture) string {
-			return fmt.Sprintf("curl -s -m 5 -o /dev/null http://127.0.0.1:%d/", fx.curl.port())
-		}, happened: func(fx *sbxFixture) bool { return fx.curl.conns.Load() > 0 }, want: unsandboxed},
+			return fmt.Sprintf("curl -s -m 5 -o /dev/null http://127.0.0.1:%d/", fx.curl.Port)
+		}, happened: func(fx *sbxFixture) bool { return fx.curl.Accepted() > 0 }, want: unsandboxed},
 		// A raw socket, then a connection to the server as the proof that
 		// it was made (raw sockets need root even without a sandbox).
 		{name: "python3 raw socket", needs: "python3", cmd: func(fx *sbxFixture) string {
-			return fmt.Sprintf(`python3 -c "import socket; socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_TCP); socket.create_connection(('127.0.0.1', %d)).close()"`, fx.raw.port())
-		}, happened: func(fx *sbxFixture) bool { return fx.raw.conns.Load() > 0 },
+			return fmt.Sprintf(`python3 -c "import socket; socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_TCP); socket.create_connection(('127.0.0.1', %d)).close()"`, fx.raw.Port)
+		}, happened: func(fx *sbxFixture) bool { return fx.raw.Accepted() > 0 },
 			want: func(_, mode string) bool { return mode == "off" && os.Geteuid() == 0 }},
 		{name: "read ~/.ssh/id_rsa", cmd: func(*sbxFixture) string { return "cp ~/.ssh/id_rsa src/key-copy" },
 			happened: func(fx *sbxFixture) bool { return fileIs(filepath.Join(fx.ws, "src", "key-copy"), keyText) }, want: writable},

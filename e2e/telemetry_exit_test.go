@@ -1,50 +1,12 @@
 package e2e
 
 import (
-	"net"
-	"sync"
-	"sync/atomic"
 	"testing"
 
 	"companion/internal/acptest"
-)
 
-// silentCollector accepts connections and never reads from or answers
-// them; it counts them.
-func silentCollector(t *testing.T) (string, *atomic.Int32) {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var n atomic.Int32
-	var mu sync.Mutex
-	var held []net.Conn
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			n.Add(1)
-			mu.Lock()
-			held = append(held, c)
-			mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() {
-		ln.Close()
-		<-done
-		mu.Lock()
-		defer mu.Unlock()
-		for _, c := range held {
-			c.Close()
-		}
-	})
-	return ln.Addr().String(), &n
-}
+	"companion/internal/testio"
+)
 
 // TestTelemetryExitSilentCollector: the real binary with telemetry on and
 // a collector that accepts connections but never answers, three sessions
@@ -56,7 +18,8 @@ func silentCollector(t *testing.T) (string, *atomic.Int32) {
 func TestTelemetryExitSilentCollector(t *testing.T) {
 	for _, proto := range []string{"grpc", "http"} {
 		t.Run(proto, func(t *testing.T) {
-			addr, dialled := silentCollector(t)
+			collector := testio.Listen(t, true)
+			addr := collector.Addr
 			sc := script(t, `{"turns":[{"chunks":[{"text":"ok"}],"times":10}]}`)
 			ed := acptest.Start(t, binary, []string{"acp", "--script", sc, "--telemetry",
 				"--telemetry-otlp-endpoint", "http://" + addr, "--telemetry-otlp-protocol", proto}, env(t), nil)
@@ -68,7 +31,7 @@ func TestTelemetryExitSilentCollector(t *testing.T) {
 				}
 			}
 			ed.Close() // fails the test unless companion exits, with status 0
-			if dialled.Load() == 0 {
+			if collector.Accepted() == 0 {
 				t.Error("the collector was never dialled: the exit did not wait on it")
 			}
 		})

@@ -4,42 +4,18 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"companion/agent/model"
 	"companion/config"
-)
 
-// trap is a listener that counts the connections made to it.
-func trap(t *testing.T) (string, *atomic.Int32) {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var n atomic.Int32
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			n.Add(1)
-			c.Close()
-		}
-	}()
-	t.Cleanup(func() { ln.Close(); <-done })
-	return ln.Addr().String(), &n
-}
+	"companion/internal/testio"
+)
 
 // promptOnce opens a session in cwd, runs one prompt and drops it (which
 // flushes its telemetry).
@@ -59,7 +35,8 @@ func promptOnce(t *testing.T, h *Host, cwd string) {
 // configured collector, not even when the project's settings (in a
 // trusted folder) turn telemetry on and point it there.
 func TestTelemetryOffNoConnection(t *testing.T) {
-	addr, dialled := trap(t)
+	trap := testio.Listen(t, false)
+	addr := trap.Addr
 	for _, proto := range []string{"http", "grpc"} {
 		h := newTestHost(t)
 		cfg := h.Config()
@@ -77,7 +54,7 @@ func TestTelemetryOffNoConnection(t *testing.T) {
 		promptOnce(t, h, cwd)
 		h.Close()
 	}
-	if n := dialled.Load(); n != 0 {
+	if n := trap.Accepted(); n != 0 {
 		t.Fatalf("telemetry off, yet the collector was dialled %d times", n)
 	}
 	// The control: the same settings with telemetry on do dial it.
@@ -88,7 +65,7 @@ func TestTelemetryOffNoConnection(t *testing.T) {
 	h.SetConfig(cfg)
 	cwd, _ := filepath.EvalSymlinks(t.TempDir())
 	promptOnce(t, h, cwd)
-	if dialled.Load() == 0 {
+	if trap.Accepted() == 0 {
 		t.Fatal("telemetry on, yet the collector was never dialled: the trap proves nothing")
 	}
 }
@@ -129,41 +106,6 @@ func TestTelemetryOutfile(t *testing.T) {
 	if lines < 3 {
 		t.Errorf("%d lines, want spans, metrics and logs", lines)
 	}
-}
-
-// blackhole is a collector that accepts connections and never reads from
-// or answers them.
-func blackhole(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var held []net.Conn
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			held = append(held, c)
-			mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() {
-		ln.Close()
-		<-done
-		mu.Lock()
-		defer mu.Unlock()
-		for _, c := range held {
-			c.Close()
-		}
-	})
-	return ln.Addr().String()
 }
 
 // shutdownLog records the Shutdown calls of the spies sharing it.
@@ -217,7 +159,7 @@ func (s shutdownSpy) Shutdown(ctx context.Context) error {
 // not one per session. A session dropped on its own gets a bounded
 // shutdown too.
 func TestTelemetryCloseOneBudget(t *testing.T) {
-	addr := blackhole(t)
+	addr := testio.Listen(t, true).Addr
 	h := newTestHost(t)
 	on := true
 	cfg := h.Config()

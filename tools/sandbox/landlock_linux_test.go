@@ -3,17 +3,17 @@ package sandbox
 import (
 	"encoding/binary"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"golang.org/x/net/bpf"
 	"golang.org/x/sys/unix"
+
+	"companion/internal/testio"
 )
 
 // seccompData is struct seccomp_data as the filter reads it (the bpf VM
@@ -108,27 +108,13 @@ func TestLandlockHelper(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, ".git", "config"), []byte("[core]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	var conns atomic.Int32
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			conns.Add(1)
-			c.Close()
-		}
-	}()
-	port := ln.Addr().(*net.TCPAddr).Port
+	ln := testio.Listen(t, false)
+	port := ln.Port
 	script := strings.Join([]string{"touch src/ok", "echo x > $TMPDIR/t && touch src/tmp-ok", "touch top", "touch .git/hooks/x",
 		"echo x >> .git/config", "touch .companion/x", "touch " + filepath.Join(outside, "x"),
 		fmt.Sprintf("(exec 3<>/dev/tcp/127.0.0.1/%d)", port), "true"}, "; ")
 	for _, network := range []bool{false, true} {
+		before := ln.Accepted()
 		s := landlockSandbox(t, WorkspaceWrite, network)
 		argv, err := s.Wrap([]string{root}, []string{"bash", "-c", script})
 		if err != nil {
@@ -148,7 +134,7 @@ func TestLandlockHelper(t *testing.T) {
 		if b, _ := os.ReadFile(filepath.Join(root, ".git", "config")); string(b) != "[core]\n" {
 			t.Errorf(".git/config was written: %q", b)
 		}
-		if n := conns.Swap(0); (n > 0) != network {
+		if n := ln.Accepted() - before; (n > 0) != network {
 			t.Errorf("network %v: %d connections reached the listener", network, n)
 		}
 	}
