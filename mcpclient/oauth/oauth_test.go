@@ -25,10 +25,20 @@ const serverName = "protected"
 // the grant.
 func authorize(t *testing.T, srv *oauthtest.Server, store *oauth.Store, settings oauth.Settings, metadataURL string) *oauth.Grant {
 	t.Helper()
-	f := &oauth.Flow{ServerURL: srv.MCPURL(), Settings: settings, ResourceMetadataURL: metadataURL, ClientName: "companion-test",
-		Show: func(ctx context.Context, u string) {
-			go func() { _, _ = oauthtest.Browser(ctx, u) }()
-		}}
+	g, _ := runFlow(t, &oauth.Flow{ServerURL: srv.MCPURL(), Settings: settings, ResourceMetadataURL: metadataURL,
+		ClientName: "companion-test"}, store)
+	return g
+}
+
+// runFlow runs f with a browser that follows each URL it shows, saves the
+// grant in store and returns it with how many URLs were shown.
+func runFlow(t *testing.T, f *oauth.Flow, store *oauth.Store) (*oauth.Grant, int) {
+	t.Helper()
+	shown := 0
+	f.Show = func(ctx context.Context, u string) {
+		shown++
+		go func() { _, _ = oauthtest.Browser(ctx, u) }()
+	}
 	g, err := f.Run(t.Context())
 	if err != nil {
 		t.Fatalf("Flow.Run: %v", err)
@@ -36,7 +46,7 @@ func authorize(t *testing.T, srv *oauthtest.Server, store *oauth.Store, settings
 	if err := store.Save(serverName, g); err != nil {
 		t.Fatal(err)
 	}
-	return g
+	return g, shown
 }
 
 // session is an MCP client on the OAuth transport.

@@ -17,20 +17,7 @@ import (
 // the grant and returns it with the URLs shown.
 func authorizeKept(t *testing.T, srv *oauthtest.Server, store *oauth.Store) (*oauth.Grant, int) {
 	t.Helper()
-	shown := 0
-	f := &oauth.Flow{ServerURL: srv.MCPURL(), ClientName: "companion-test", Store: store,
-		Show: func(ctx context.Context, u string) {
-			shown++
-			go func() { _, _ = oauthtest.Browser(ctx, u) }()
-		}}
-	g, err := f.Run(t.Context())
-	if err != nil {
-		t.Fatalf("Flow.Run: %v", err)
-	}
-	if err := store.Save(serverName, g); err != nil {
-		t.Fatal(err)
-	}
-	return g, shown
+	return runFlow(t, &oauth.Flow{ServerURL: srv.MCPURL(), ClientName: "companion-test", Store: store}, store)
 }
 
 // kept is the one registration in store.
