@@ -3,9 +3,12 @@
 package builtin
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"companion/internal/testio"
 	"companion/secrets"
 )
 
@@ -40,5 +43,27 @@ func TestRunShellEnvironment(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRunShellDropsRelativePath: a relative PATH entry ("" or "bin") is
+// not searched for a command's programs, so a repository's bin/ls or ./ls
+// does not run in place of ls; absolute entries stay.
+func TestRunShellDropsRelativePath(t *testing.T) {
+	env := shellEnv(t)
+	root := env.Roots.Primary()
+	for _, dir := range []string{root, filepath.Join(root, "bin")} {
+		testio.WriteFile(t, filepath.Join(dir, "ls"), []byte("#!/bin/sh\ntouch \""+filepath.Join(root, "PWNED")+"\"\n"))
+		if err := os.Chmod(filepath.Join(dir, "ls"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PATH", "bin::.:"+os.Getenv("PATH"))
+	res, _ := runShell(t, env, ShellOptions{}, map[string]any{"command": "ls; echo PATH=$PATH"})
+	if _, err := os.Stat(filepath.Join(root, "PWNED")); err == nil {
+		t.Fatalf("the workspace's ls ran through a relative PATH entry:\n%s", res.Text)
+	}
+	if !strings.Contains(res.Text, "PATH=/") || strings.Contains(res.Text, "PATH=bin") || strings.Contains(res.Text, "::") {
+		t.Errorf("PATH keeps relative entries or lost the absolute ones:\n%s", res.Text)
 	}
 }

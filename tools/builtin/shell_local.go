@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"companion/secrets"
@@ -46,7 +49,7 @@ func (c *runShellCall) startLocal() (*localProcess, *tools.Result, error) {
 	shell.SetCommandLine(cmd, argv)
 	cmd.Dir = c.dir
 	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.Env = append(secrets.ShellEnv(os.Environ(), c.opts.Env), "COMPANION=1")
+	cmd.Env = append(absolutePath(secrets.ShellEnv(os.Environ(), c.opts.Env)), "COMPANION=1")
 	err = procgroup.Start(cmd)
 	_ = logf.Close() // the child holds its own descriptors
 	if err != nil {
@@ -209,4 +212,37 @@ func (c *runShellCall) startLocalBackground() (*tools.Result, error) {
 		id, p.pgid, p.log)
 	return &tools.Result{Text: text, Raw: ShellRaw{Command: c.p.Command, Dir: c.dir, BackgroundID: id, PID: p.pgid,
 		OutputFile: p.log}}, nil
+}
+
+// absolutePath returns env with the relative entries of its PATH removed
+// (see absoluteDirs).
+func absolutePath(env []string) []string {
+	for i, kv := range env {
+		name, value, _ := strings.Cut(kv, "=")
+		if !strings.EqualFold(name, "PATH") {
+			continue
+		}
+		if dirs, changed := absoluteDirs(value); changed {
+			out := slices.Clone(env)
+			out[i] = name + "=" + dirs
+			return out
+		}
+	}
+	return env
+}
+
+// absoluteDirs is the search path list without its relative entries ("",
+// ".", "bin", "node_modules/.bin"), and whether there were any: they name
+// folders of the workspace a command runs in, so a repository could put
+// its own ls or git there and an allowed program name would run the
+// stranger's file.
+func absoluteDirs(list string) (string, bool) {
+	var keep []string
+	for _, dir := range filepath.SplitList(list) {
+		if filepath.IsAbs(dir) {
+			keep = append(keep, dir)
+		}
+	}
+	out := strings.Join(keep, string(filepath.ListSeparator))
+	return out, out != list
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"hash/maphash"
+	"os"
 	"time"
 
 	"companion/tools/shell"
@@ -20,8 +21,12 @@ func (c *runShellCall) terminalRequest() tools.TerminalRequest {
 	if !shell.Reads(c.program) {
 		argv = shell.Argv(c.program, c.p.Command) // cmd.exe, PowerShell, …
 	}
+	env := []string{"COMPANION=1"}
+	if dirs, changed := absoluteDirs(os.Getenv("PATH")); changed {
+		env = append(env, "PATH="+dirs) // as for local commands (absolutePath)
+	}
 	return tools.TerminalRequest{Command: argv[0], Args: argv[1:], Dir: c.dir,
-		Env: []string{"COMPANION=1"}, OutputByteLimit: c.opts.TerminalOutputLimit}
+		Env: env, OutputByteLimit: c.opts.TerminalOutputLimit}
 }
 
 // cleanupContext is for calls made while cleaning up: they run even when

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -298,5 +299,26 @@ func TestCapText(t *testing.T) {
 	}
 	if got := cleanText([]byte("a\xffb")); got != "a\uFFFDb" {
 		t.Errorf("cleanText = %q", got)
+	}
+}
+
+// TestTerminalDropsRelativePath: a command run in an editor terminal gets
+// companion's PATH without its relative entries when it had any, as a
+// local command does; otherwise the terminal's own PATH is left alone.
+func TestTerminalDropsRelativePath(t *testing.T) {
+	for _, path := range []string{"bin::/usr/bin:.", "/usr/bin:/bin"} {
+		t.Setenv("PATH", path)
+		f := &fakeTerminals{output: "", exit: code(0)}
+		env := terminalEnv(t, f)
+		if _, err := prepareShell(t, env, ShellOptions{}, map[string]any{"command": "ls"}).Execute(context.Background(), newRecorder("")); err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"COMPANION=1", "PATH=/usr/bin"}
+		if path == "/usr/bin:/bin" {
+			want = want[:1]
+		}
+		if got := f.requests[0].Env; !slices.Equal(got, want) {
+			t.Errorf("PATH %q: terminal env %q, want %q", path, got, want)
+		}
 	}
 }
