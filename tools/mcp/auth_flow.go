@@ -107,10 +107,16 @@ func (m *Manager) Authorize(ctx context.Context, name string) (string, error) {
 	p := a.waiting[name]
 	a.mu.Unlock()
 	if p == nil {
-		if a.state(&s.cfg) == oauth.StateAuthorized {
+		switch a.state(&s.cfg) {
+		case oauth.StateAuthorized:
 			return fmt.Sprintf("%s is already authorised (`companion mcp logout %s` forgets the grant).", name, name), nil
+		case oauth.StateNeedsAuth:
+			// The server has answered 401 and its connection is on its way
+			// to authorize: the wait made here is the one it will take.
+			p = a.pending(name)
+		default:
+			return fmt.Sprintf("%s has not asked for authorization; it is %s.", name, s.status().State), nil
 		}
-		return fmt.Sprintf("%s has not asked for authorization; it is %s.", name, s.status().State), nil
 	}
 	p.startOnce.Do(func() { close(p.start) })
 	select {
