@@ -124,13 +124,17 @@ func startOnce(b *testing.B, bin, ws string) (time.Duration, float64) {
 }
 
 // rssKB reads VmRSS of pid from /proc, in KiB (0 where /proc is missing).
-func rssKB(pid int) float64 {
+func rssKB(pid int) float64 { return statusKB(pid, "VmRSS:") }
+
+// statusKB reads the field (with its colon) of pid's /proc status, in KiB
+// (0 where /proc is missing).
+func statusKB(pid int, field string) float64 {
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0
 	}
 	for _, line := range strings.Split(string(data), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+		if v, ok := strings.CutPrefix(line, field); ok {
 			n, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 64)
 			return n
 		}
