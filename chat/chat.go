@@ -9,10 +9,7 @@ import (
 
 	"companion/agent"
 	"companion/agent/model"
-	"companion/config"
 	"companion/host"
-	"companion/tools"
-	"companion/tools/sandbox"
 )
 
 // Exit codes of a chat.
@@ -38,20 +35,10 @@ type Options struct {
 	// more folders it may work in.
 	Cwd         string
 	IncludeDirs []string
-	Config      config.Config
-	Model       func(ctx context.Context, cfg config.Config) (model.Model, error)
-	Tools       func(cfg config.Config) *tools.Registry
-	// Sandbox picks the command sandbox's backend once for the chat
-	// (give Tools the same one); nil makes the host its own.
-	Sandbox *sandbox.Prober
-	// Name and Version describe companion to MCP servers and the banner.
-	Name, Version string
-	Log           *slog.Logger
-	// Redact, when set, replaces secret values in session files.
-	Redact func([]byte) []byte
-	// Getenv reads the environment the settings came from; nil is
-	// os.Getenv.
-	Getenv func(string) string
+	// Options are what the chat's host is built from: settings, model
+	// source, tools, the sandbox prober, name and version (told to MCP
+	// servers and shown in the banner), log, redaction and environment.
+	host.Options
 	// Mode is the approval mode to start in, an agent mode id ("" keeps
 	// the settings').
 	Mode string

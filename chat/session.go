@@ -15,8 +15,7 @@ var errNoSession = errors.New("no stored session")
 // printer as its sink and the terminal as its way to ask.
 func (c *chat) open(ctx context.Context) error {
 	o := c.o
-	h := host.New(host.Options{Name: o.Name, Version: o.Version, Config: o.Config, Model: o.Model, Tools: o.Tools, Sandbox: o.Sandbox,
-		Log: o.Log, Redact: o.Redact, Getenv: o.Getenv})
+	h := host.New(o.Options)
 	id, err := h.ResumeID(o.Resume, o.Cwd)
 	if err != nil {
 		h.Close()

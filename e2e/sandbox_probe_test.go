@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"companion/headless"
+	"companion/host"
 	"companion/internal/acptest"
 	"companion/internal/cli"
 	"companion/tools/sandbox"
@@ -86,8 +87,8 @@ func TestSandboxProbedOnceInRun(t *testing.T) {
 	}
 	var out, errs strings.Builder
 	code := cli.RunHeadless(t.Context(), headless.Options{Prompt: "run it", Stdout: &out, Stderr: &errs,
-		OutputFormat: "json", ApprovalMode: "yolo", Cwd: workspace(t, nil), Config: cfg, Getenv: getenv(e), Sandbox: probe,
-		Log: slog.New(slog.DiscardHandler)})
+		OutputFormat: "json", ApprovalMode: "yolo", Cwd: workspace(t, nil),
+		Options: host.Options{Config: cfg, Getenv: getenv(e), Sandbox: probe, Log: slog.New(slog.DiscardHandler)}})
 	if code != headless.ExitOK {
 		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errs.String())
 	}

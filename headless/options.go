@@ -1,18 +1,13 @@
 package headless
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"time"
 
-	"companion/agent/model"
-	"companion/config"
 	"companion/host"
-	"companion/tools"
-	"companion/tools/sandbox"
 )
 
 // Exit codes of a run.
@@ -66,23 +61,11 @@ type Options struct {
 	// DefaultControlTimeout.
 	ControlTimeout time.Duration
 	// Cwd is the session's working directory (absolute).
-	Cwd    string
-	Config config.Config
-	Model  func(ctx context.Context, cfg config.Config) (model.Model, error)
-	Tools  func(cfg config.Config) *tools.Registry
-	// Sandbox picks the command sandbox's backend once for the run
-	// (hooks, MCP servers, /status; give Tools the same one); nil makes
-	// the host its own.
-	Sandbox *sandbox.Prober
-	// Name and Version describe companion to SDKs and MCP servers.
-	Name, Version string
-	Log           *slog.Logger
-	// Redact, when set, replaces secret values in session files (see
-	// host.Options.Redact).
-	Redact func([]byte) []byte
-	// Getenv reads the environment the settings came from (HOME for the
-	// user's skills, agents and commands); nil is os.Getenv.
-	Getenv func(string) string
+	Cwd string
+	// Options are what the run's host is built from: settings, model
+	// source, tools, the sandbox prober, name and version (told to SDKs
+	// and MCP servers), log, redaction and environment.
+	host.Options
 }
 
 // Check validates the options' combination; its errors wrap ErrUsage.

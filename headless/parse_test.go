@@ -10,6 +10,7 @@ import (
 
 	"companion/agent"
 	"companion/agent/hooks"
+	"companion/host"
 )
 
 func TestUserParts(t *testing.T) {
@@ -57,7 +58,7 @@ func TestUserParts(t *testing.T) {
 }
 
 func TestInitializeFields(t *testing.T) {
-	sr := &streamRun{o: &Options{ControlTimeout: 7 * time.Second, Log: slog.New(slog.DiscardHandler)}, relays: map[string]*sdkRelay{}}
+	sr := &streamRun{o: &Options{ControlTimeout: 7 * time.Second, Options: host.Options{Log: slog.New(slog.DiscardHandler)}}, relays: map[string]*sdkRelay{}}
 	ex, err := sr.extras(json.RawMessage(`{
 		"hooks": {"PreToolUse": [{"matcher": "run_shell_command", "hookCallbackIds": ["h1", "h2"], "timeout": 3}],
 		          "Stop": [{"hookCallbackIds": ["h3"]}]},

@@ -12,6 +12,7 @@ import (
 	"companion/agent"
 	"companion/agent/model"
 	"companion/config"
+	"companion/host"
 	"companion/tools"
 )
 
@@ -23,9 +24,9 @@ func TestStartFailedDuration(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			noKey := errors.New("no API key: set GEMINI_API_KEY")
 			code := Run(context.Background(), Options{Prompt: "hi", OutputFormat: format, Stdout: &stdout, Stderr: &stderr,
-				Cwd: t.TempDir(), Config: config.Config{StateDir: t.TempDir(), Model: "m1"},
-				Model: func(context.Context, config.Config) (model.Model, error) { return nil, noKey },
-				Tools: func(config.Config) *tools.Registry { return tools.NewRegistry() }})
+				Cwd: t.TempDir(), Options: host.Options{Config: config.Config{StateDir: t.TempDir(), Model: "m1"},
+					Model: func(context.Context, config.Config) (model.Model, error) { return nil, noKey },
+					Tools: func(config.Config) *tools.Registry { return tools.NewRegistry() }}})
 			if code != ExitError {
 				t.Fatalf("exit %d, want %d; stderr %s", code, ExitError, stderr.String())
 			}

@@ -37,8 +37,7 @@ func (s *runSession) close(*Options) { s.host.Close() }
 // with rep as its sink and asker as its way to ask (nil: calls that need
 // approval are refused).
 func openSession(ctx context.Context, o *Options, ex extras, rep *reporter, asker agent.Asker) (*runSession, error) {
-	h := host.New(host.Options{Name: o.Name, Version: o.Version, Config: o.Config, Model: o.Model, Tools: o.Tools, Sandbox: o.Sandbox, Log: o.Log,
-		Redact: o.Redact, Getenv: o.Getenv})
+	h := host.New(o.Options)
 	id, err := h.ResumeID(o.Resume, o.Cwd)
 	if err != nil {
 		h.Close()

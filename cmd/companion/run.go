@@ -16,6 +16,7 @@ import (
 
 	"companion/config"
 	"companion/headless"
+	"companion/host"
 	"companion/internal/cli"
 )
 
@@ -221,8 +222,7 @@ func headlessRun(f runFlags, stdin io.Reader, stdout, stderr io.Writer, getenv f
 		Prompt: f.prompt, Stdin: stdin, StdinPiped: piped(stdin), Stdout: stdout, Stderr: stderr,
 		OutputFormat: f.outputFormat, InputFormat: f.inputFormat, ApprovalMode: f.approvalMode,
 		Resume: f.resume, IncludeDirs: env.dirs, AllowedTools: f.rules(), MaxTurns: f.maxTurns, IncludePartial: f.partial,
-		ControlTimeout: f.controlTimeout, Cwd: env.cwd, Config: env.cfg,
-		Version: version, Log: env.log, Redact: env.redact, Getenv: getenv,
+		ControlTimeout: f.controlTimeout, Cwd: env.cwd, Options: env.host(),
 	})
 }
 
@@ -235,6 +235,14 @@ type runEnv struct {
 	close  func()
 	cwd    string
 	dirs   []string
+	// getenv reads the environment the settings came from.
+	getenv func(string) string
+}
+
+// host is what a run's or a chat's host is built from, before
+// cli.RunHeadless or cli.RunChat adds the model source and the tools.
+func (e *runEnv) host() host.Options {
+	return host.Options{Config: e.cfg, Version: version, Log: e.log, Redact: e.redact, Getenv: e.getenv}
 }
 
 // setUp loads the settings, opens the log (warn level by default: stderr
@@ -265,7 +273,7 @@ func setUp(f runFlags, stderr io.Writer, getenv func(string) string) (*runEnv, i
 		fmt.Fprintf(stderr, "companion: %v\n", err)
 		return nil, headless.ExitUsage
 	}
-	return &runEnv{cfg: cfg, redact: red.Bytes, log: log, close: closeLog, cwd: cwd, dirs: dirs}, 0
+	return &runEnv{cfg: cfg, redact: red.Bytes, log: log, close: closeLog, cwd: cwd, dirs: dirs, getenv: getenv}, 0
 }
 
 // piped reports whether r is a pipe or a file rather than a terminal.

@@ -96,8 +96,7 @@ func chatRun(f runFlags, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	return cli.RunChat(ctx, chat.Options{In: stdin, Out: stdout, Interrupts: ints, Cwd: env.cwd, IncludeDirs: env.dirs,
-		Config: env.cfg, Version: version, Log: env.log, Redact: env.redact, Mode: mode, Resume: f.resume,
-		AllowedTools: f.rules(), MaxTurns: f.maxTurns, Getenv: getenv})
+		Mode: mode, Resume: f.resume, AllowedTools: f.rules(), MaxTurns: f.maxTurns, Options: env.host()})
 }
 
 // chatFlags refuses the flags that only mean something with a prompt.

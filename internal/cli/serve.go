@@ -60,22 +60,30 @@ func redactReload(reload func() (config.Config, error), red *secrets.Redactor) f
 // ServeACP wires the model source, the built-in tools and the ACP server,
 // and serves a.In and a.Out until a.In ends or ctx is cancelled.
 func ServeACP(ctx context.Context, a ACP) error {
-	models := host.NewModels(a.Log)
-	defer models.Close()
 	red := a.Redactor
 	if red == nil {
 		red = NewRedactor(a.Config)
 	}
-	probe := a.Sandbox
-	if probe == nil {
-		probe = sandbox.NewProber(nil)
-	}
-	srv := acp.NewServer(acp.Options{
-		Options: host.Options{Name: "companion", Version: a.Version, Config: a.Config, Model: models.Get,
-			Tools: BuiltinTools(probe), Getenv: a.Getenv, Log: a.Log, Redact: red.Bytes, Sandbox: probe},
-		ReloadConfig: redactReload(a.Reload, red),
-	})
+	o := host.Options{Version: a.Version, Config: a.Config, Getenv: a.Getenv, Log: a.Log, Redact: red.Bytes, Sandbox: a.Sandbox}
+	defer realHost(&o)()
+	srv := acp.NewServer(acp.Options{Options: o, ReloadConfig: redactReload(a.Reload, red)})
 	return srv.Serve(ctx, a.In, a.Out)
+}
+
+// realHost completes o as companion runs: its name, the real model source,
+// the built-in tools and the host sharing one sandbox prober (made unless
+// o has one), and the redactor of o.Config's keys unless o has one. The
+// returned function releases the model source.
+func realHost(o *host.Options) (release func()) {
+	models := host.NewModels(o.Log)
+	if o.Sandbox == nil {
+		o.Sandbox = sandbox.NewProber(nil)
+	}
+	if o.Redact == nil {
+		o.Redact = NewRedactor(o.Config).Bytes
+	}
+	o.Name, o.Model, o.Tools = "companion", models.Get, BuiltinTools(o.Sandbox)
+	return models.Close
 }
 
 // Serve returns a function that serves ACP in process as `companion acp`
@@ -116,15 +124,6 @@ func ParseLogLevel(level string) (slog.Level, error) {
 // RunHeadless runs `companion run` as o says with the real model source
 // and the built-in tools, and returns the exit code.
 func RunHeadless(ctx context.Context, o headless.Options) int {
-	models := host.NewModels(o.Log)
-	defer models.Close()
-	if o.Sandbox == nil {
-		o.Sandbox = sandbox.NewProber(nil)
-	}
-	o.Model, o.Tools = models.Get, BuiltinTools(o.Sandbox)
-	if o.Redact == nil {
-		o.Redact = NewRedactor(o.Config).Bytes
-	}
-	o.Name = "companion"
+	defer realHost(&o.Options)()
 	return headless.Run(ctx, o)
 }

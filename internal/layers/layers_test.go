@@ -23,8 +23,8 @@ func allowed() map[string][]string {
 		"acp":             {"agent", "agent/model", "config", "host", "ide", "rpc", "tools", "tools/mcp", "tools/sandbox"},
 		"acp/schema":      {},
 		"acp/schemacheck": {"acp/schema"},
-		"headless":        {"agent", "agent/hooks", "agent/model", "config", "host", "tools", "tools/mcp", "tools/sandbox"},
-		"chat":            {"agent", "agent/model", "config", "host", "tools", "tools/sandbox"},
+		"headless":        {"agent", "agent/hooks", "agent/model", "host", "tools", "tools/mcp"},
+		"chat":            {"agent", "agent/model", "host", "tools"},
 		// The session host every front end shares.
 		"host": {"agent", "agent/checkpoint", "agent/hooks", "agent/memory", "agent/model",
 			"agent/model/gemini", "agent/model/openai", "agent/model/scripted", "agent/model/textproto",
