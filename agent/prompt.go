@@ -226,27 +226,26 @@ func renderHooks(in *promptInputs) string {
 }
 
 func renderSubagents(in *promptInputs) string {
-	if len(in.Agents) == 0 {
-		return ""
-	}
-	var b strings.Builder
-	b.WriteString(subagentsText + "\n")
-	for _, a := range in.Agents {
-		fmt.Fprintf(&b, "- %s: %s\n", a.Name, oneLine(a.Description))
-	}
-	return strings.TrimSuffix(b.String(), "\n")
+	return renderNamed(subagentsText, in.Agents, func(a AgentDef) (string, string) { return a.Name, a.Description })
 }
 
 func renderSkills(in *promptInputs) string {
-	if len(in.Skills) == 0 {
+	return renderNamed(skillsText, in.Skills, func(s SkillSummary) (string, string) { return s.Name, s.Description })
+}
+
+// renderNamed is head followed by one "- name: description" line per
+// item, or "" when there are none.
+func renderNamed[T any](head string, items []T, named func(T) (name, desc string)) string {
+	if len(items) == 0 {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString(skillsText + "\n")
-	for _, s := range in.Skills {
-		fmt.Fprintf(&b, "- %s: %s\n", s.Name, oneLine(s.Description))
+	b.WriteString(head)
+	for _, it := range items {
+		name, desc := named(it)
+		fmt.Fprintf(&b, "\n- %s: %s", name, oneLine(desc))
 	}
-	return strings.TrimSuffix(b.String(), "\n")
+	return b.String()
 }
 
 // oneLine folds text onto one line, cut to a sentence's length.

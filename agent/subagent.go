@@ -43,19 +43,29 @@ func LoadAgents(projectRoot, userDir string) ([]AgentDef, []error) {
 	return LoadAgentFolders(folders)
 }
 
-// parseAgent reads one definition file.
-func parseAgent(path string) (AgentDef, error) {
+// readAgentFile reads the agent definition at path: its YAML front
+// matter into front, and its body (the prompt) as returned.
+func readAgentFile(path string, front any) ([]byte, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return AgentDef{}, err
+		return nil, err
 	}
-	front, body, ok := skills.SplitFrontMatter(data)
+	yml, body, ok := skills.SplitFrontMatter(data)
 	if !ok {
-		return AgentDef{}, fmt.Errorf("agent %s: no YAML front matter between --- lines", path)
+		return nil, fmt.Errorf("agent %s: no YAML front matter between --- lines", path)
 	}
+	if err := yaml.Unmarshal(yml, front); err != nil {
+		return nil, fmt.Errorf("agent %s: %w", path, err)
+	}
+	return body, nil
+}
+
+// parseAgent reads one definition file.
+func parseAgent(path string) (AgentDef, error) {
 	var def AgentDef
-	if err := yaml.Unmarshal(front, &def); err != nil {
-		return AgentDef{}, fmt.Errorf("agent %s: %w", path, err)
+	body, err := readAgentFile(path, &def)
+	if err != nil {
+		return AgentDef{}, err
 	}
 	if def.Name == "" {
 		def.Name = strings.TrimSuffix(filepath.Base(path), ".md")

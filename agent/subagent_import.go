@@ -2,13 +2,10 @@ package agent
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
-
-	"companion/agent/skills"
 
 	"gopkg.in/yaml.v3"
 )
@@ -100,17 +97,10 @@ type foreignAgent struct {
 
 // parseForeignAgent reads a Gemini CLI or Claude Code definition file.
 func parseForeignAgent(path string) (AgentDef, error) {
-	data, err := os.ReadFile(path)
+	var fa foreignAgent
+	body, err := readAgentFile(path, &fa)
 	if err != nil {
 		return AgentDef{}, err
-	}
-	front, body, ok := skills.SplitFrontMatter(data)
-	if !ok {
-		return AgentDef{}, fmt.Errorf("agent %s: no YAML front matter between --- lines", path)
-	}
-	var fa foreignAgent
-	if err := yaml.Unmarshal(front, &fa); err != nil {
-		return AgentDef{}, fmt.Errorf("agent %s: %w", path, err)
 	}
 	def := AgentDef{Name: fa.Name, Description: fa.Description, MaxTurns: fa.MaxTurns, Model: fa.Model,
 		Prompt: strings.TrimSpace(string(body)), Path: path}

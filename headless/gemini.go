@@ -135,16 +135,11 @@ func toolsOf(o outcome, calls []toolCallRecord) geminiTools {
 	return t
 }
 
-// tokensOf is u in Gemini CLI's names; a total the provider did not
-// report is the sum of the parts.
+// tokensOf is u in Gemini CLI's names (agent.TokensOf's figures).
 func tokensOf(u model.Usage) geminiTokens {
-	t := geminiTokens{Prompt: u.PromptTokens, Candidates: u.OutputTokens, Total: u.TotalTokens,
-		Cached: u.CachedTokens, Thoughts: u.ThoughtTokens}
-	if t.Total == 0 {
-		t.Total = t.Prompt + t.Candidates + t.Thoughts
-	}
-	t.CacheHitRatio = agent.CacheHitRatio(u)
-	return t
+	t := agent.TokensOf(u)
+	return geminiTokens{Prompt: t.Prompt, Candidates: t.Output, Total: t.Total, Cached: t.Cached, Thoughts: t.Thoughts,
+		CacheHitRatio: agent.CacheHitRatio(u)}
 }
 
 // errorOf is the outcome's error, or nil when the prompt did not fail.

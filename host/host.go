@@ -37,8 +37,8 @@ type Options struct {
 	Redact func([]byte) []byte
 	// Sandbox picks the command sandbox's backend once for the process:
 	// the sandboxes of hooks and MCP servers, /status and Sandbox() use
-	// it, and the front end gives it to the shell tool's sandbox. Nil
-	// makes one for this host.
+	// it, and the front end gives it to the shell tool's sandbox. New
+	// makes one for this host when it is nil.
 	Sandbox *sandbox.Prober
 }
 
@@ -49,8 +49,6 @@ type Host struct {
 	opts Options
 	log  *slog.Logger
 	ide  *ideLink
-	// sandbox is opts.Sandbox, or the host's own.
-	sandbox *sandbox.Prober
 
 	// trustMu serialises trust changes (ACP updates and the IDE link) so
 	// that a session's agent ends with the trust its host last computed.
@@ -75,7 +73,7 @@ func New(opts Options) *Host {
 	if opts.Sandbox == nil {
 		opts.Sandbox = sandbox.NewProber(nil)
 	}
-	h := &Host{opts: opts, log: opts.Log, cfg: opts.Config, sessions: map[string]*Session{}, sandbox: opts.Sandbox}
+	h := &Host{opts: opts, log: opts.Log, cfg: opts.Config, sessions: map[string]*Session{}}
 	h.ide = &ideLink{h: h}
 	return h
 }
@@ -99,7 +97,7 @@ func (h *Host) SetConfig(cfg config.Config) {
 // Sandbox returns the prober that picks the command sandbox's backend for
 // every session of the host (and of the process, when the front end gave
 // it in Options); it probes when first asked.
-func (h *Host) Sandbox() *sandbox.Prober { return h.sandbox }
+func (h *Host) Sandbox() *sandbox.Prober { return h.opts.Sandbox }
 
 // Store returns the session store, opened on first use under the state
 // directory.

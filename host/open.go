@@ -151,7 +151,7 @@ func (h *Host) open(ctx context.Context, req Request, p Ports, journal *store.Wr
 		s.Agents = append(s.Agents, d.Name)
 	}
 	if servers, fromProject := mcpServers(cfg, h.log, req.MCP...); len(servers) > 0 {
-		s.MCP = h.newMCP(sandboxServers(servers, fromProject, cfg, opts.Roots, project.mcp, h.sandbox, h.log), s)
+		s.MCP = h.newMCP(sandboxServers(servers, fromProject, cfg, opts.Roots, project.mcp, h.opts.Sandbox, h.log), s)
 		opts.MCP = s.MCP
 	}
 	var events []agent.Event
@@ -202,7 +202,7 @@ func (h *Host) options(ctx context.Context, req Request, p Ports, project *proje
 	}
 	opts, err := AgentOptions(Base{ID: req.ID, Roots: roots, Config: cfg, Trusted: t.trusted(), Untrusted: t.why(),
 		Tools: h.opts.Tools(cfg), Log: h.log, Hooks: req.Hooks, AllowRules: req.AllowRules, Getenv: h.opts.Getenv,
-		ProjectOn: project.enabled, Sandbox: h.sandbox})
+		ProjectOn: project.enabled, Sandbox: h.opts.Sandbox})
 	if err != nil {
 		return agent.Options{}, cfg, t, mark(ErrRules, err)
 	}
