@@ -24,10 +24,15 @@ export class Chat {
   /** newSession starts a fresh session (clean history) and waits for it. */
   async newSession() {
     const before = await this.root().getAttribute("data-session-id");
+    // A session nothing was sent in is fresh already: the chat keeps it
+    // (controller.ts freshSession), so its id stays.
+    const fresh = (await this.frame.locator("#messages .msg-user").count()) === 0;
     await this.frame.locator("button#new-session").click();
-    await this.frame
-      .locator(`#root[data-session-id]:not([data-session-id="${before ?? ""}"])`)
-      .waitFor({ timeout: WAIT_MS });
+    if (!fresh) {
+      await this.frame
+        .locator(`#root[data-session-id]:not([data-session-id="${before ?? ""}"])`)
+        .waitFor({ timeout: WAIT_MS });
+    }
     await this.waitIdle();
   }
 

@@ -50,8 +50,20 @@ export class Workbench {
    */
   async focusWorkbench() {
     const tab = this.page.locator(".tabs-container .tab.active").first();
-    if (await tab.isVisible()) await tab.click();
-    else await this.page.locator(".part.editor").first().click({ position: { x: 20, y: 20 } });
+    if (await tab.isVisible()) {
+      await tab.click();
+      // A press on the tabs focuses the editor from a timer, which on a busy
+      // machine can fire after the next key and close a palette opened
+      // meanwhile: wait until the focus has moved from the tab into the group.
+      await this.page
+        .waitForFunction(() => {
+          const a = document.activeElement;
+          return !!a?.closest(".editor-group-container") && !a.closest(".title");
+        }, null, { timeout: 2_000 })
+        .catch(() => {});
+    } else {
+      await this.page.locator(".part.editor").first().click({ position: { x: 20, y: 20 } });
+    }
     // A pointer left resting on the tab opens its hover a moment later,
     // which takes focus and closes a palette opened meanwhile.
     await this.page.mouse.move(1, 1);
