@@ -57,6 +57,35 @@ func TestHoleRedteamConfigFolder(t *testing.T) {
 	}
 }
 
+// TestHoleRedteamUnlistedVariable: a list of variables known to change
+// what a program runs is never complete. go's GOCACHEPROG, named in no
+// such list, makes "go vet" start any program. After the user allowed
+// "go vet ." for the session, lines setting it (on the command, exported,
+// or through env) must still be asked about; rejected, nothing runs. The
+// last line, allowed once, shows the attack is real.
+func TestHoleRedteamUnlistedVariable(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go is not installed")
+	}
+	ws := workspace(t, map[string]string{
+		"go.mod":  "module x\n\ngo 1.21\n",
+		"main.go": "package main\n\nfunc main() {}\n",
+	})
+	crafted := []string{
+		"GOCACHEPROG='touch PWNED' go vet .",
+		"export GOCACHEPROG='touch PWNED'; go vet .",
+		"env GOCACHEPROG='touch PWNED' go vet .",
+	}
+	proof := "GOCACHEPROG='touch PROOF' go vet ."
+	reqs := holeRun{lines: append(append([]string{"go vet ."}, crafted...), proof),
+		answers: []string{"proceed_always", "reject_once", "reject_once", "reject_once", "proceed_once"}}.run(t, ws)
+	checkAsked(t, reqs, 1, append(crafted, proof))
+	noFile(t, filepath.Join(ws, "PWNED"))
+	if _, err := exec.Command("test", "-e", filepath.Join(ws, "PROOF")).CombinedOutput(); err != nil {
+		t.Errorf("the line allowed once did not create PROOF: the test would not see the attack")
+	}
+}
+
 // TestHoleRedteamParserMismatch: the shell parser reads a carriage return
 // as a blank, bash as part of a word, so "ls \r#; touch PWNED" looked
 // like ls and a comment while bash ran touch; it also continued a comment

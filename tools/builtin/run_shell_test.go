@@ -203,7 +203,7 @@ func TestRunShellDirectory(t *testing.T) {
 func TestRunShellConfirmation(t *testing.T) {
 	env := shellEnv(t)
 	tool := shellTool(t, "run_shell_command", ShellOptions{})
-	inv, err := tool.Prepare(env, []byte(`{"command": "git status && X=1 rm -rf build > out.txt", "description": "Clean the build"}`))
+	inv, err := tool.Prepare(env, []byte(`{"command": "git status && LC_ALL=C rm -rf build > out.txt", "description": "Clean the build"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,14 +211,14 @@ func TestRunShellConfirmation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &tools.Confirmation{Type: tools.ConfirmExec, Title: "Clean the build", Command: "git status && X=1 rm -rf build > out.txt",
+	want := &tools.Confirmation{Type: tools.ConfirmExec, Title: "Clean the build", Command: "git status && LC_ALL=C rm -rf build > out.txt",
 		Dir: env.Roots.Primary(), RootCommands: []string{"git", "rm"}, Parsed: true,
 		Commands:  []tools.ShellCommand{{Words: []string{"git", "status"}}, {Words: []string{"rm", "-rf", "build"}}},
 		Redirects: []string{"out.txt"}}
 	if fmt.Sprintf("%+v", conf) != fmt.Sprintf("%+v", want) {
 		t.Errorf("Confirmation =\n %+v\nwant\n %+v", conf, want)
 	}
-	if inv.Title() != "git status && X=1 rm -rf build > out.txt" {
+	if inv.Title() != "git status && LC_ALL=C rm -rf build > out.txt" {
 		t.Errorf("Title = %q", inv.Title())
 	}
 

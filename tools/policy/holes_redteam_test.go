@@ -59,6 +59,13 @@ func TestRedteamAllowedProgramHijack(t *testing.T) {
 		"LD_DEBUG_OUTPUT=/tmp/x ls", "GCONV_PATH=./evil ls", "OPENSSL_CONF=./evil.cnf git status",
 		"ls \r#; ./evil", "ls \r# $(./evil)", "ls x\\\r\n./evil", "bash -c $'ls \\r#; ./evil'",
 		"ls # x \\\n./evil", "ls $(echo # \\\n./evil)", "bash -c $'ls # \\\\\\n./evil'",
+		// Variables no deny list named: any upper-case name not known to be
+		// harmless is asked about.
+		"GOCACHEPROG=./evil go test", "GOWORK=./evil.work go test", "CGO_CFLAGS=-fplugin=./evil.so go test",
+		"JAVA_HOME=./evil make test", "GLIBC_TUNABLES=x ls", "TERMINFO=./evil less f", "NLSPATH=./evil ls",
+		"CCACHE_PREFIX=./evil make test", "LUA_INIT=@evil.lua make test", "PHPRC=. make test",
+		"PIP_CONFIG_FILE=./evil pytest", "PNPM_HOME=./evil npm test", "pnpm_config_x=1 npm test",
+		"export GOCACHEPROG=./evil; go test", "read -r GOCACHEPROG < f; go test",
 	}
 	for _, line := range lines {
 		if v := p.Decide(shellCall(line, root)); v.Decision == Allow {
@@ -66,10 +73,21 @@ func TestRedteamAllowedProgramHijack(t *testing.T) {
 		}
 	}
 	for _, line := range []string{"LANG=C ls", "CI=1 npm test", "CGO_ENABLED=0 go test ./...", "NODE_ENV=test npm test",
-		"TZ=UTC ls", "ls \t-la", "echo 'a\tb'"} {
+		"TZ=UTC ls", "ls \t-la", "echo 'a\tb'", "GOOS=windows GOARCH=arm64 go test", "RUST_BACKTRACE=1 cargo test",
+		"LC_ALL=C NO_COLOR=1 ls", "for f in *.go; do echo $f; done", "n=3; ls"} {
 		if v := p.Decide(shellCall(line, root)); v.Decision != Allow {
 			t.Errorf("%q should be allowed by the rules: %v (%s)", line, v.Decision, v.Reason)
 		}
+	}
+	// An unlisted variable is beyond what a rule covers, not code known
+	// only at run time: the card says which, and yolo runs the line.
+	v := p.Decide(shellCall("GOCACHEPROG=./evil go test", root))
+	if !strings.Contains(v.Reason, "with GOCACHEPROG set") {
+		t.Errorf("reason %q does not name the variable", v.Reason)
+	}
+	yolo := New(Options{Mode: ModeYolo, Trusted: true, Roots: roots})
+	if v := yolo.Decide(shellCall("DATABASE_URL=x npm test", root)); v.Decision != Allow {
+		t.Errorf("yolo asked about an unlisted variable: %v (%s)", v.Decision, v.Reason)
 	}
 }
 

@@ -94,6 +94,9 @@ type analyzer struct {
 	// moved records a command that changes the working directory of the
 	// commands after it (cd, pushd, popd, env -C).
 	moved bool
+	// later is the first unlisted variable the line sets for the commands
+	// after the assignment (setLater).
+	later string
 }
 
 // script parses src and records what it runs; false means it does not
@@ -164,8 +167,12 @@ func (a *analyzer) add(ws []word, dynamic bool) int {
 	if len(ws) == 0 {
 		return -1
 	}
+	out := beyond(ws)
+	if out == "" && a.later != "" {
+		out = setWith(a.later)
+	}
 	a.cmds = append(a.cmds, found{
-		Command: Command{Words: vals(ws), Dynamic: dynamic || !ws[0].named(), Beyond: beyond(ws)},
+		Command: Command{Words: vals(ws), Dynamic: dynamic || !ws[0].named(), Beyond: out},
 		named:   ws[0].lit,
 	})
 	return len(a.cmds) - 1
@@ -173,19 +180,37 @@ func (a *analyzer) add(ws []word, dynamic bool) int {
 
 // call records a simple command with its prefix assignments.
 func (a *analyzer) call(c *syntax.CallExpr, redirs []*syntax.Redirect, depth int) {
-	risky := slices.ContainsFunc(c.Assigns, func(as *syntax.Assign) bool {
-		return as.Name != nil && riskyVar(as.Name.Value)
-	})
-	a.command(invocation{words: a.words(c.Args), redirs: redirs, depth: depth, risky: risky})
+	var set assigned
+	for _, as := range c.Assigns {
+		if as.Name != nil {
+			set.note(as.Name.Value)
+		}
+	}
+	a.command(invocation{words: a.words(c.Args), redirs: redirs, depth: depth, risky: set.risky, unsure: set.unsure})
 }
 
 // assignments records a statement made only of assignments when one of
-// them sets a variable that changes what later commands run.
+// them sets a variable that changes what later commands run; one that sets
+// an unlisted variable marks the commands after it (setLater).
 func (a *analyzer) assignments(as []*syntax.Assign) {
 	for _, v := range as {
-		if v.Name != nil && riskyVar(v.Name.Value) {
+		if v.Name == nil {
+			continue
+		}
+		if riskyVar(v.Name.Value) {
 			a.add([]word{{val: a.assignSource(v), lit: true}}, true)
 		}
+		a.setLater(v.Name.Value)
+	}
+}
+
+// setLater notes that the line sets the variable name for the commands
+// after it (an assignment to a variable that may be exported, export,
+// declare -x): when it is unlisted, those commands are not covered by a
+// rule naming their program.
+func (a *analyzer) setLater(name string) {
+	if a.later == "" && unlistedVar(name) {
+		a.later = name
 	}
 }
 
@@ -196,12 +221,14 @@ func (a *analyzer) assignments(as []*syntax.Assign) {
 func (a *analyzer) decl(d *syntax.DeclClause) {
 	ws := []word{{val: d.Variant.Value, lit: true}}
 	risky, nameref := d.Variant.Value == "nameref", false
+	var names []string
 	for _, v := range d.Args {
 		switch {
 		case v.Name != nil:
 			// declare -n ref=PATH makes ref an alias of PATH: a value
 			// naming a risky variable counts too.
 			val, lit := literalWord(v.Value)
+			names = append(names, v.Name.Value)
 			ws = append(ws, word{val: a.assignSource(v), lit: true})
 			risky = risky || riskyVar(v.Name.Value) || riskyVar(val) ||
 				(nameref && (v.Naked || v.Value == nil || !lit || !isName(val)))
@@ -213,10 +240,14 @@ func (a *analyzer) decl(d *syntax.DeclClause) {
 				risky = risky || strings.Contains(val, "i")
 			}
 			risky = risky || !ok || riskyVar(strings.TrimSuffix(name, "+")) || strings.Contains(name, "[")
+			names = append(names, strings.TrimSuffix(name, "+"))
 			ws = append(ws, word{val: a.source(v.Value), lit: ok})
 		}
 	}
 	a.add(ws, risky)
+	for _, name := range names {
+		a.setLater(name)
+	}
 }
 
 // assignSource prints a named assignment as written.
@@ -263,58 +294,4 @@ func (a *analyzer) writes(target string) {
 // isNumber reports whether s is a non-empty run of decimal digits.
 func isNumber(s string) bool {
 	return s != "" && strings.Trim(s, "0123456789") == ""
-}
-
-// riskyVar reports whether setting the variable changes which programs or
-// code run: the search path, preloaded libraries, shell start-up files,
-// exported functions, the commands git, pagers and editors run, and the
-// folders and options through which build and test tools find their
-// configuration, plugins, compilers and wrappers (HOME=dir git status runs
-// dir/.gitconfig's core.fsmonitor; npm_config_script_shell, GOFLAGS,
-// RUSTC_WRAPPER, PYTEST_ADDOPTS, KUBECONFIG run other programs).
-func riskyVar(name string) bool {
-	switch name {
-	case "PATH", "BASH_ENV", "ENV", "PROMPT_COMMAND",
-		"PS4", "SHELLOPTS", "BASHOPTS", "IFS", "CDPATH", "PAGER", "MANPAGER", "EDITOR", "VISUAL",
-		"SSH_ASKPASS", "LESSOPEN", "LESSCLOSE", "PYTHONPATH", "PYTHONSTARTUP", "NODE_OPTIONS",
-		"PERL5OPT", "PERL5LIB", "RUBYOPT", "JAVA_TOOL_OPTIONS":
-		return true
-	case "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE", "GIT_COMMITTER_NAME",
-		"GIT_COMMITTER_EMAIL", "GIT_COMMITTER_DATE", "GIT_TERMINAL_PROMPT":
-		return false
-	}
-	if configVar(name) {
-		return true
-	}
-	// GIT_*: GIT_SSH_COMMAND, GIT_EXTERNAL_DIFF, GIT_CONFIG_*, GIT_DIR...
-	// can all make git run other programs; LD_* and DYLD_* load libraries.
-	for _, prefix := range []string{"GIT_", "BASH_FUNC_", "LD_", "DYLD_", "CARGO_", "YARN_"} {
-		if strings.HasPrefix(name, prefix) {
-			return true
-		}
-	}
-	return strings.HasPrefix(strings.ToLower(name), "npm_config_")
-}
-
-// configVar reports whether the variable names a folder, file or option
-// string from which a common tool reads what to run: a home or config
-// folder, a compiler or wrapper, extra options or plugins.
-func configVar(name string) bool {
-	switch name {
-	case "HOME", "XDG_CONFIG_HOME", "ZDOTDIR", "SHELL", "CURL_HOME", "WGETRC",
-		"GOFLAGS", "GOENV", "GOROOT", "GOTOOLCHAIN", "PKG_CONFIG", "CC", "CXX", "CPP", "LD", "AR",
-		"RUSTC", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "RUSTDOC", "RUSTFLAGS", "RUSTUP_HOME",
-		"MAKEFLAGS", "MFLAGS", "MAKEFILES", "PYTEST_ADDOPTS", "PYTEST_PLUGINS", "PYTHONHOME",
-		"PYTHONUSERBASE", "PYTHONWARNINGS", "PYTHONBREAKPOINT", "NODE_PATH", "PERLLIB", "PERL5DB",
-		"RUBYLIB", "BUNDLE_GEMFILE", "GEM_HOME", "GEM_PATH", "LESS", "LESSKEY", "LESSKEYIN",
-		"LESSEDIT", "MANOPT", "BROWSER", "GH_BROWSER", "GH_EDITOR", "GH_PAGER", "SUDO_EDITOR",
-		"FCEDIT", "KUBE_EDITOR", "SYSTEMD_PAGER", "SYSTEMD_EDITOR", "TAR_OPTIONS", "ZIPOPT",
-		"RSYNC_RSH", "RSYNC_CONNECT_PROG", "GCONV_PATH", "OPENSSL_CONF", "OPENSSL_ENGINES",
-		"OPENSSL_MODULES", "KUBECONFIG", "DOCKER_HOST", "DOCKER_CONTEXT", "DOCKER_CONFIG",
-		"_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "MAVEN_OPTS", "MAVEN_ARGS", "GRADLE_OPTS",
-		"GRADLE_USER_HOME", "CLASSPATH", "DOTNET_STARTUP_HOOKS", "HTTP_PROXY", "HTTPS_PROXY",
-		"ALL_PROXY", "http_proxy", "https_proxy", "all_proxy":
-		return true
-	}
-	return false
 }

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -38,14 +39,14 @@ func TestAnalyze(t *testing.T) {
 		{"backticks", "echo `rm x`", cmds(c("echo", "$(rm x)"), c("rm", "x")), nil},
 		{"in double quotes", `echo "a $(rm x) b"`, cmds(c("echo", `"a $(rm x) b"`), c("rm", "x")), nil},
 		{"nested", "echo $(cat $(rm x))", cmds(c("echo", "$(cat $(rm x))"), c("cat", "$(rm x)"), c("rm", "x")), nil},
-		{"in assignment", "X=$(rm -rf /)", cmds(c("rm", "-rf", "/")), nil},
-		{"in prefix assignment", "X=$(rm -rf /) ls", cmds(c("ls"), c("rm", "-rf", "/")), nil},
+		{"in assignment", "x=$(rm -rf /)", cmds(c("rm", "-rf", "/")), nil},
+		{"in prefix assignment", "x=$(rm -rf /) ls", cmds(c("ls"), c("rm", "-rf", "/")), nil},
 		{"in parameter default", "echo ${X:-$(rm x)}", cmds(c("echo", "${X:-$(rm x)}"), c("rm", "x")), nil},
 		{"in arithmetic", "echo $(( $(rm x) + 1 ))", cmds(c("echo", "$(($(rm x) + 1))"), d("$(( $(rm x) + 1 ))"), c("rm", "x")), nil},
 		{"process substitution in", "diff <(ls a) <(rm b)", cmds(c("diff", "<(ls a)", "<(rm b)"), c("ls", "a"), c("rm", "b")), nil},
 		{"process substitution out", "ls > >(rm x)", cmds(c("ls"), c("rm", "x")), nil},
 		{"in redirect target", "ls > $(rm x)", cmds(c("ls"), c("rm", "x")), files("")},
-		{"in export", "export X=$(rm x)", cmds(c("export", "X=$(rm x)"), c("rm", "x")), nil},
+		{"in export", "export x=$(rm x)", cmds(c("export", "x=$(rm x)"), c("rm", "x")), nil},
 		{"in heredoc", "cat <<EOF\n$(rm x)\nEOF", cmds(c("cat"), c("rm", "x")), nil},
 		{"quoted heredoc is text", "cat <<'EOF'\n$(rm x)\nEOF", cmds(c("cat")), nil},
 		{"in array index", "echo ${a[$(rm x)]}", cmds(c("echo", "${a[$(rm x)]}"), d("${a[$(rm x)]}"), c("rm", "x")), nil},
@@ -65,11 +66,11 @@ func TestAnalyze(t *testing.T) {
 		{"coproc", "coproc rm x", cmds(c("rm", "x")), nil},
 		{"time keyword", "time rm x", cmds(c("rm", "x")), nil},
 		// Wrappers.
-		{"env", "env X=1 rm x", cmds(c("rm", "x")), nil},
-		{"env -i and unset", "env -i -u HOME X=1 Y=2 rm x", cmds(c("rm", "x")), nil},
+		{"env", "env LANG=C rm x", cmds(c("rm", "x")), nil},
+		{"env -i and unset", "env -i -u HOME LC_ALL=C TZ=UTC rm x", cmds(c("rm", "x")), nil},
 		{"env split string", "env -S 'rm -rf /'", cmds(d("env", "-S", "rm -rf /")), nil},
 		{"env alone", "env", cmds(c("env")), nil},
-		{"prefix assignment", "X=1 Y=2 rm x", cmds(c("rm", "x")), nil},
+		{"prefix assignment", "CI=1 x=2 rm x", cmds(c("rm", "x")), nil},
 		{"nohup", "nohup rm x", cmds(c("rm", "x")), nil},
 		{"timeout", "timeout 5 rm -rf x", cmds(c("rm", "-rf", "x")), nil},
 		{"timeout options", "timeout -s KILL --kill-after=2 5s rm x", cmds(c("rm", "x")), nil},
@@ -82,11 +83,11 @@ func TestAnalyze(t *testing.T) {
 		{"time program", `\time -p rm x`, cmds(c("rm", "x")), nil},
 		{"time -o writes a file", `\time -o /etc/x rm x`, cmds(d("time", "-o", "/etc/x", "rm", "x")), nil},
 		{"stdbuf setsid", "stdbuf -oL setsid rm x", cmds(c("rm", "x")), nil},
-		{"chain of wrappers", "nohup env A=1 timeout 3 nice rm x", cmds(c("rm", "x")), nil},
+		{"chain of wrappers", "nohup env NO_COLOR=1 timeout 3 nice rm x", cmds(c("rm", "x")), nil},
 		{"wrapper by path", "/usr/bin/env rm x", cmds(c("rm", "x")), nil},
 		{"local program named env", "./env rm x", cmds(c("./env", "rm", "x")), nil},
 		{"sudo", "sudo rm -rf /", cmds(c("sudo", "rm", "-rf", "/"), c("rm", "-rf", "/")), nil},
-		{"sudo options", "sudo -u root -E env X=1 rm x", cmds(c("sudo", "-u", "root", "-E", "env", "X=1", "rm", "x"), c("rm", "x")), nil},
+		{"sudo options", "sudo -u root -E env TERM=dumb rm x", cmds(c("sudo", "-u", "root", "-E", "env", "TERM=dumb", "rm", "x"), c("rm", "x")), nil},
 		{"sudo -s reads stdin", "sudo -s", cmds(d("sudo", "-s")), nil},
 		{"sudo unknown option", "sudo -Z rm", cmds(d("sudo", "-Z", "rm")), nil},
 		{"xargs", "find . -name '*.o' | xargs rm", cmds(c("find", ".", "-name", "*.o"), c("rm")), nil},
@@ -178,6 +179,8 @@ func TestAnalyze(t *testing.T) {
 		{"for over risky", "for PATH in /tmp; do ls; done", cmds(d("PATH"), c("ls")), nil},
 		{"risky before exec", "PATH=/tmp exec", cmds(d("exec")), nil},
 		{"harmless git variable", "GIT_AUTHOR_NAME=me git commit", cmds(c("git", "commit")), nil},
+		{"shell variable", "n=3; ls", cmds(c("ls")), nil},
+		{"lower-case proxy", "https_proxy=http://x curl y", cmds(d("curl", "y")), nil},
 		// Quoting tricks.
 		{"split quotes", "'r''m' -rf /", cmds(c("rm", "-rf", "/")), nil},
 		{"backslash", `\rm -rf /`, cmds(c("rm", "-rf", "/")), nil},
@@ -373,6 +376,38 @@ func TestAnalyzeChdir(t *testing.T) {
 		got := Analyze(tt.line)
 		if !reflect.DeepEqual(got.Redirects, tt.want) {
 			t.Errorf("Analyze(%q).Redirects = %q, want %q", tt.line, got.Redirects, tt.want)
+		}
+	}
+}
+
+// TestAnalyzeUnlistedVariable: a variable no list names, set for a
+// command (prefix, env, sudo) or for the commands after it (assignment,
+// export, declare), leaves those commands to be asked about: Beyond says
+// which variable. Harmless and lower-case names change nothing.
+func TestAnalyzeUnlistedVariable(t *testing.T) {
+	b := func(beyond string, words ...string) Command { return Command{Words: words, Beyond: beyond} }
+	tests := []struct {
+		line string
+		want []Command
+	}{
+		{"GOCACHEPROG=./evil go vet", cmds(b("with GOCACHEPROG set", "go", "vet"))},
+		{"env LUA_INIT=@evil.lua lua x.lua", cmds(b("with LUA_INIT set", "lua", "x.lua"))},
+		{"sudo PHPRC=. php x.php", cmds(b("with PHPRC set", "sudo", "PHPRC=.", "php", "x.php"), b("with PHPRC set", "php", "x.php"))},
+		{"X=1 bash -c 'ls; pwd'", cmds(b("with X set", "ls"), b("with X set", "pwd"))},
+		{"export PHPRC=.; php x.php", cmds(c("export", "PHPRC=."), b("with PHPRC set", "php", "x.php"))},
+		{"JAVA_HOME=/tmp/j; mvn test && ls", cmds(b("with JAVA_HOME set", "mvn", "test"), b("with JAVA_HOME set", "ls"))},
+		{"ls; declare -x GLIBC_TUNABLES=x; ls", cmds(c("ls"), c("declare", "-x", "GLIBC_TUNABLES=x"), b("with GLIBC_TUNABLES set", "ls"))},
+		{"git diff; FOO=1 ls; git status", cmds(c("git", "diff"), b("with FOO set", "ls"), c("git", "status"))},
+		{"LANG=C TZ=UTC CI=1 GOOS=js ls", cmds(c("ls"))},
+		{"n=3 f=x ls; count=0; ls", cmds(c("ls"), c("ls"))},
+		{"FOO=1 git -c x=y status", cmds(b("git -c sets configuration that can run programs", "git", "-c", "x=y", "status"))},
+	}
+	for _, tt := range tests {
+		got := Analyze(tt.line)
+		if !got.Parsed || !slices.EqualFunc(got.Commands, tt.want, func(x, y Command) bool {
+			return slices.Equal(x.Words, y.Words) && x.Dynamic == y.Dynamic && x.Beyond == y.Beyond
+		}) {
+			t.Errorf("Analyze(%q).Commands =\n  %+v\nwant\n  %+v", tt.line, got.Commands, tt.want)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"cmp"
 	"path"
 	"strings"
 
@@ -9,18 +10,23 @@ import (
 
 // invocation is a command about to be examined: its words, the
 // redirections of its statement (a shell may read its script from a
-// here-document), how deep in nested scripts it sits, and whether a risky
-// variable is set for it.
+// here-document), how deep in nested scripts it sits, whether a risky
+// variable is set for it, and the first unlisted one (unlistedVar).
 type invocation struct {
 	words  []word
 	redirs []*syntax.Redirect
 	depth  int
 	risky  bool
+	unsure string
 }
 
 // command records a command, unwrapping wrappers until the command that
-// really runs is found.
+// really runs is found. Every command it records (the wrappers, the
+// command, the scripts it runs) gets an unlisted variable set for it.
 func (a *analyzer) command(inv invocation) {
+	start := len(a.cmds)
+	unsure := inv.unsure
+	defer func() { a.setFor(start, unsure) }()
 	for len(inv.words) > 0 {
 		if !inv.words[0].named() {
 			a.add(inv.words, true)
@@ -31,6 +37,20 @@ func (a *analyzer) command(inv invocation) {
 			return
 		}
 		inv = next
+		unsure = cmp.Or(unsure, inv.unsure)
+	}
+}
+
+// setFor marks the commands recorded from index start on as run with the
+// unlisted variable name set: no rule naming their program covers them.
+func (a *analyzer) setFor(start int, name string) {
+	if name == "" {
+		return
+	}
+	for i := start; i < len(a.cmds); i++ {
+		if a.cmds[i].Beyond == "" {
+			a.cmds[i].Beyond = setWith(name)
+		}
 	}
 }
 
@@ -174,14 +194,14 @@ func (a *analyzer) env(inv invocation) (invocation, bool) {
 		return invocation{}, false
 	}
 	a.noteChdir(seen, "C", "chdir")
-	rest, risky, ok := skipAssignments(rest)
+	rest, set, ok := skipAssignments(rest)
 	switch {
 	case !ok:
 		a.add(inv.words, true)
 	case len(rest) == 0:
-		a.add(inv.words, inv.risky || risky) // env alone prints the environment
+		a.add(inv.words, inv.risky || set.risky) // env alone prints the environment
 	default:
-		inv.words, inv.risky = rest, inv.risky || risky
+		inv.words, inv.risky, inv.unsure = rest, inv.risky || set.risky, cmp.Or(inv.unsure, set.unsure)
 		return inv, true
 	}
 	return invocation{}, false
@@ -210,10 +230,11 @@ func (a *analyzer) sudo(inv invocation) (invocation, bool) {
 		longVal: []string{"close-from", "chdir", "group", "host", "prompt", "chroot", "role", "type",
 			"command-timeout", "other-user", "user"}}
 	rest, seen, ok := o.skip(ws[1:])
-	var risky bool
+	var set assigned
 	if ok {
-		rest, risky, ok = skipAssignments(rest)
+		rest, set, ok = skipAssignments(rest)
 	}
+	risky := set.risky
 	if !ok {
 		a.add(ws, true)
 		return invocation{}, false
@@ -232,7 +253,7 @@ func (a *analyzer) sudo(inv invocation) (invocation, bool) {
 	if len(rest) == 0 {
 		return invocation{}, false
 	}
-	inv.words, inv.risky = rest, inv.risky || risky
+	inv.words, inv.risky, inv.unsure = rest, inv.risky || risky, cmp.Or(inv.unsure, set.unsure)
 	return inv, true
 }
 
@@ -284,22 +305,37 @@ func unknownWhere(ws []word, marker string) []word {
 	return out
 }
 
+// assigned is what NAME=VALUE words set for a command: whether a risky
+// variable, and the first unlisted one.
+type assigned struct {
+	risky  bool
+	unsure string
+}
+
+// note adds the variable name to what is set.
+func (s *assigned) note(name string) {
+	s.risky = s.risky || riskyVar(name)
+	if s.unsure == "" && unlistedVar(name) {
+		s.unsure = name
+	}
+}
+
 // skipAssignments skips NAME=VALUE words (env and sudo set them for the
-// command) and reports whether one sets a risky variable. A word that is
-// not literal might be an assignment or the command: false.
-func skipAssignments(ws []word) ([]word, bool, bool) {
-	risky := false
+// command) and says what they set. A word that is not literal might be an
+// assignment or the command: false.
+func skipAssignments(ws []word) ([]word, assigned, bool) {
+	var set assigned
 	for i, w := range ws {
 		if !w.lit {
-			return nil, false, false
+			return nil, assigned{}, false
 		}
 		name, _, isAssign := strings.Cut(w.val, "=")
 		if !isAssign || name == "" {
-			return ws[i:], risky, true
+			return ws[i:], set, true
 		}
-		risky = risky || riskyVar(name)
+		set.note(name)
 	}
-	return nil, risky, true
+	return nil, set, true
 }
 
 // setsRiskyVar reports whether a builtin that assigns or tests variables
