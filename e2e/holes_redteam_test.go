@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -47,14 +48,7 @@ func TestHoleRedteamConfigFolder(t *testing.T) {
 		"export HOME=docs; git status",
 		"env HOME=docs git status",
 	}
-	proof := "HOME=docs/evil git status"
-	reqs := holeRun{lines: append(append([]string{"git status"}, crafted...), proof),
-		answers: []string{"proceed_always", "reject_once", "reject_once", "reject_once", "reject_once", "proceed_once"}}.run(t, ws)
-	checkAsked(t, reqs, 1, append(crafted, proof))
-	noFile(t, filepath.Join(ws, "PWNED"))
-	if _, err := exec.Command("test", "-e", filepath.Join(ws, "PROOF")).CombinedOutput(); err != nil {
-		t.Errorf("the line allowed once did not create PROOF: the test would not see the attack")
-	}
+	askedThenProven(t, ws, "git status", crafted, "HOME=docs/evil git status")
 }
 
 // TestHoleRedteamUnlistedVariable: a list of variables known to change
@@ -76,12 +70,24 @@ func TestHoleRedteamUnlistedVariable(t *testing.T) {
 		"export GOCACHEPROG='touch PWNED'; go vet .",
 		"env GOCACHEPROG='touch PWNED' go vet .",
 	}
-	proof := "GOCACHEPROG='touch PROOF' go vet ."
-	reqs := holeRun{lines: append(append([]string{"go vet ."}, crafted...), proof),
-		answers: []string{"proceed_always", "reject_once", "reject_once", "reject_once", "proceed_once"}}.run(t, ws)
+	askedThenProven(t, ws, "go vet .", crafted, "GOCACHEPROG='touch PROOF' go vet .")
+}
+
+// askedThenProven plays allowed (answered "always"), the crafted lines
+// (each rejected) and proof (allowed once) in a session rooted at ws. Every
+// crafted line and proof must be asked about and PWNED must not exist;
+// PROOF must, or the test would not see the attack.
+func askedThenProven(t *testing.T, ws, allowed string, crafted []string, proof string) {
+	t.Helper()
+	answers := []string{"proceed_always"}
+	for range crafted {
+		answers = append(answers, "reject_once")
+	}
+	reqs := holeRun{lines: append(append([]string{allowed}, crafted...), proof),
+		answers: append(answers, "proceed_once")}.run(t, ws)
 	checkAsked(t, reqs, 1, append(crafted, proof))
 	noFile(t, filepath.Join(ws, "PWNED"))
-	if _, err := exec.Command("test", "-e", filepath.Join(ws, "PROOF")).CombinedOutput(); err != nil {
+	if _, err := os.Lstat(filepath.Join(ws, "PROOF")); err != nil {
 		t.Errorf("the line allowed once did not create PROOF: the test would not see the attack")
 	}
 }
