@@ -60,6 +60,7 @@ func classify(err error, info *attemptInfo) failure {
 		}
 	case errors.Is(err, errUnreadableEvent):
 		f.midStream = true
+		f.detail, f.code = errorDetail(info.event)
 	case errors.As(err, &ae):
 		f.midStream = true
 		f.detail, f.code = model.OneLine(ae.Message), apiCode(ae)

@@ -42,13 +42,16 @@ func (p *Provider) do(ctx context.Context, modelName string, op attemptFunc) err
 // infoKey is the context key of the *attemptInfo an attempt carries.
 type infoKey struct{}
 
-// attemptInfo is what captureFailure saw of a failed HTTP response. The
-// doer runs synchronously inside the attempt, so no locking is needed.
+// attemptInfo is what captureFailure saw of a failed HTTP response, and
+// the last error event of a stream (commentFilter). The doer and the
+// stream's reader run synchronously inside the attempt, so no locking is
+// needed.
 type attemptInfo struct {
 	status   int
 	body     []byte
 	delay    time.Duration
 	hasDelay bool
+	event    []byte
 }
 
 // retryAfter reads the wait a server asked for: retry-after-ms (OpenAI),

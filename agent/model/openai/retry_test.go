@@ -140,7 +140,10 @@ func TestUnusualServers(t *testing.T) {
 		{"error event after a keep-alive", []rawAnswer{{200, sse, ": OPENROUTER PROCESSING\n\ndata: {\"error\":{\"message\":\"Upstream failed\",\"code\":\"x\"}}\n\n"}}, 1, "", 0,
 			"reported an error mid-response: Upstream failed."},
 		{"error event without a message object", []rawAnswer{{200, sse, "data: {\"error\":\"boom\"}\n\n"}}, 1, "", 0,
+			"reported an error mid-response: boom."},
+		{"error event without any detail", []rawAnswer{{200, sse, "data: {\"error\":{}}\n\n"}}, 1, "", 0,
 			"reported an error mid-response: no details given."},
+		{"last event without a newline", []rawAnswer{{200, sse, strings.TrimSuffix(okStream, "\n\ndata: [DONE]\n\n")}}, 1, "fine", 0, ""},
 		{"JSON instead of a stream", []rawAnswer{{200, "application/json", `{"choices":[{"message":{"content":"hi"}}]}`}}, 1, "", 0,
 			"answered without any stream events"},
 	}

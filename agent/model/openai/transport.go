@@ -40,7 +40,8 @@ func (d *doer) Do(req *http.Request) (*http.Response, error) {
 		captureFailure(req, res)
 		return res, nil
 	}
-	res.Body = newCommentFilter(res.Body)
+	info, _ := req.Context().Value(infoKey{}).(*attemptInfo)
+	res.Body = newCommentFilter(res.Body, info)
 	return res, nil
 }
 
@@ -155,21 +156,23 @@ func editEach(m map[string]json.RawMessage, key string, edit func(map[string]jso
 }
 
 // commentFilter drops SSE comment lines (": keep-alive", OpenRouter's
-// ": OPENROUTER PROCESSING") from a stream. go-openai's reader counts
-// every line that is not "data:" toward its empty-message limit and keeps
-// it in an error buffer that a later error event is appended to, so a
-// keep-alive before an error event would hide the error.
+// ": OPENROUTER PROCESSING") before go-openai's stream reader, which
+// counts them as empty messages and gives up after 300. It also keeps the
+// last error event in the attempt's *attemptInfo, since go-openai drops
+// one whose error is not an object ({"error": "boom"}), and ends a stream
+// whose last line has no newline with one, which go-openai would drop.
 type commentFilter struct {
 	r        *bufio.Reader
 	body     io.Closer
+	info     *attemptInfo // nil when the request carries none
 	pending  []byte
 	err      error
 	midLine  bool // the last read ended inside a line
 	dropping bool // the current line is a comment
 }
 
-func newCommentFilter(body io.ReadCloser) *commentFilter {
-	return &commentFilter{r: bufio.NewReader(body), body: body}
+func newCommentFilter(body io.ReadCloser, info *attemptInfo) *commentFilter {
+	return &commentFilter{r: bufio.NewReader(body), body: body, info: info}
 }
 
 // Read serves the stream without its comment lines.
@@ -184,15 +187,31 @@ func (c *commentFilter) Read(p []byte) (int, error) {
 		}
 		if !c.midLine {
 			c.dropping = len(line) > 0 && line[0] == ':'
+			c.noteError(line)
 		}
 		c.midLine = errors.Is(err, bufio.ErrBufferFull)
 		if !c.dropping {
 			c.pending = append(c.pending[:0], line...)
+			if errors.Is(err, io.EOF) && len(line) > 0 && line[len(line)-1] != '\n' {
+				c.pending = append(c.pending, '\n')
+			}
 		}
 	}
 	n := copy(p, c.pending)
 	c.pending = c.pending[n:]
 	return n, nil
+}
+
+// noteError keeps the payload of a "data: {"error"..." line (its start,
+// when the line is longer than the reader's buffer).
+func (c *commentFilter) noteError(line []byte) {
+	if c.info == nil {
+		return
+	}
+	data, ok := bytes.CutPrefix(line, []byte("data:"))
+	if data = bytes.TrimSpace(data); ok && bytes.HasPrefix(data, []byte(`{"error"`)) {
+		c.info.event = append(c.info.event[:0], data[:min(len(data), maxErrorBody)]...)
+	}
 }
 
 // Close closes the response body.

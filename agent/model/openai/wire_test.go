@@ -120,12 +120,19 @@ func TestCommentFilter(t *testing.T) {
 	in := ": keep-alive\n\ndata: {\"a\":1}\n\n:" + long + "\ndata: " + long + ":not a comment\n: last"
 	want := "\ndata: {\"a\":1}\n\ndata: " + long + ":not a comment\n"
 	for _, r := range []io.Reader{strings.NewReader(in), iotest.OneByteReader(strings.NewReader(in))} {
-		got, err := io.ReadAll(newCommentFilter(io.NopCloser(r)))
+		got, err := io.ReadAll(newCommentFilter(io.NopCloser(r), nil))
 		if err != nil || string(got) != want {
 			t.Errorf("filtered = %q, %v; want %q", got, err, want)
 		}
 	}
-	broken := newCommentFilter(io.NopCloser(iotest.ErrReader(io.ErrUnexpectedEOF)))
+	// The last error event is kept; a last line without a newline gets one.
+	info := &attemptInfo{}
+	in = "data: {\"error\": \"first\"}\n\ndata: {\"a\":1}\n\ndata:{\"error\":\"boom\"}\n\ndata: {\"b\":2}"
+	got, err := io.ReadAll(newCommentFilter(io.NopCloser(strings.NewReader(in)), info))
+	if err != nil || string(got) != in+"\n" || string(info.event) != `{"error":"boom"}` {
+		t.Errorf("filtered = %q, %v, event %q; want %q and the last error event", got, err, info.event, in+"\n")
+	}
+	broken := newCommentFilter(io.NopCloser(iotest.ErrReader(io.ErrUnexpectedEOF)), nil)
 	if _, err := io.ReadAll(broken); !errors.Is(err, io.ErrUnexpectedEOF) {
 		t.Errorf("error = %v, want the body's", err)
 	}
