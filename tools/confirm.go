@@ -64,7 +64,8 @@ type Modifiable interface {
 
 // ShellCommand is one simple command found in a shell line. Beyond, when
 // set, names an option through which the command runs other programs or
-// writes files (git -c, sed -i, find -delete): no allow rule covers it.
+// writes files (git -c, sed -i, find -delete), or a variable it runs with
+// that may make it do so ("with GOCACHEPROG set"): no allow rule covers it.
 type ShellCommand struct {
 	Words   []string
 	Dynamic bool

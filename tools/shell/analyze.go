@@ -25,9 +25,10 @@ type Command struct {
 	// arithmetic context, an array subscript, ${!x}, ${x@P}).
 	Dynamic bool
 	// Beyond, when set, names an option through which the command runs
-	// other programs or writes files (git -c, sed -i, find -delete): more
-	// than a rule naming the program can promise, so no allow rule covers
-	// the command.
+	// other programs or writes files (git -c, sed -i, find -delete), or an
+	// unlisted variable it runs with ("with GOCACHEPROG set", unlistedVar):
+	// more than a rule naming the program can promise, so no allow rule
+	// covers the command.
 	Beyond string
 }
 
