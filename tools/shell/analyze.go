@@ -158,6 +158,7 @@ func (a *analyzer) visit(n syntax.Node, depth int) {
 		if riskyVar(n.Name.Value) { // for PATH in ...; select PATH in ...
 			a.add([]word{{val: n.Name.Value, lit: true}}, true)
 		}
+		a.setLater(n.Name.Value)
 	case *syntax.Redirect:
 		a.redirect(n)
 	}
@@ -210,7 +211,7 @@ func (a *analyzer) assignments(as []*syntax.Assign) {
 // declare -x): when it is unlisted, those commands are not covered by a
 // rule naming their program.
 func (a *analyzer) setLater(name string) {
-	if a.later == "" && unlistedVar(name) {
+	if a.later == "" && isName(name) && unlistedVar(name) {
 		a.later = name
 	}
 }

@@ -91,6 +91,7 @@ func (a *analyzer) step(inv invocation) (invocation, bool) {
 		a.find(inv)
 	case "read", "mapfile", "readarray", "getopts", "printf", "unset", "wait", "test", "[":
 		a.add(ws, inv.risky || setsRiskyVar(ws))
+		a.setsLater(ws)
 	case "let": // let run as a command (builtin let x) evaluates its words
 		a.add(ws, true)
 	case "hash", "enable": // hash -p sets a command's path; enable -f loads code
@@ -362,6 +363,26 @@ func setsRiskyVar(ws []word) bool {
 		}
 	}
 	return false
+}
+
+// setsLater notes the variables a builtin assigns for the commands after
+// it (setLater): read, mapfile, readarray and getopts name them as
+// operands, printf -v and wait -p as an option's value.
+func (a *analyzer) setsLater(ws []word) {
+	name := wrapperName(ws[0].val)
+	opt := map[string]string{"printf": "-v", "wait": "-p"}[name]
+	for i, w := range ws[1:] {
+		switch {
+		case !w.lit:
+		case name == "read" || name == "mapfile" || name == "readarray" || name == "getopts":
+			a.setLater(w.val)
+		case opt == "":
+		case w.val == opt && i+2 < len(ws):
+			a.setLater(ws[i+2].val)
+		case strings.HasPrefix(w.val, opt):
+			a.setLater(w.val[len(opt):])
+		}
+	}
 }
 
 // badNameAfter reports whether the leading options of a builtin (printf
