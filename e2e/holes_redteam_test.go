@@ -201,47 +201,19 @@ func TestHoleRedteamEmbeddedRepo(t *testing.T) {
 	lib := filepath.Join(ws, "vendor", "lib")
 	marker := filepath.Join(ws, "PWNED")
 	bareRepo(t, lib, marker)
-	chunks := []string{
-		shellCall("git diff"),
-		shellCall("git -C vendor/lib diff HEAD~1 HEAD"),
-		shellCall("cd vendor/lib && git diff HEAD~1 HEAD"),
-		shellCall("cd vendor/lib/refs && git diff HEAD~1 HEAD"),
-		modelCall("run_shell_command", map[string]any{"command": "git diff HEAD~1 HEAD", "directory": "vendor/lib"}),
+	run := holeRun{
+		lines: []string{"git diff", "git -C vendor/lib diff HEAD~1 HEAD", "cd vendor/lib && git diff HEAD~1 HEAD",
+			"cd vendor/lib/refs && git diff HEAD~1 HEAD"},
+		calls:   []string{modelCall("run_shell_command", map[string]any{"command": "git diff HEAD~1 HEAD", "directory": "vendor/lib"})},
+		answers: []string{"proceed_always", "reject_once"},
 	}
-	answers := []string{"proceed_always", "reject_once", "reject_once", "reject_once", "reject_once"}
-	reqs := redteamRun(t, ws, chunks, answers)
-	if len(reqs) != len(chunks) {
-		t.Errorf("asked %d times, want %d: a git command in the embedded repository ran unasked", len(reqs), len(chunks))
+	reqs := run.run(t, ws)
+	if want := len(run.lines) + len(run.calls); len(reqs) != want {
+		t.Errorf("asked %d times, want %d: a git command in the embedded repository ran unasked", len(reqs), want)
 	}
 	noFile(t, marker)
-	reqs = redteamRun(t, ws, []string{shellCall("git -C vendor/lib diff HEAD~1 HEAD")}, []string{"proceed_once"})
+	reqs = holeRun{lines: []string{"git -C vendor/lib diff HEAD~1 HEAD"}, answers: []string{"proceed_once"}}.run(t, ws)
 	if _, err := exec.Command("test", "-e", marker).CombinedOutput(); len(reqs) != 1 || err != nil {
 		t.Errorf("allowed once (asked %d times), the embedded repository's program did not run: the test would not see the attack", len(reqs))
 	}
-}
-
-// redteamRun plays one model turn per chunk in a session rooted at ws,
-// answering the permission requests in order (the last answer repeats).
-func redteamRun(t *testing.T, ws string, chunks, answers []string) []acptest.PermissionRequest {
-	t.Helper()
-	var turns []string
-	for _, c := range chunks {
-		turns = append(turns, `{"chunks":[`+c+`]}`)
-	}
-	turns = append(turns, `{"chunks":[{"text":"done"}]}`)
-	fake := acptest.NewFake()
-	n := 0
-	fake.Answer = func(acptest.PermissionRequest) (string, map[string]any) {
-		a := answers[min(n, len(answers)-1)]
-		n++
-		return a, nil
-	}
-	ed := startAgent(t, agentOpts{handler: fake.Handle, script: `{"turns":[` + strings.Join(turns, ",") + `],"fallback":"error"}`})
-	defer ed.Close()
-	ed.Initialize(map[string]any{})
-	id := ed.NewSession(ws)
-	if got := ed.StopReason(ed.Wait(ed.Prompt(id, "go"))); got != "end_turn" {
-		t.Fatalf("stopReason = %q\n%s", got, ed.Stderr())
-	}
-	return fake.Permissions
 }

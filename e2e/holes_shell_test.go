@@ -13,21 +13,26 @@ import (
 )
 
 // holeRun is one session replaying shell lines of issue 14: the model
-// runs lines in turn, and the fake editor answers each permission request
-// in order (the last answer repeats).
+// runs lines in turn (then calls, tool calls as modelCall writes them),
+// one per turn, and the fake editor answers each permission request in
+// order (the last answer repeats).
 type holeRun struct {
 	settings string
 	lines    []string
+	calls    []string
 	answers  []string
 }
 
-// run plays the lines in a session rooted at ws and returns the
+// run plays the lines and calls in a session rooted at ws and returns the
 // permission requests the editor saw.
 func (h holeRun) run(t *testing.T, ws string) []acptest.PermissionRequest {
 	t.Helper()
 	var chunks []string
 	for _, line := range h.lines {
 		chunks = append(chunks, `{"chunks":[`+shellCall(line)+`]}`)
+	}
+	for _, call := range h.calls {
+		chunks = append(chunks, `{"chunks":[`+call+`]}`)
 	}
 	chunks = append(chunks, `{"chunks":[{"text":"done"}]}`)
 	fake := acptest.NewFake()
