@@ -42,19 +42,6 @@ type Registration struct {
 // client is r's client.
 func (r *Registration) client() Client { return Client{ID: r.ClientID, Secret: r.ClientSecret} }
 
-// Registrations are the clients kept in the store.
-func (s *Store) Registrations() ([]Registration, error) {
-	f, err := s.read()
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Registration, 0, len(f.Clients))
-	for _, r := range f.Clients {
-		out = append(out, *r)
-	}
-	return out, nil
-}
-
 // registration is the client kept for k, nil when there is none.
 func (s *Store) registration(k RegistrationKey) (*Registration, error) {
 	f, err := s.read()

@@ -80,22 +80,23 @@ func (f *Flow) Run(ctx context.Context) (*Grant, error) {
 	if err != nil {
 		return nil, err
 	}
-	client, lb, kept, err := f.client(ctx, hc, ep)
+	key := f.registrationKey(ep)
+	client, lb, kept, err := f.client(ctx, hc, ep, key)
 	if err != nil {
 		return nil, err
 	}
 	defer lb.close()
 	tok, err := f.authorize(ctx, hc, f.config(ep, client, lb), lb, ep.resource)
 	if err != nil && kept && clientRejected(err) {
-		key := f.registrationKey(ep)
 		_ = f.Store.dropRegistration(ctx, key, client.ID) // registering again replaces it anyway
-		if client, err = f.register(ctx, hc, ep, key, lb); err != nil {
+		if client, err = f.register(ctx, hc, key, lb); err != nil {
 			return nil, err
 		}
+		kept = false // the new client was never refused: an unanswered flow keeps it
 		tok, err = f.authorize(ctx, hc, f.config(ep, client, lb), lb, ep.resource)
 	}
 	if err != nil && kept && ctx.Err() != nil {
-		f.forgetUnanswered(ctx, ep, client)
+		f.forgetUnanswered(ctx, key, client)
 	}
 	if err != nil {
 		return nil, err
@@ -109,8 +110,8 @@ func (f *Flow) Run(ctx context.Context) (*Grant, error) {
 // its redirect: the configured client; else the client Store kept for
 // this authorization server and configuration, listening on its
 // registered redirect URI (kept is set); else, and when that port is
-// taken, a new registration on a new port, which Store keeps.
-func (f *Flow) client(ctx context.Context, hc *http.Client, ep endpoints) (c Client, lb *loopback, kept bool, err error) {
+// taken, a new registration on a new port, which Store keeps under key.
+func (f *Flow) client(ctx context.Context, hc *http.Client, ep endpoints, key RegistrationKey) (c Client, lb *loopback, kept bool, err error) {
 	if f.Settings.ClientID != "" {
 		lb, err = listenLoopback(f.Settings.RedirectURI)
 		return Client{ID: f.Settings.ClientID, Secret: f.Settings.ClientSecret}, lb, false, err
@@ -118,7 +119,6 @@ func (f *Flow) client(ctx context.Context, hc *http.Client, ep endpoints) (c Cli
 	if ep.registration == "" {
 		return Client{}, nil, false, ErrNoClient
 	}
-	key := f.registrationKey(ep)
 	if f.Store != nil {
 		if r, err := f.Store.registration(key); err == nil && r != nil {
 			if lb, err := listenLoopback(r.RedirectURI); err == nil {
@@ -132,17 +132,17 @@ func (f *Flow) client(ctx context.Context, hc *http.Client, ep endpoints) (c Cli
 	if lb, err = listenLoopback(f.Settings.RedirectURI); err != nil {
 		return Client{}, nil, false, err
 	}
-	if c, err = f.register(ctx, hc, ep, key, lb); err != nil {
+	if c, err = f.register(ctx, hc, key, lb); err != nil {
 		lb.close()
 		return Client{}, nil, false, err
 	}
 	return c, lb, false, nil
 }
 
-// register registers companion for lb's redirect URI and keeps the
-// client in Store.
-func (f *Flow) register(ctx context.Context, hc *http.Client, ep endpoints, key RegistrationKey, lb *loopback) (Client, error) {
-	c, err := Register(ctx, hc, ep.registration, key.ClientName, lb.redirectURI, ep.scopes)
+// register registers companion with key's endpoint for lb's redirect URI
+// and keeps the client in Store.
+func (f *Flow) register(ctx context.Context, hc *http.Client, key RegistrationKey, lb *loopback) (Client, error) {
+	c, err := Register(ctx, hc, key.Endpoint, key.ClientName, lb.redirectURI, key.Scopes)
 	if err != nil {
 		return Client{}, err
 	}
@@ -160,10 +160,10 @@ func (f *Flow) register(ctx context.Context, hc *http.Client, ep endpoints, key 
 // unknown client's error to the user, not to the redirect URI), and
 // keeping it would fail every later authorization alike. If the user
 // merely gave up, the next authorization registers once more.
-func (f *Flow) forgetUnanswered(ctx context.Context, ep endpoints, client Client) {
+func (f *Flow) forgetUnanswered(ctx context.Context, key RegistrationKey, client Client) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), lockWait)
 	defer cancel()
-	_ = f.Store.dropRegistration(ctx, f.registrationKey(ep), client.ID)
+	_ = f.Store.dropRegistration(ctx, key, client.ID)
 }
 
 // registrationKey is what a registration with ep's authorization server

@@ -95,7 +95,6 @@ func saveMany(store *oauth.Store, id string) error {
 
 // helper is a helper process waiting to start.
 type helper struct {
-	cmd   *exec.Cmd
 	stdin io.WriteCloser
 	out   *bufio.Reader
 }
@@ -119,7 +118,7 @@ func startHelper(t *testing.T, mode string, env ...string) *helper {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { stdin.Close(); _ = cmd.Wait() })
-	h := &helper{cmd: cmd, stdin: stdin, out: bufio.NewReader(stdout)}
+	h := &helper{stdin: stdin, out: bufio.NewReader(stdout)}
 	if line := h.line(t); line != "ready" {
 		t.Fatalf("helper said %q, want ready", line)
 	}

@@ -28,10 +28,9 @@ type loopback struct {
 	serveOnce   sync.Once
 	srv         *http.Server
 
-	mu       sync.Mutex
-	state    string
-	result   chan callback // buffered: the first answer to state
-	answered bool
+	mu     sync.Mutex
+	state  string
+	result chan callback // buffered: the first answer to state
 }
 
 // callback is what the redirect brought: a code or an error.
@@ -73,7 +72,7 @@ func listenLoopback(configured string) (*loopback, error) {
 // earlier state) and returns where its answer arrives.
 func (lb *loopback) expect(state string) <-chan callback {
 	lb.mu.Lock()
-	lb.state, lb.result, lb.answered = state, make(chan callback, 1), false
+	lb.state, lb.result = state, make(chan callback, 1)
 	result := lb.result
 	lb.mu.Unlock()
 	lb.serveOnce.Do(func() {
@@ -103,9 +102,9 @@ func (lb *loopback) handle(w http.ResponseWriter, r *http.Request) {
 	default:
 		cb.code = q.Get("code")
 	}
-	if !lb.answered {
-		lb.answered = true
-		lb.result <- cb
+	select {
+	case lb.result <- cb: // the first answer; later ones are dropped
+	default:
 	}
 	lb.mu.Unlock()
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")

@@ -114,11 +114,7 @@ func TestOAuthRegistrationKeyedBySettings(t *testing.T) {
 	store := newStore(t)
 	authorizeKept(t, srv, store)
 	// another client name is another configuration: another registration
-	f := &oauth.Flow{ServerURL: srv.MCPURL(), ClientName: "other", Store: store,
-		Show: func(ctx context.Context, u string) { go func() { _, _ = oauthtest.Browser(ctx, u) }() }}
-	if _, err := f.Run(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	runFlow(t, &oauth.Flow{ServerURL: srv.MCPURL(), ClientName: "other", Store: store}, store)
 	regs, err := store.Registrations()
 	if err != nil || len(regs) != 2 || srv.Counts().Registrations != 2 {
 		t.Fatalf("registrations kept %+v (%v), at the server %d; want 2", regs, err, srv.Counts().Registrations)
@@ -155,5 +151,33 @@ func TestOAuthKeptClientUnansweredIsForgotten(t *testing.T) {
 	g, _ := authorizeKept(t, srv, store)
 	if c := srv.Counts(); c.Registrations != 2 || !srv.AccessTokenValid(g.AccessToken) {
 		t.Errorf("registrations %d, want 2 and a valid token", c.Registrations)
+	}
+}
+
+// TestOAuthNewClientUnansweredIsKept: a kept client the authorization
+// server refuses is replaced by a new registration; when the user then
+// gives up, the new client (never refused) stays kept for next time.
+func TestOAuthNewClientUnansweredIsKept(t *testing.T) {
+	srv := oauthtest.Start(oauthtest.Options{})
+	defer srv.Close()
+	store := newStore(t)
+	g1, _ := authorizeKept(t, srv, store)
+	srv.ForgetClients(oauthtest.RefuseInRedirect)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	shown := 0
+	f := &oauth.Flow{ServerURL: srv.MCPURL(), ClientName: "companion-test", Store: store,
+		Show: func(ctx context.Context, u string) {
+			if shown++; shown == 1 {
+				go func() { _, _ = oauthtest.Browser(ctx, u) }() // the kept client is refused
+				return
+			}
+			cancel() // the user gives up on the new client's page
+		}}
+	if _, err := f.Run(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if now := kept(t, store); now.ClientID == g1.ClientID || srv.Counts().Registrations != 2 {
+		t.Errorf("kept %+v after %d registrations; want the second client", now, srv.Counts().Registrations)
 	}
 }

@@ -200,10 +200,7 @@ func (s *Store) write(f storeFile) error {
 	if err != nil {
 		return err
 	}
-	dir := filepath.Dir(s.path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("OAuth grants: %w", err)
-	}
+	dir := filepath.Dir(s.path) // made by the lock update holds
 	tmp, err := os.CreateTemp(dir, ".mcp-oauth-*.json")
 	if err != nil {
 		return fmt.Errorf("OAuth grants: %w", err)

@@ -123,10 +123,7 @@ func (s *Source) refresh(ctx context.Context, fresh func(*Grant) bool) (*Grant, 
 		return true, nil
 	})
 	if out == nil {
-		if err == nil {
-			err = errNoGrant
-		}
-		return nil, err
+		return nil, err // every path that sets no grant gives an error
 	}
 	if err != nil {
 		// refreshed, but not saved: usable in this process only

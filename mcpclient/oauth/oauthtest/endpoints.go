@@ -18,9 +18,10 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 	redirect := q.Get("redirect_uri")
 	s.mu.Lock()
 	uris, known := s.clients[q.Get("client_id")]
-	forgotten, refusal := s.forgotten[q.Get("client_id")], s.refusal
+	forgottenURIs, forgotten := s.forgotten[q.Get("client_id")]
+	refusal := s.refusal
 	if forgotten && refusal == RefuseAtToken {
-		uris, known = s.forgottenURIs[q.Get("client_id")], true
+		uris, known = forgottenURIs, true
 	}
 	s.resource = append(s.resource, q.Get("resource"))
 	s.redirects = append(s.redirects, redirect)

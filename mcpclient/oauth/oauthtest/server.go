@@ -47,9 +47,8 @@ type Server struct {
 	redirects []string
 	// forgotten are the clients ForgetClients dropped (with their
 	// redirect URIs), refused as refusal says.
-	forgotten     map[string]bool
-	forgottenURIs map[string][]string
-	refusal       Refusal
+	forgotten map[string][]string
+	refusal   Refusal
 }
 
 // codeGrant is an issued authorization code.
@@ -67,7 +66,7 @@ func Start(opts Options) *Server {
 	}
 	s := &Server{opts: opts, clients: map[string][]string{opts.ClientID: nil}, codes: map[string]codeGrant{},
 		access: map[string]bool{}, refresh: map[string]bool{},
-		forgotten: map[string]bool{}, forgottenURIs: map[string][]string{}}
+		forgotten: map[string][]string{}}
 	mux := http.NewServeMux()
 	s.srv = httptest.NewUnstartedServer(mux)
 	base := "http://" + s.srv.Listener.Addr().String()
@@ -154,7 +153,7 @@ func (s *Server) ForgetClients(how Refusal) {
 	s.refusal = how
 	for id, uris := range s.clients {
 		if id != s.opts.ClientID {
-			s.forgotten[id], s.forgottenURIs[id] = true, uris
+			s.forgotten[id] = uris
 			delete(s.clients, id)
 		}
 	}
