@@ -58,4 +58,18 @@ func TestSandboxStatus(t *testing.T) {
 	if got := sandboxStatus(nil, "off", false); !strings.HasPrefix(got, "off") {
 		t.Errorf("sandboxStatus(off) = %q", got)
 	}
+	// The session's prober answers, not a probe of this machine.
+	probes := 0
+	prober := sandbox.NewProber(func(sandbox.Backend, string) (sandbox.ProbeResult, error) {
+		probes++
+		return sandbox.ProbeResult{BackendInfo: sandbox.BackendInfo{Name: sandbox.Bwrap, Why: "the prober's answer"}, Path: "/x/bwrap"}, nil
+	})
+	for range 2 {
+		if got := sandboxStatus(prober, "read-only", true); !strings.HasPrefix(got, "read-only, backend bwrap (the prober's answer), network allowed") {
+			t.Errorf("sandboxStatus with a prober = %q", got)
+		}
+	}
+	if probes != 1 {
+		t.Errorf("the prober probed %d times, want 1", probes)
+	}
 }

@@ -101,23 +101,14 @@ func (x *expander) importFile(ref, from string, stack []string, depth int) strin
 
 // allowedPath reports whether imports may read p: it must lie in the
 // project root or a user directory.
-func (l *loader) allowedPath(p string) bool {
-	for _, d := range l.allowed {
-		if tools.Within(d, p) {
-			return true
-		}
-	}
-	return false
-}
+func (l *loader) allowedPath(p string) bool { return withinAny(l.allowed, p) }
 
 // inProject reports whether p lies in the project root.
-func (l *loader) inProject(p string) bool {
-	for _, d := range l.project {
-		if tools.Within(d, p) {
-			return true
-		}
-	}
-	return false
+func (l *loader) inProject(p string) bool { return withinAny(l.project, p) }
+
+// withinAny reports whether p lies in one of dirs.
+func withinAny(dirs []string, p string) bool {
+	return slices.ContainsFunc(dirs, func(d string) bool { return tools.Within(d, p) })
 }
 
 // userImport reports whether a project's instruction file may import p

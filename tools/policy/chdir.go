@@ -7,17 +7,20 @@ import (
 	"companion/tools"
 )
 
-// chdirAsk names why a shell line must be asked about because it moves to
-// a folder outside the workspace, or to one only known when it runs (cd
-// "$x", cd -, popd): the commands after it work there, where an allowed
-// `git status` reads that folder's git config and runs what it names.
-func (p *Policy) chdirAsk(c Call) string {
+// folderAsk names why a shell line must be asked about for where its
+// commands work. A cd out of the workspace, or to a folder only known when
+// it runs (cd "$x", cd -, popd): the commands after it work there, where
+// an allowed `git status` reads that folder's git config and runs what it
+// names. Else git working in a repository that is files of the workspace
+// (embeddedRepo). One pass over the commands serves both.
+func (p *Policy) folderAsk(c Call) string {
 	conf := c.Confirm
 	if conf.Type != tools.ConfirmExec {
 		return ""
 	}
-	dir := commandDir(c.Root, conf.Dir)
-	moved := false
+	dir := c.workDir()
+	bases, moved := []string{dir}, false
+	var gits [][]string
 	for _, cmd := range conf.Commands {
 		if len(cmd.Words) == 0 {
 			continue
@@ -31,11 +34,14 @@ func (p *Policy) chdirAsk(c Call) string {
 				return "asked every time: the line changes to a folder outside the workspace (or one known only when it runs), where the commands after it work"
 			}
 			moved = true
+			bases = append(bases, target)
 		case "popd":
 			return "asked every time: popd returns to a folder known only when the line runs"
+		case "git":
+			gits = append(gits, cmd.Words[1:])
 		}
 	}
-	return ""
+	return p.embeddedRepo(dir, bases, gits)
 }
 
 // chdirTarget is the folder cd or pushd moves to, false when it is only

@@ -4,43 +4,28 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"companion/tools"
 )
 
-// embeddedRepoAsk names why a shell line with git commands must be asked
-// about: git would work in a repository that is plain files of the
+// embeddedRepo names why git commands (their arguments, gits) must be
+// asked about: git would work in a repository that is plain files of the
 // workspace rather than its .git, a bare repository (HEAD, objects, refs,
 // config) that a clone carries like any other folder. Its config is the
 // repository's own (diff.external, core.sshCommand,
 // remote.*.uploadpack, core.hooksPath), so an allowed `git diff` run in
-// it runs what a stranger wrote. "" when every folder the line's git
-// commands work in finds a .git first, or lies outside the workspace
-// (chdirAsk and the git options ask about those).
-func (p *Policy) embeddedRepoAsk(c Call) string {
-	conf := c.Confirm
-	if conf.Type != tools.ConfirmExec {
-		return ""
-	}
-	dir := commandDir(c.Root, conf.Dir)
-	bases := []string{dir}
-	var gits [][]string
-	for _, cmd := range conf.Commands {
-		if len(cmd.Words) == 0 {
-			continue
-		}
-		switch filepath.Base(cmd.Words[0]) {
-		case "cd", "pushd":
-			if target, ok := chdirTarget(cmd.Words[1:]); ok {
-				bases = append(bases, target)
-			}
-		case "git":
-			gits = append(gits, cmd.Words[1:])
-		}
-	}
+// it runs what a stranger wrote. "" when every folder they work in (from
+// the line's folder dir or a cd target among bases) finds a .git first,
+// or lies outside the workspace (folderAsk and the git options ask about
+// those).
+func (p *Policy) embeddedRepo(dir string, bases []string, gits [][]string) string {
+	seen := map[string]bool{}
 	for _, args := range gits {
 		for _, base := range bases {
-			if repo := p.bareRepoAt(dir, gitWorkDir(base, args)); repo != "" {
+			work := gitWorkDir(base, args)
+			if seen[work] {
+				continue // git add . && git commit: one walk
+			}
+			seen[work] = true
+			if repo := p.bareRepoAt(dir, work); repo != "" {
 				return "asked every time: git would use the repository " + p.roots.Display(repo) +
 					", which is files of the workspace, not its .git: that repository's config can run programs"
 			}

@@ -58,6 +58,9 @@ type Options struct {
 type Policy struct {
 	roots *tools.Roots
 	rules Rules
+	// homes is the user's home folder as named and with links resolved,
+	// read once (homeSecret, expandHome).
+	homes []string
 
 	// mu guards mode, trusted and session.
 	mu      sync.Mutex
@@ -75,7 +78,7 @@ func New(opts Options) *Policy {
 	if !opts.Trusted && Unsafe(opts.Mode) {
 		opts.Mode = ModeDefault
 	}
-	return &Policy{roots: opts.Roots, trusted: opts.Trusted, rules: opts.Rules, mode: opts.Mode}
+	return &Policy{roots: opts.Roots, trusted: opts.Trusted, rules: opts.Rules, mode: opts.Mode, homes: userHomes()}
 }
 
 // Mode is the current approval mode.
@@ -140,6 +143,9 @@ func (p *Policy) Decide(c Call) Verdict {
 	mode, session, trusted := p.mode, p.session, p.trusted
 	p.mu.Unlock()
 	c.Root = p.roots.Primary()
+	if c.Confirm != nil && c.Confirm.Type == tools.ConfirmExec {
+		c.dir = c.workDir() // resolved once: rules, redirects, cd targets and git folders all start there
+	}
 	all := Rules{
 		Allow: append(append([]Rule(nil), p.rules.Allow...), session.Allow...),
 		Ask:   p.rules.Ask,
@@ -161,10 +167,7 @@ func (p *Policy) Decide(c Call) Verdict {
 		if reason := p.protectedAsk(c); reason != "" {
 			return Verdict{Ask, reason}
 		}
-		if reason := p.chdirAsk(c); reason != "" {
-			return Verdict{Ask, reason}
-		}
-		if reason := p.embeddedRepoAsk(c); reason != "" {
+		if reason := p.folderAsk(c); reason != "" {
 			return Verdict{Ask, reason}
 		}
 	}
@@ -229,7 +232,7 @@ func (p *Policy) alwaysAsk(c Call) string {
 				return "the line runs code known only when it runs (a computed program name, eval, or a value bash evaluates as code), which no rule covers"
 			}
 		}
-		dir := commandDir(c.Root, conf.Dir)
+		dir := c.workDir()
 		for _, target := range conf.Redirects {
 			if reason := p.redirectOutside(dir, target); reason != "" {
 				return reason

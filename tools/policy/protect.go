@@ -111,7 +111,7 @@ func (p *Policy) protectedAsk(c Call) string {
 	case tools.ConfirmEdit:
 		return p.protectedPath(commandDir(c.Root, ""), conf.Path)
 	case tools.ConfirmExec:
-		dir := commandDir(c.Root, conf.Dir)
+		dir := c.workDir()
 		for _, target := range conf.Redirects {
 			if why := p.protectedPath(dir, target); why != "" {
 				return why

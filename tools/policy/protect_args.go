@@ -70,7 +70,7 @@ func argPath(w string) string {
 // resolves it), and, when it holds glob characters, whether any of its
 // components could match a protected name.
 func (p *Policy) protectedArg(dir, arg string) string {
-	if abs, ok := expandHome(arg); ok {
+	if abs, ok := p.expandHome(arg); ok {
 		arg = abs
 	}
 	if arg == "" || strings.ContainsAny(arg, "$`") {

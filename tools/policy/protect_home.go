@@ -41,12 +41,11 @@ func homeSecretWhy(rel string) string {
 // home reaches a secret; "" otherwise. Inside the roots protectedWhy has
 // already judged the path.
 func (p *Policy) homeSecret(candidates []string) string {
-	homes := userHomes()
 	for _, abs := range candidates {
 		if _, inside := p.roots.RootOf(abs); inside {
 			continue
 		}
-		for _, home := range homes {
+		for _, home := range p.homes {
 			if !tools.Within(home, abs) || abs == home {
 				continue
 			}
@@ -79,16 +78,16 @@ func userHomes() []string {
 // a shell word by the home folder, which the line cannot change unasked
 // (HOME set on it makes its commands Dynamic); ok is false for any other
 // word.
-func expandHome(w string) (string, bool) {
+func (p *Policy) expandHome(w string) (string, bool) {
 	for _, prefix := range []string{"~/", "$HOME/", "${HOME}/", `"$HOME"/`, `"${HOME}"/`, `"$HOME/`, `"${HOME}/`} {
 		rest, ok := strings.CutPrefix(w, prefix)
 		if !ok {
 			continue
 		}
-		home, err := os.UserHomeDir()
-		if err != nil || home == "" {
+		if len(p.homes) == 0 {
 			return "", false
 		}
+		home := p.homes[0]
 		if strings.HasPrefix(prefix, `"`) && !strings.HasSuffix(prefix, `"/`) {
 			rest = strings.TrimSuffix(rest, `"`)
 		}

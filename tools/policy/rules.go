@@ -55,6 +55,9 @@ type Call struct {
 	Confirm *tools.Confirmation
 	// Root is the session's primary root, for relative edit globs.
 	Root string
+	// dir is the folder a shell call runs in, resolved once by Decide
+	// (workDir).
+	dir string
 }
 
 // matchesTool reports whether the rule's tool part covers the call.
@@ -97,7 +100,7 @@ func (r Rule) matchesCommand(c Call, cmd tools.ShellCommand, deny bool) bool {
 	if len(prefix) == 0 || len(prefix) > len(cmd.Words) {
 		return false
 	}
-	if !sameProgram(prefix[0], cmd.Words[0], shellDir(c), deny) {
+	if !sameProgram(prefix[0], cmd.Words[0], c.workDir(), deny) {
 		return false
 	}
 	for i, w := range prefix[1:] {
@@ -108,9 +111,13 @@ func (r Rule) matchesCommand(c Call, cmd tools.ShellCommand, deny bool) bool {
 	return true
 }
 
-// shellDir is the directory a shell call runs in.
-func shellDir(c Call) string {
-	if c.Confirm == nil {
+// workDir is the directory a shell call runs in: the one Decide
+// resolved, else resolved now.
+func (c Call) workDir() string {
+	switch {
+	case c.dir != "":
+		return c.dir
+	case c.Confirm == nil:
 		return c.Root
 	}
 	return commandDir(c.Root, c.Confirm.Dir)

@@ -111,7 +111,7 @@ func (a *analyzer) script(src string, depth int) bool {
 		return false
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true)).Parse(strings.NewReader(src), "")
-	if err != nil || continuedComment(f) {
+	if err != nil || strings.Contains(src, "\\\n") && continuedComment(f) {
 		return false
 	}
 	syntax.Walk(f, func(n syntax.Node) bool {
@@ -128,7 +128,8 @@ func (a *analyzer) script(src string, depth int) bool {
 // its line. The parser reads a backslash before the newline as a line
 // continuation even in a comment, where bash does not: in "ls # x \
 // rm -rf y" it sees rm -rf y as arguments of ls, bash runs it. Such a
-// line is not read at all, so it is asked about.
+// line is not read at all, so it is asked about. Only a line holding a
+// backslash-newline needs the walk.
 func continuedComment(f *syntax.File) bool {
 	found := false
 	syntax.Walk(f, func(n syntax.Node) bool {

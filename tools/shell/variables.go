@@ -10,15 +10,15 @@ import "strings"
 // dir/.gitconfig's core.fsmonitor; npm_config_script_shell, GOFLAGS,
 // RUSTC_WRAPPER, PYTEST_ADDOPTS, KUBECONFIG run other programs).
 func riskyVar(name string) bool {
+	if harmlessVar(name) { // GIT_AUTHOR_NAME, CARGO_TERM_COLOR despite their prefixes
+		return false
+	}
 	switch name {
 	case "PATH", "BASH_ENV", "ENV", "PROMPT_COMMAND",
 		"PS4", "SHELLOPTS", "BASHOPTS", "IFS", "CDPATH", "PAGER", "MANPAGER", "EDITOR", "VISUAL",
 		"SSH_ASKPASS", "LESSOPEN", "LESSCLOSE", "PYTHONPATH", "PYTHONSTARTUP", "NODE_OPTIONS",
 		"PERL5OPT", "PERL5LIB", "RUBYOPT", "JAVA_TOOL_OPTIONS":
 		return true
-	case "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE", "GIT_COMMITTER_NAME",
-		"GIT_COMMITTER_EMAIL", "GIT_COMMITTER_DATE", "GIT_TERMINAL_PROMPT":
-		return false
 	}
 	if configVar(name) {
 		return true

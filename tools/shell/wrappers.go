@@ -366,23 +366,51 @@ func setsRiskyVar(ws []word) bool {
 }
 
 // setsLater notes the variables a builtin assigns for the commands after
-// it (setLater): read, mapfile, readarray and getopts name them as
-// operands, printf -v and wait -p as an option's value.
+// it (setLater).
 func (a *analyzer) setsLater(ws []word) {
-	name := wrapperName(ws[0].val)
-	opt := map[string]string{"printf": "-v", "wait": "-p"}[name]
-	for i, w := range ws[1:] {
-		switch {
-		case !w.lit:
-		case name == "read" || name == "mapfile" || name == "readarray" || name == "getopts":
-			a.setLater(w.val)
-		case opt == "":
-		case w.val == opt && i+2 < len(ws):
-			a.setLater(ws[i+2].val)
-		case strings.HasPrefix(w.val, opt):
-			a.setLater(w.val[len(opt):])
+	for _, name := range assignedNames(ws) {
+		a.setLater(name)
+	}
+}
+
+// assignedNames are the variables a builtin assigns: read's operands and
+// -a array, mapfile's array, getopts' name, printf -v and wait -p. When
+// its options cannot be read, every literal word may be one.
+func assignedNames(ws []word) []string {
+	var o opts
+	nameOpt, first, count := "", 0, 0 // operands first.. name variables (count -1: all)
+	switch wrapperName(ws[0].val) {
+	case "read":
+		o, nameOpt, count = opts{flags: "ers", valued: "adinNptu"}, "a", -1
+	case "mapfile", "readarray":
+		o, count = opts{flags: "t", valued: "dnOsuCc"}, 1
+	case "getopts": // getopts OPTSTRING NAME [ARG...]
+		first, count = 1, 1
+	case "printf":
+		o, nameOpt = opts{valued: "v"}, "v"
+	case "wait":
+		o, nameOpt = opts{flags: "fn", valued: "p"}, "p"
+	default:
+		return nil
+	}
+	rest, seen, ok := o.skip(ws[1:])
+	if !ok {
+		rest, seen, first, count = ws[1:], nil, 0, -1
+	}
+	var names []string
+	if v, set := seen[nameOpt]; set && nameOpt != "" {
+		names = append(names, v)
+	}
+	rest = rest[min(first, len(rest)):]
+	if count >= 0 {
+		rest = rest[:min(count, len(rest))]
+	}
+	for _, w := range rest {
+		if w.lit {
+			names = append(names, w.val)
 		}
 	}
+	return names
 }
 
 // badNameAfter reports whether the leading options of a builtin (printf

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"time"
 )
 
@@ -157,7 +158,8 @@ func editEach(m map[string]json.RawMessage, key string, edit func(map[string]jso
 
 // commentFilter drops SSE comment lines (": keep-alive", OpenRouter's
 // ": OPENROUTER PROCESSING") before go-openai's stream reader, which
-// counts them as empty messages and gives up after 300. It also keeps the
+// writes every line that is not data into a stream-long error buffer and
+// then cannot read an error event that follows. It also keeps the
 // last error event in the attempt's *attemptInfo, since go-openai drops
 // one whose error is not an object ({"error": "boom"}), and ends a stream
 // whose last line has no newline with one, which go-openai would drop.
@@ -190,11 +192,12 @@ func (c *commentFilter) Read(p []byte) (int, error) {
 			c.noteError(line)
 		}
 		c.midLine = errors.Is(err, bufio.ErrBufferFull)
-		if !c.dropping {
-			c.pending = append(c.pending[:0], line...)
-			if errors.Is(err, io.EOF) && len(line) > 0 && line[len(line)-1] != '\n' {
-				c.pending = append(c.pending, '\n')
-			}
+		switch {
+		case c.dropping:
+		case errors.Is(err, io.EOF) && len(line) > 0 && line[len(line)-1] != '\n':
+			c.pending = append(slices.Clip(line), '\n') // a copy: line is the reader's buffer
+		default:
+			c.pending = line // served before the next ReadSlice reuses the buffer
 		}
 	}
 	n := copy(p, c.pending)
