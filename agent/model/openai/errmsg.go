@@ -36,8 +36,9 @@ type failure struct {
 // captured of an HTTP error response, else go-openai's error. A
 // *openai.RequestError is an HTTP error whose body was not OpenAI's error
 // shape; an *openai.APIError with a status is one that was, and one
-// without a status is an error event inside a 200 stream (its numeric code,
-// when it is an HTTP status, counts as the status).
+// without a status is an error event inside a 200 stream, which the
+// stream's filter kept whole (info.event; go-openai cannot decode every
+// shape of it). Its numeric code, when an HTTP status, counts as the status.
 func classify(err error, info *attemptInfo) failure {
 	f := failure{err: err, status: info.status, delay: info.delay, hasDelay: info.hasDelay}
 	if info.status != 0 {
@@ -56,14 +57,13 @@ func classify(err error, info *attemptInfo) failure {
 			f.status = ae.HTTPStatusCode
 		}
 		if f.detail == "" {
-			f.detail, f.code = model.OneLine(ae.Message), apiCode(ae)
+			f.detail = model.OneLine(ae.Message)
 		}
-	case errors.Is(err, errUnreadableEvent):
+	case errors.Is(err, errUnreadableEvent) || ae != nil: // ae: set by the case above, without a status
 		f.midStream = true
-		f.detail, f.code = errorDetail(info.event)
-	case errors.As(err, &ae):
-		f.midStream = true
-		f.detail, f.code = model.OneLine(ae.Message), apiCode(ae)
+		if f.detail, f.code = errorDetail(info.event); f.detail == "" && ae != nil {
+			f.detail = model.OneLine(ae.Message)
+		}
 		if n, err := strconv.Atoi(f.code); err == nil && n >= 400 && n <= 599 {
 			f.status = n
 		}
@@ -72,21 +72,6 @@ func classify(err error, info *attemptInfo) failure {
 		f.conn = model.ConnectionProblem(err)
 	}
 	return f
-}
-
-// apiCode renders an APIError's code, a string or a number.
-func apiCode(ae *openai.APIError) string {
-	switch c := ae.Code.(type) {
-	case string:
-		if c != "" {
-			return c
-		}
-	case int:
-		return strconv.Itoa(c)
-	case float64:
-		return strconv.FormatFloat(c, 'f', -1, 64)
-	}
-	return ""
 }
 
 // retryable reports whether the failure is worth repeating: rate limits

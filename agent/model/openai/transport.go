@@ -174,7 +174,8 @@ type commentFilter struct {
 }
 
 func newCommentFilter(body io.ReadCloser, info *attemptInfo) *commentFilter {
-	return &commentFilter{r: bufio.NewReader(body), body: body, info: info}
+	// lines up to maxErrorBody come whole, so an error event is kept whole
+	return &commentFilter{r: bufio.NewReaderSize(body, maxErrorBody), body: body, info: info}
 }
 
 // Read serves the stream without its comment lines.
