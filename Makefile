@@ -8,7 +8,9 @@ FUZZTIME  ?= 10s
 # HTTP debug pages keep html/template and its reflection alive. Release
 # binaries are also built with CGO_ENABLED=0: static, so no dynamic loader
 # or libc runs before main (about 1 ms and 1 MB of resident memory).
-RELEASE_FLAGS = -trimpath -tags=grpcnotrace -ldflags="-s -w"
+# The version is stamped into main.version; VERSION defaults to git describe.
+VERSION       ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+RELEASE_FLAGS = -trimpath -tags=grpcnotrace -ldflags="-s -w -X main.version=$(VERSION)"
 
 .PHONY: help build release dist cross test test-all test-deps conformance editors nvim vscode vscode-e2e fuzz lint generate check bench eval clean
 
@@ -36,6 +38,8 @@ help:
 build:
 	$(GO) build -o $(BIN) ./cmd/companion
 
+# release builds for GOOS/GOARCH from the environment (this machine's by
+# default); editors/zed/release.sh builds every archive through it.
 release:
 	CGO_ENABLED=0 $(GO) build $(RELEASE_FLAGS) -o $(BIN) ./cmd/companion
 
@@ -44,15 +48,13 @@ release:
 # Not run in CI (it is slow); `cross` checks that every platform compiles.
 # editors/zed/release.sh packs archives for Zed and the ACP registry.
 DIST         ?= dist
-VERSION      ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 DIST_TARGETS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
 dist:
 	mkdir -p $(DIST) && rm -f $(DIST)/companion-* $(DIST)/SHA256SUMS
 	@for p in $(DIST_TARGETS); do \
 		os=$${p%/*}; arch=$${p#*/}; ext=; [ $$os = windows ] && ext=.exe; \
 		out=$(DIST)/companion-$(VERSION)-$$os-$$arch$$ext; echo "build $$out"; \
-		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -tags=grpcnotrace \
-			-ldflags="-s -w -X main.version=$(VERSION)" -o $$out ./cmd/companion || exit 1; \
+		GOOS=$$os GOARCH=$$arch $(MAKE) --no-print-directory release BIN=$$out || exit 1; \
 	done
 	cd $(DIST) && sha256sum companion-* > SHA256SUMS
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -25,6 +26,7 @@ type entry struct {
 	ID           string `json:"id"`
 	Version      string `json:"version"`
 	Repository   string `json:"repository"`
+	License      string `json:"license"`
 	Distribution struct {
 		Binary map[string]target `json:"binary"`
 	} `json:"distribution"`
@@ -196,6 +198,50 @@ func TestSameArchivesAsZed(t *testing.T) {
 		z.Archive = strings.ReplaceAll(z.Archive, "0.0.0", e.Version)
 		if !ok || got.Archive != z.Archive || got.Cmd != z.Cmd || !slices.Equal(got.Args, z.Args) {
 			t.Errorf("%s: %+v, Zed's %+v", name, got, z)
+		}
+	}
+}
+
+// TestEntryLicense: the entry names a license, and the one the repository
+// grants: "proprietary" while the repository has no LICENSE file, an SPDX
+// identifier once it has one.
+func TestEntryLicense(t *testing.T) {
+	_, e := readEntry(t)
+	_, err := os.Stat(filepath.Join("..", "..", "LICENSE"))
+	switch {
+	case e.License == "":
+		t.Fatal("agent.json names no license")
+	case os.IsNotExist(err) && e.License != "proprietary":
+		t.Errorf("license %q, but the repository has no LICENSE file", e.License)
+	case err == nil && e.License == "proprietary":
+		t.Error(`the repository has a LICENSE file; name its SPDX identifier instead of "proprietary"`)
+	}
+}
+
+// TestReleaseScriptBuildsLikeMakeRelease: the Zed archives are built by
+// `make release`, so they carry the same tags, flags and version stamp as
+// every other shipped binary, and make release stamps the version it is given.
+func TestReleaseScriptBuildsLikeMakeRelease(t *testing.T) {
+	script, err := os.ReadFile(filepath.Join("..", "zed", "release.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if regexp.MustCompile(`(?m)^[^#]*\bgo build\b`).Match(script) {
+		t.Error("release.sh runs go build itself; it must build through make release")
+	}
+	if !regexp.MustCompile(`(?m)^[^#]*make .*\brelease\b.*\\\n.*VERSION=`).Match(script) {
+		t.Error("release.sh does not build through make release with VERSION")
+	}
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("make is not installed")
+	}
+	out, err := exec.Command("make", "-s", "-n", "-C", filepath.Join("..", ".."), "release", "VERSION=9.8.7").CombinedOutput()
+	if err != nil {
+		t.Fatalf("make -n release: %v\n%s", err, out)
+	}
+	for _, want := range []string{"-tags=grpcnotrace", "-X main.version=9.8.7", "-trimpath", "CGO_ENABLED=0"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("make release does not build with %s:\n%s", want, out)
 		}
 	}
 }

@@ -51,8 +51,9 @@ package() {
   local dir="$work/$target" bin=companion out
   [ "$goos" = windows ] && bin=companion.exe
   mkdir -p "$dir"
-  (cd "$repo" && CGO_ENABLED=0 GOOS="$goos" GOARCH="$goarch" \
-    go build -trimpath -ldflags "-s -w -X main.version=$version" -o "$dir/$bin" ./cmd/companion)
+  # The same build as `make release`: one set of flags for every shipped binary.
+  GOOS="$goos" GOARCH="$goarch" make -C "$repo" --no-print-directory release \
+    BIN="$dir/$bin" VERSION="$version" >&2
   out="$dist/$(archive_name "$target")"
   rm -f "$out"
   case "$out" in
@@ -101,6 +102,7 @@ main() {
   dist="$(cd "$dist" && pwd)"
   if ! $only; then
     command -v go >/dev/null || die "go is needed to build the archives"
+    command -v make >/dev/null || die "make is needed to build the archives"
     command -v zip >/dev/null || die "zip is needed for the Windows archive"
     work="$(mktemp -d)"
     local t
