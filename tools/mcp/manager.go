@@ -113,8 +113,9 @@ type Manager struct {
 	opts    Options
 	servers []*server
 	byName  map[string]*server
-	// readTool is mcp_read_resource, offered while a server has resources.
-	readTool tools.Tool
+	// readTool and listTool are mcp_read_resource and list_mcp_resources,
+	// offered while a server has resources.
+	readTool, listTool tools.Tool
 
 	// mu guards the fields below. Lock order: mu before a server's mu.
 	mu      sync.Mutex
@@ -138,7 +139,7 @@ type Manager struct {
 // command or URL) is recorded as failed and never started.
 func NewManager(servers []ServerConfig, opts Options) *Manager {
 	m := &Manager{opts: opts.withDefaults(), byName: make(map[string]*server, len(servers))}
-	m.readTool = newReadResourceTool(m)
+	m.readTool, m.listTool = newReadResourceTool(m), newListResourcesTool(m)
 	for _, cfg := range servers {
 		s := newServer(m, cfg)
 		if s.invalid == nil {
@@ -235,8 +236,9 @@ func (m *Manager) Status() []ServerStatus {
 
 // Tools returns the tools of every server that listed some (including
 // servers now restarting or failed, whose tools answer with an error), and
-// mcp_read_resource while a server offers resources. Names are unique and
-// stable for a given set of servers and tools.
+// mcp_read_resource and list_mcp_resources while a server offers
+// resources. Names are unique and stable for a given set of servers and
+// tools.
 func (m *Manager) Tools() []tools.Tool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -268,13 +270,13 @@ func (m *Manager) rebuild() {
 		}
 		resources = resources || l.resources
 	}
-	names := assignNames(entries, []string{readResourceName})
-	ts := make([]tools.Tool, 0, len(entries)+1)
+	names := assignNames(entries, []string{readResourceName, listResourcesName})
+	ts := make([]tools.Tool, 0, len(entries)+2)
 	for i, e := range entries {
 		ts = append(ts, newMCPTool(e.srv, e.tool, names[i]))
 	}
 	if resources {
-		ts = append(ts, m.readTool)
+		ts = append(ts, m.readTool, m.listTool)
 	}
 	m.toolset = ts
 }

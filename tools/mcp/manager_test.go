@@ -33,7 +33,7 @@ func TestFakeServerToolsPromptsResources(t *testing.T) {
 		t.Error("OnChange was not called when the server became ready")
 	}
 	want := []string{"mcp_fake_add_tool", "mcp_fake_ask", "mcp_fake_crash", "mcp_fake_echo", "mcp_fake_fail", "mcp_fake_hang",
-		"mcp_fake_image", "mcp_fake_roots", "mcp_fake_roots_changes", "mcp_fake_sample", readResourceName}
+		"mcp_fake_image", "mcp_fake_roots", "mcp_fake_roots_changes", "mcp_fake_sample", readResourceName, listResourcesName}
 	if got := toolNames(m); !slices.Equal(got, want) {
 		t.Fatalf("tools = %v, want %v", got, want)
 	}
@@ -72,6 +72,15 @@ func TestFakeServerToolsPromptsResources(t *testing.T) {
 	res = run(t, m, readResourceName, map[string]string{"server": "fake", "uri": "fake://pixel"})
 	if len(res.Images) != 1 || !bytes.Equal(res.Images[0].Data, pixelPNG) {
 		t.Errorf("read pixel = %+v", res)
+	}
+	listing := "Resources 1-2 of 2 (server | uri | name | type | size | description):\n" +
+		"- fake | fake://note | note | text/plain | size unknown | \n" +
+		"- fake | fake://pixel | pixel | image/png | size unknown | "
+	if res := run(t, m, listResourcesName, map[string]any{"server": "fake"}); res.IsError || res.Text != listing {
+		t.Errorf("list_mcp_resources = %+v, want %q", res, listing)
+	}
+	if _, err := findTool(t, m, listResourcesName).Prepare(&tools.Env{}, []byte(`{"server":"nope"}`)); !errors.Is(err, tools.ErrInvalidArgs) {
+		t.Errorf("list_mcp_resources of an unknown server: %v, want ErrInvalidArgs", err)
 	}
 }
 

@@ -37,7 +37,7 @@ func npmServer(t *testing.T, pkg string) string {
 // everythingTools are tools of server-everything the tests rely on.
 var everythingTools = []string{"mcp_everything_echo", "mcp_everything_get_tiny_image", "mcp_everything_get_sum",
 	"mcp_everything_get_resource_reference", "mcp_everything_get_resource_links",
-	"mcp_everything_get_structured_content", readResourceName}
+	"mcp_everything_get_structured_content", readResourceName, listResourcesName}
 
 func TestEverythingStdio(t *testing.T) {
 	script := npmServer(t, "server-everything")

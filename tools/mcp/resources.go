@@ -20,6 +20,8 @@ type Resource struct {
 	Name        string
 	Description string
 	MIMEType    string
+	// Size is the content's size in bytes; -1 when the server did not say.
+	Size int64
 }
 
 // ResourceContent is one part of a resource read: Text for text resources,
@@ -67,7 +69,11 @@ func (s *server) listResources(ctx context.Context) ([]Resource, error) {
 	}
 	out := make([]Resource, 0, len(res.Resources))
 	for _, r := range res.Resources {
-		out = append(out, Resource{Server: s.cfg.Name, URI: r.URI, Name: r.Name, Description: r.Description, MIMEType: r.MIMEType})
+		size := int64(-1)
+		if r.Size != nil {
+			size = *r.Size
+		}
+		out = append(out, Resource{Server: s.cfg.Name, URI: r.URI, Name: r.Name, Description: r.Description, MIMEType: r.MIMEType, Size: size})
 	}
 	return out, nil
 }

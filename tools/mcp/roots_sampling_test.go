@@ -133,7 +133,7 @@ func TestTrustNeedsTrustedWorkspace(t *testing.T) {
 	opts.Trusted = trusted.Load
 	m := startManager(t, []ServerConfig{cfg}, opts)
 	m.WaitReady(context.Background(), 20*time.Second)
-	if got := toolNames(m); !slices.Equal(got, []string{"mcp_fake_echo", "mcp_fake_fail", readResourceName}) {
+	if got := toolNames(m); !slices.Equal(got, []string{"mcp_fake_echo", "mcp_fake_fail", readResourceName, listResourcesName}) {
 		t.Errorf("tools = %v, want echo and fail only", got)
 	}
 	for _, tr := range []bool{true, false} {
