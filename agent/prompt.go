@@ -177,6 +177,9 @@ func renderTools(in *promptInputs) string {
 	if in.has("save_memory") {
 		text += "\n" + memoryToolText
 	}
+	if in.has("google_web_search") {
+		text += "\n" + webSearchText
+	}
 	return text
 }
 

@@ -43,6 +43,8 @@ const backgroundText = `- Run servers, watchers and anything else that does not 
 
 const memoryToolText = `- Facts that should outlast this session (a preference of the user's, a personal habit) go to memory with save_memory, when the user asks you to remember something or clearly states a lasting preference. Never save secrets or facts about the current task.`
 
+const webSearchText = `- Facts that change or that the workspace does not hold (a library's current API or version, an error's known cause, a tool's documentation): search with google_web_search before guessing, and cite the sources you rely on.`
+
 const gitText = `# Git
 - Commit only when the user asks. First look at git status, git diff HEAD and git log -n 3; stage what belongs to the task and write the message from the change itself (why, then what), in the style of the log.
 - Never push, force, amend, rebase, reset or otherwise rewrite history, and never switch or delete branches, unless the user asks.

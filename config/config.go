@@ -61,6 +61,9 @@ type Config struct {
 	FolderTrust FolderTrust `json:"folderTrust,omitzero"`
 	// AllowPrivateFetch lets web_fetch reach private and loopback addresses.
 	AllowPrivateFetch bool `json:"allowPrivateFetch,omitempty"`
+	// WebSearch configures google_web_search; only the user's settings set
+	// it (websearch.go).
+	WebSearch WebSearch `json:"webSearch,omitzero"`
 	// ShellEnvironment adjusts which variables shell commands inherit.
 	ShellEnvironment ShellEnvironment `json:"shellEnvironment,omitzero"`
 	// Sandbox runs shell commands under a sandbox: "off" (or ""),

@@ -16,7 +16,7 @@ type ShellEnvironment struct {
 // endpoint's authorization headers), so they can be kept out of commands,
 // session files, logs and messages.
 func (c *Config) Secrets() []string {
-	out := []string{c.APIKey, c.OpenAI.APIKey}
+	out := []string{c.APIKey, c.OpenAI.APIKey, c.WebSearch.APIKey}
 	for name, v := range c.OpenAI.Headers {
 		n := strings.ToLower(name)
 		if strings.Contains(n, "auth") || strings.Contains(n, "key") || strings.Contains(n, "token") || strings.Contains(n, "secret") {

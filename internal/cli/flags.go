@@ -65,6 +65,9 @@ func LoadConfig(getenv func(string) string, f Flags) (config.Config, error) {
 	if _, err := sandbox.ParseMode(cfg.Sandbox); err != nil {
 		return cfg, err
 	}
+	if err := cfg.WebSearch.Check(); err != nil {
+		return cfg, err
+	}
 	f.Telemetry.apply(&cfg.Telemetry)
 	return cfg, cfg.Telemetry.Check()
 }

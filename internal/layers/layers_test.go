@@ -29,7 +29,7 @@ func allowed() map[string][]string {
 		"host": {"agent", "agent/checkpoint", "agent/hooks", "agent/memory", "agent/model",
 			"agent/model/gemini", "agent/model/openai", "agent/model/scripted", "agent/model/textproto",
 			"agent/skills", "agent/slash", "agent/store", "config", "ide", "ide/companion", "telemetry", "tools", "tools/mcp", "tools/policy",
-			"tools/sandbox"},
+			"tools/sandbox", "tools/websearch"},
 		// OpenTelemetry export, wired by the host only when enabled.
 		"telemetry": {"agent", "agent/model"},
 		// The commands' wiring, importable by tests.
@@ -58,6 +58,7 @@ func allowed() map[string][]string {
 		"tools/shell":                    {},
 		"tools/policy":                   {"tools"},
 		"tools/procgroup":                {},
+		"tools/websearch":                {"tools"},
 		"tools/mcp":                      {"config", "mcpclient", "mcpclient/oauth", "tools", "tools/procgroup"},
 
 		// Editor context and settings.

@@ -15,9 +15,26 @@ type (
 		ModelVersion   string          `json:"modelVersion,omitempty"`
 	}
 	wireCandidate struct {
-		Content      *wireContent `json:"content,omitempty"`
-		FinishReason string       `json:"finishReason,omitempty"`
-		Index        int          `json:"index"`
+		Content           *wireContent   `json:"content,omitempty"`
+		FinishReason      string         `json:"finishReason,omitempty"`
+		Index             int            `json:"index"`
+		GroundingMetadata *wireGrounding `json:"groundingMetadata,omitempty"`
+	}
+	wireGrounding struct {
+		WebSearchQueries  []string      `json:"webSearchQueries,omitempty"`
+		GroundingChunks   []wireChunk   `json:"groundingChunks,omitempty"`
+		GroundingSupports []wireSupport `json:"groundingSupports,omitempty"`
+	}
+	wireChunk struct {
+		Web Source `json:"web"`
+	}
+	wireSupport struct {
+		Segment               wireSegment `json:"segment"`
+		GroundingChunkIndices []int       `json:"groundingChunkIndices"`
+	}
+	wireSegment struct {
+		StartIndex int `json:"startIndex,omitempty"`
+		EndIndex   int `json:"endIndex,omitempty"`
 	}
 	wireContent struct {
 		Role  string     `json:"role"`
@@ -72,7 +89,8 @@ func (a answer) unary(ctx context.Context, w http.ResponseWriter) {
 	}
 	resp := a.final()
 	if a.turn.BlockReason == "" {
-		resp.Candidates = []wireCandidate{{Content: &wireContent{Role: "model", Parts: mergeParts(a.turn.Chunks)}, FinishReason: a.finishReason()}}
+		resp.Candidates = []wireCandidate{{Content: &wireContent{Role: "model", Parts: mergeParts(a.turn.Chunks)}, FinishReason: a.finishReason(),
+			GroundingMetadata: a.grounding()}}
 	}
 	writeJSON(w, resp)
 }
@@ -99,7 +117,24 @@ func (a answer) events() []wireResponse {
 		last.Candidates = []wireCandidate{{}}
 	}
 	last.Candidates[0].FinishReason = a.finishReason()
+	last.Candidates[0].GroundingMetadata = a.grounding()
 	return append(out, last)
+}
+
+// grounding is the turn's grounding in the Gemini shape, or nil.
+func (a answer) grounding() *wireGrounding {
+	g := a.turn.Grounding
+	if g == nil {
+		return nil
+	}
+	w := &wireGrounding{WebSearchQueries: g.Queries}
+	for _, s := range g.Sources {
+		w.GroundingChunks = append(w.GroundingChunks, wireChunk{Web: s})
+	}
+	for _, s := range g.Supports {
+		w.GroundingSupports = append(w.GroundingSupports, wireSupport{Segment: wireSegment{StartIndex: s.Start, EndIndex: s.End}, GroundingChunkIndices: s.Sources})
+	}
+	return w
 }
 
 // final is the closing response: usage, and the block reason if any.

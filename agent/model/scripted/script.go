@@ -55,6 +55,31 @@ type Turn struct {
 	// Hang keeps the stream open after the chunks, without a finish, until
 	// the client goes away.
 	Hang bool `json:"hang,omitempty"`
+	// Grounding, when set, is sent as the candidate's groundingMetadata
+	// (Gemini shape only), as a Google Search grounded answer carries.
+	Grounding *Grounding `json:"grounding,omitempty"`
+}
+
+// Grounding is a scripted grounded answer's metadata: the searches run,
+// the web sources, and which bytes of the answer's text each source
+// supports.
+type Grounding struct {
+	Queries  []string  `json:"queries,omitempty"`
+	Sources  []Source  `json:"sources,omitempty"`
+	Supports []Support `json:"supports,omitempty"`
+}
+
+// Source is one web page of a grounded answer.
+type Source struct {
+	Title string `json:"title"`
+	URI   string `json:"uri"`
+}
+
+// Support ties the answer's bytes [Start, End) to Sources (indices).
+type Support struct {
+	Start   int   `json:"start"`
+	End     int   `json:"end"`
+	Sources []int `json:"sources"`
 }
 
 // Chunk is one streamed part: exactly one of Text, Thought and
@@ -150,6 +175,24 @@ func (t *Turn) check() error {
 		}
 		if c.FunctionCall != nil && c.FunctionCall.Name == "" {
 			return fmt.Errorf("chunk %d: functionCall has no name", j+1)
+		}
+	}
+	return t.Grounding.check()
+}
+
+// check reports a support that names no source or runs backwards.
+func (g *Grounding) check() error {
+	if g == nil {
+		return nil
+	}
+	for i, s := range g.Supports {
+		if s.Start < 0 || s.End < s.Start {
+			return fmt.Errorf("grounding support %d: start %d, end %d", i+1, s.Start, s.End)
+		}
+		for _, n := range s.Sources {
+			if n < 0 || n >= len(g.Sources) {
+				return fmt.Errorf("grounding support %d: no source %d", i+1, n)
+			}
 		}
 	}
 	return nil
