@@ -45,14 +45,14 @@ func (c *connState) request(id SessionID, cwd string, extra []string, editorMCP 
 }
 
 // ports are what the editor offers session id: files, terminals when it
-// runs them, permission questions, forms for MCP servers, and the
+// runs them, permission questions, forms for MCP servers and ask_user, and the
 // session's updates as its sink and observer.
 func (c *connState) ports(conn *rpc.Conn, id SessionID) host.Ports {
 	caps := c.clientCaps()
 	client := NewClient(conn, id, caps)
 	u := c.newUpdates(conn, id)
 	p := host.Ports{Files: &files{client: client}, Asker: &asker{client: client}, Sink: u, Observer: u,
-		Elicit: elicitor(conn, id, caps)}
+		Elicit: elicitor(conn, id, caps), Questions: questioner(conn, id, caps)}
 	if client.CanRunTerminals() {
 		p.Terminals = &terminals{client: client}
 	}

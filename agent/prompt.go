@@ -180,6 +180,9 @@ func renderTools(in *promptInputs) string {
 	if in.has("google_web_search") {
 		text += "\n" + webSearchText
 	}
+	if in.has("ask_user") {
+		text += "\n" + askUserText
+	}
 	return text
 }
 

@@ -33,7 +33,7 @@ func fixedInputs() promptInputs {
 
 // withEverything turns on every optional part that default mode allows.
 func withEverything(in *promptInputs) {
-	in.Tools = append(in.Tools, "google_web_search")
+	in.Tools = append(in.Tools, "google_web_search", "ask_user")
 	in.Sandbox = "workspace-write"
 	in.Hooks = true
 	in.Agents = []AgentDef{{Name: "reviewer", Description: "Reviews a diff for bugs\nand style."},

@@ -45,6 +45,8 @@ const memoryToolText = `- Facts that should outlast this session (a preference o
 
 const webSearchText = `- Facts that change or that the workspace does not hold (a library's current API or version, an error's known cause, a tool's documentation): search with google_web_search before guessing, and cite the sources you rely on.`
 
+const askUserText = `- When the request leaves a real choice open (two designs, two behaviours) that reading cannot settle, ask with ask_user, giving the options, rather than guessing or asking in prose.`
+
 const gitText = `# Git
 - Commit only when the user asks. First look at git status, git diff HEAD and git log -n 3; stage what belongs to the task and write the message from the change itself (why, then what), in the style of the log.
 - Never push, force, amend, rebase, reset or otherwise rewrite history, and never switch or delete branches, unless the user asks.

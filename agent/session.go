@@ -48,6 +48,9 @@ type Options struct {
 	// Asker asks the user about calls the policy cannot decide; nil refuses
 	// them.
 	Asker Asker
+	// Questions puts ask_user's questions to the user; nil: no one can
+	// answer them.
+	Questions tools.Questioner
 	// SaveRule persists an "always allow" rule to the project settings;
 	// nil keeps such answers for the session only.
 	SaveRule func(rule string) error
@@ -205,7 +208,7 @@ func NewSession(opts Options) (*Session, error) {
 	if s.policy == nil {
 		s.policy = policy.New(policy.Options{Mode: opts.Mode, Trusted: true, Roots: opts.Roots})
 	}
-	s.env = &tools.Env{Roots: opts.Roots, Files: opts.Files, Terminals: opts.Terminals,
+	s.env = &tools.Env{Roots: opts.Roots, Files: opts.Files, Terminals: opts.Terminals, Questions: opts.Questions,
 		StateDir: opts.StateDir, Background: tools.NewBackground(), Log: opts.Log}
 	return s, nil
 }

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -25,6 +26,10 @@ func (s *Session) execute(ctx context.Context, p *prepared) *tools.Result {
 	endMCP(err)
 	p.terminal = out.close()
 	switch {
+	case errors.Is(err, tools.ErrTurnCancelled):
+		s.Cancel() // the user cancelled from the tool's own question
+		p.outcome = OutcomeCancelled
+		return tools.ErrorResult("The user cancelled the turn.")
 	case ctx.Err() != nil:
 		p.outcome = OutcomeCancelled
 		return tools.ErrorResult("The user cancelled this tool call.")

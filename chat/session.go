@@ -25,7 +25,8 @@ func (c *chat) open(ctx context.Context) error {
 	if req.ID == "" {
 		req.ID = host.NewSessionID()
 	}
-	ports := host.Ports{Sink: c.out, Asker: &asker{out: c.out, lines: c.lines, flush: terminalFlush(c.o.In)}}
+	ask := &asker{out: c.out, lines: c.lines, flush: terminalFlush(c.o.In)}
+	ports := host.Ports{Sink: c.out, Asker: ask, Questions: questions{a: ask}}
 	var hs *host.Session
 	if id == "" {
 		hs, err = h.New(ctx, req, ports)

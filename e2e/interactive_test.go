@@ -235,3 +235,33 @@ func TestInteractiveCtrlC(t *testing.T) {
 		t.Errorf("exit code after Ctrl-C twice = %d, want 0", code)
 	}
 }
+
+// TestInteractiveAskUser: ask_user's questions are asked at the terminal,
+// numbered; a number picks an option, "Other" by its number takes the
+// person's own words, and both reach the model.
+func TestInteractiveAskUser(t *testing.T) {
+	it := iaStart(t, `{"turns":[
+		{"match":"plan storage","chunks":[`+askCall+`]},
+		{"match":"1. Storage: SQLite\\n2. Extras: Search; in their own words: nightly backups","chunks":[{"text":"SQLite it is."}]}
+	]}`)
+	it.iaExpect("> ")
+	it.iaType("plan storage\n")
+	first := it.iaExpect("answer (a number")
+	for _, want := range []string{"? (1/2) Storage: Where should sessions be stored?", "1) SQLite - One file, queries", "3) Other"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("the question lacks %q:\n%s", want, first)
+		}
+	}
+	it.iaType("1\n")
+	it.iaExpect("? (2/2) Extras")
+	it.iaExpect("answer (numbers such as 1,3")
+	it.iaType("2,4\n")
+	it.iaExpect("your answer: ")
+	it.iaType("nightly backups\n")
+	it.iaExpect("SQLite it is.")
+	it.iaExpect("> ")
+	it.iaType("/quit\n")
+	if code := it.iaExit(); code != 0 {
+		t.Errorf("exit code after /quit = %d, want 0", code)
+	}
+}

@@ -19,6 +19,9 @@ type Ports struct {
 	// Elicit lets MCP servers ask the user through a form; nil tells them
 	// the client cannot.
 	Elicit mcp.Elicitor
+	// Questions puts the model's ask_user questions to the user; nil
+	// tells the model no one can answer.
+	Questions tools.Questioner
 	// Sink receives the session's events.
 	Sink agent.Sink
 	// Observer hears what happens to the session outside its turns.

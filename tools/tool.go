@@ -146,6 +146,9 @@ type Env struct {
 	// StateDir is a private directory for this session's files (saved
 	// command output); "" means the system temp directory.
 	StateDir string
+	// Questions puts ask_user's questions to the user; nil means no one
+	// can answer (a headless run, an editor without forms).
+	Questions Questioner
 	// Background keeps the session's background commands; nil means
 	// run_shell_command cannot start any. Its owner closes it when the
 	// session ends, which kills them.

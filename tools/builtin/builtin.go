@@ -133,13 +133,14 @@ func (o ExtraOptions) withDefaults() ExtraOptions {
 }
 
 // Extras returns the built-in tools beyond the read-only ones: web_fetch,
-// write_todos and read_many_files.
+// write_todos, read_many_files and ask_user.
 func Extras(opts ExtraOptions) []tools.Tool {
 	o := opts.withDefaults()
 	return []tools.Tool{
 		newWebFetch(o),
 		newWriteTodos(o),
 		newReadManyFiles(o),
+		newAskUser(),
 	}
 }
 

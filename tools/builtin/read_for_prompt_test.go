@@ -108,7 +108,7 @@ func TestLineRange(t *testing.T) {
 }
 
 func TestExtrasRegistered(t *testing.T) {
-	want := map[string]tools.Kind{"web_fetch": tools.KindFetch, "write_todos": tools.KindThink, "read_many_files": tools.KindRead}
+	want := map[string]tools.Kind{"web_fetch": tools.KindFetch, "write_todos": tools.KindThink, "read_many_files": tools.KindRead, "ask_user": tools.KindOther}
 	ts := Extras(ExtraOptions{})
 	if len(ts) != len(want) {
 		t.Fatalf("Extras returned %d tools, want %d", len(ts), len(want))
