@@ -57,3 +57,7 @@ end, { desc = 'companion: rewind to before the user message under the cursor (fi
 command('CompanionStats', function()
   require('companion').stats()
 end, { desc = 'companion: show the session\'s requests, tokens, time and tool calls' })
+
+command('CompanionReview', function()
+  require('companion').review()
+end, { desc = 'companion: open the edit waiting for review, or go to its tab' })

@@ -135,7 +135,9 @@ function App:register(client)
   client:handle('fs/read_text_file', fs.read)
   client:handle('fs/write_text_file', fs.write)
   client:handle('session/request_permission', function(p, req)
-    return permission.handle(p, req)
+    return permission.handle(p, req, nil, {
+      review_ready = function(review) self:review_ready(review) end,
+    })
   end)
   client:handle('elicitation/create', elicit.handle)
   self.terminals = terminal.new({
@@ -147,6 +149,37 @@ function App:register(client)
     end,
   })
   self.terminals:register(client)
+end
+
+-- review_ready tells the user an edit waits for review, without taking
+-- the focus from where they type: a line in the chat and a short message.
+-- :CompanionReview opens it.
+function App:review_ready(review)
+  local name = vim.fn.fnamemodify(review.path or '', ':~:.')
+  local keys = config.options.diff or {}
+  self:note(('✎ Edit of %s waits for your review: :CompanionReview opens it (%s allow, %s reject).'):format(
+    name, keys.accept or ':w', keys.reject or 'close the tab'))
+  self:render_status()
+  local msg = 'companion: edit of ' .. name .. ' to review (:CompanionReview)'
+  -- One line that fits: a longer message would wait for Enter, taking
+  -- the user's keys.
+  local room = math.max(vim.v.echospace or (vim.o.columns - 12), 10)
+  if vim.fn.strdisplaywidth(msg) > room then
+    msg = vim.fn.strcharpart(msg, 0, room - 1) .. '…'
+  end
+  vim.api.nvim_echo({ { msg, 'WarningMsg' } }, false, {})
+end
+
+-- review opens the oldest edit waiting for review, or goes to its tab
+-- (:CompanionReview); false when none waits.
+function App:review()
+  local list = require('companion.diff').pending()
+  if #list == 0 then
+    notify('no edit waits for review')
+    return false
+  end
+  list[1]:show()
+  return true
 end
 
 -- on_exit reports an agent that stopped on its own.

@@ -9,6 +9,7 @@
 -- :CompanionTrust[!] [dir]  trust the folder (! revokes): `companion trust`
 -- :CompanionAttach {file}   attach an image file to the next prompt
 -- :CompanionStats      the session's figures (requests, tokens, tool calls)
+-- :CompanionReview     open the edit waiting for review (ga allow, gr reject)
 local config = require('companion.config')
 
 local M = {}
@@ -76,6 +77,12 @@ end
 -- done(err, buf) is called once shown (or not).
 function M.stats(done)
   require('companion.stats').show(require('companion.app').get(), done)
+end
+
+-- review opens the edit waiting for review, or goes to its tab, in Normal
+-- mode (:CompanionReview); false when none waits.
+function M.review()
+  return app():review()
 end
 
 -- new_session starts a fresh session in the chat.

@@ -132,8 +132,9 @@ local function accept_with(params, state, text, changed, done)
   end)
 end
 
--- ask_diff opens the diff tab for the edit.
-local function ask_diff(params, diff, state)
+-- ask_diff makes the review of the edit, without focus: ui.review_ready
+-- tells the user it waits (the tab opens on request).
+local function ask_diff(params, diff, state, ui)
   local review = require('companion.diff').open({
     path = diff.path,
     old_text = compat.val(diff.oldText),
@@ -153,15 +154,19 @@ local function ask_diff(params, diff, state)
   state.ui_close = function()
     review:close()
   end
+  if ui and ui.review_ready then
+    ui.review_ready(review, params)
+  end
 end
 
 -- handle answers one session/request_permission request (asynchronously).
--- on_done runs once the answer went out.
-function M.handle(params, req, on_done)
+-- on_done runs once the answer went out. ui (optional) is the chat's side:
+-- review_ready(review, params) when an edit waits for review.
+function M.handle(params, req, on_done, ui)
   local state = new_answer(req, params.sessionId, on_done)
   local diff = M.first_diff(params.toolCall or {})
   if diff and config.options.diff.enabled ~= false then
-    ask_diff(params, diff, state)
+    ask_diff(params, diff, state, ui)
   else
     ask_select(params, state)
   end

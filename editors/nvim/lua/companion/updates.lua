@@ -138,6 +138,9 @@ end
 -- status_parts lists what the status line says about session s.
 local function status_parts(app, s)
   local parts = {}
+  -- An edit waiting for review matters most: the turn waits for it.
+  local reviews = #require('companion.diff').pending()
+  parts[#parts + 1] = reviews > 0 and (':CompanionReview (' .. reviews .. ')') or nil
   local mode = M.value_name(M.option_of(s.options, 'mode'))
   if not mode and type(s.modes) == 'table' then
     mode = s.modes.currentModeId

@@ -30,8 +30,10 @@ describe('tools', function()
     local calls = h.stub_select(h.by_kind('allow_once'))
     require('companion').open('Fix the note')
     local diff = require('companion.diff')
-    h.wait(function() return diff.current() ~= nil end, 'the diff tab')
+    h.wait(function() return diff.current() ~= nil end, 'the review')
     local review = diff.current()
+    assert.are.equal(1, #vim.api.nvim_list_tabpages(), 'the review waits without a tab')
+    assert.is_true(require('companion').review())
     assert.are.equal(2, #vim.api.nvim_list_tabpages())
     -- Readable tab labels, not "c/p/1/notes.txt" or "c//prompt".
     local tabs = vim.api.nvim_eval_statusline(vim.o.tabline, { use_tabline = true }).str
@@ -40,7 +42,7 @@ describe('tools', function()
     assert.is_nil(tabs:find('//', 1, true), tabs)
     assert.is_true(vim.wo[review.old_win].diff and vim.wo[review.new_win].diff, 'both sides in diff mode')
     local bar = vim.wo[review.new_win][vim.fn.exists('+winbar') == 1 and 'winbar' or 'statusline']
-    assert.are.equal('Proposed (editable): ga or :w allow, gr reject', bar)
+    assert.are.equal('Proposed (editable): ga or :w allow, gr reject, do takes a hunk back', bar)
     assert.are.same({ 'first line', 'hello world', 'last line' }, vim.api.nvim_buf_get_lines(review.old_buf, 0, -1, false))
     assert.are.same({ 'first line', 'hello there', 'last line' }, vim.api.nvim_buf_get_lines(review.new_buf, 0, -1, false))
     -- The user improves the proposal, then accepts.
@@ -67,46 +69,68 @@ describe('tools', function()
     assert.are.same({ 'first line', 'hello world', 'last line' }, vim.api.nvim_buf_get_lines(target, 0, -1, false))
   end)
 
-  it('opens the review in Normal mode when the prompt was sent from Insert mode', function()
+  it('keeps the keys of a user typing the next prompt out of the review, which opens on request', function()
     local env = h.start('edit')
     local path = env.project .. '/notes.txt'
     h.write_file(path, 'first line\nhello world\nlast line\n')
     h.stub_select(h.by_kind('allow_once'))
     vim.cmd('Companion')
-    vim.api.nvim_set_current_win(h.app().chat.input_win)
+    local app = h.app()
+    h.wait(function() return app.session ~= nil end, 'a session')
+    local input_win = app.chat.input_win
+    vim.api.nvim_set_current_win(input_win)
     local diff = require('companion.diff')
-    -- A review left in Insert mode takes the user's next keys as text: the
-    -- timer types the accept key there as a user would, then leaves Insert
-    -- mode so the test can go on and show what reached the file.
-    -- Insert mode must have outlasted the review's opening by a few ticks:
-    -- stopinsert takes effect when the event that opened it returns.
-    local typed, ticks = false, 0
+    -- The user sends a prompt from Insert mode and goes on typing the next
+    -- one, a key every 15 ms, while the agent works; the typing goes on
+    -- for a few keys after the edit arrived, then the user leaves Insert
+    -- mode. Each tick records where the keys would land.
+    local first, after = 'now the docs', ' and docs'
+    local k, j, stolen = 0, 0, {}
     local timer = vim.loop.new_timer()
-    timer:start(20, 20, vim.schedule_wrap(function()
-      if typed or not diff.current() or vim.api.nvim_get_mode().mode ~= 'i' then
-        ticks = 0
+    timer:start(15, 15, vim.schedule_wrap(function()
+      if vim.api.nvim_get_current_win() ~= input_win or vim.api.nvim_get_mode().mode ~= 'i' then
+        stolen[#stolen + 1] = vim.api.nvim_buf_get_name(0) .. ' ' .. vim.api.nvim_get_mode().mode
+      end
+      if j >= #after then
         return
       end
-      ticks = ticks + 1
-      if ticks < 5 then
+      if #diff.pending() == 0 then
+        if k < #first then
+          k = k + 1
+          vim.api.nvim_input(first:sub(k, k))
+        end
         return
       end
-      typed = true
-      vim.api.nvim_input('ga')
-      vim.defer_fn(function() vim.api.nvim_input('<Esc>') end, 100)
+      j = j + 1
+      vim.api.nvim_input(after:sub(j, j))
+      if j == #after then
+        vim.defer_fn(function() vim.api.nvim_input('<Esc>') end, 30)
+      end
     end))
-    -- Type the prompt and send it with the Insert-mode submit key; this
-    -- returns once Insert mode ends.
+    -- Returns once the user leaves Insert mode.
     vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('AFix the note<C-s>', true, false, true), 'x!', false)
-    h.wait(function() return diff.current() ~= nil end, 'the diff tab')
+    timer:stop()
+    timer:close()
+    assert.are.same({}, stolen, 'the review took the focus')
+    local typed = table.concat(vim.api.nvim_buf_get_lines(app.chat.input, 0, -1, false), '\n')
+    assert.matches(' and docs$', typed)
+    local review = diff.current()
+    assert.is_not_nil(review, 'the review waits')
+    assert.are.same({ 'first line', 'hello there', 'last line' }, vim.api.nvim_buf_get_lines(review.new_buf, 0, -1, false))
+    assert.are.equal(1, #vim.api.nvim_list_tabpages())
+    assert.are.equal('first line\nhello world\nlast line\n', h.read_file(path))
+    assert.matches('✎ Edit of notes.txt waits for your review: :CompanionReview opens it', h.transcript(), 1, true)
+    assert.matches(':CompanionReview (1)', app.chat.status, 1, true)
+    -- On request the review opens, in Normal mode, where ga allows.
+    vim.cmd('CompanionReview')
+    assert.are.equal(2, #vim.api.nvim_list_tabpages())
+    assert.are.equal(review.new_buf, vim.api.nvim_get_current_buf())
     assert.are.equal('n', vim.api.nvim_get_mode().mode)
     vim.api.nvim_feedkeys('ga', 'x', false)
     h.wait_turn()
-    timer:stop()
-    timer:close()
-    assert.is_false(typed, 'the review opened in Insert mode')
     assert.are.equal('first line\nhello there\nlast line\n', h.read_file(path))
     assert.is_nil(diff.current())
+    assert.are.equal(1, #vim.api.nvim_list_tabpages())
   end)
 
   it('rejecting the diff leaves the file alone', function()
