@@ -14,6 +14,30 @@ vim.cmd('highlight default link CompanionProgress Comment')
 local Chat = {}
 Chat.__index = Chat
 
+-- verbatim are the transcript's syntax rules (after markdown's) for what
+-- must show exactly as it is, never concealed: tool call cards (the
+-- commands, paths and diffs the agent runs) up to the blank line after
+-- them, and the user's own messages up to the next block's header.
+local verbatim = {
+  [=[syntax region companionCard start=/^[○◐✓✗⊘•] \[/ end=/^$/ keepend contains=NONE containedin=ALL]=],
+  [=[syntax region companionUser start=/\%(^## You\n\)\@<=/ end=/\n\ze\n\%(## companion$\|> Thinking…$\|> Thought$\|[○◐✓✗⊘•] \[\|### Plan$\)/ keepend contains=NONE containedin=ALL]=],
+  'syntax sync fromstart',
+}
+
+-- add_verbatim installs the verbatim rules in buf's syntax, now and each
+-- time its syntax is loaded again.
+local function add_verbatim(buf)
+  local function apply()
+    vim.api.nvim_buf_call(buf, function()
+      for _, cmd in ipairs(verbatim) do
+        pcall(vim.cmd, cmd)
+      end
+    end)
+  end
+  apply()
+  vim.api.nvim_create_autocmd('Syntax', { buffer = buf, callback = apply })
+end
+
 -- scratch makes a hidden, unlisted buffer named name.
 local function scratch(name, filetype)
   local buf = vim.api.nvim_create_buf(false, true)
@@ -32,6 +56,7 @@ function M.new(actions)
   local self = setmetatable({ actions = actions }, Chat)
   self.buf = scratch('companion://chat', 'markdown')
   vim.bo[self.buf].modifiable = false
+  add_verbatim(self.buf)
   self.input = scratch('companion://prompt', 'markdown')
   vim.bo[self.input].omnifunc = "v:lua.require'companion.complete'.omnifunc"
   vim.bo[self.input].completefunc = "v:lua.require'companion.complete'.omnifunc"

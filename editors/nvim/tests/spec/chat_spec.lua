@@ -119,3 +119,40 @@ describe('chat', function()
     assert.matches('mode: ', vim.wo[app.chat.win][opt], 1, true)
   end)
 end)
+
+describe('verbatim', function()
+  after_each(h.reset)
+
+  it('shows commands and the user\'s words exactly as they run, markdown marks and all', function()
+    h.start('arith')
+    h.stub_select(h.by_kind('allow_once'))
+    require('companion').open('Run the sum: echo qa-shell-$((6*7)) _x_ *y*')
+    h.wait_turn()
+    local app = h.app()
+    local lines = vim.api.nvim_buf_get_lines(app.chat.buf, 0, -1, false)
+    local command = 'echo qa-shell-$((6*7)) _x_ *y*'
+    local shown, concealed, prose = 0, {}, nil
+    vim.api.nvim_win_call(app.chat.win, function()
+      for i, l in ipairs(lines) do
+        local col = l:find(command, 1, true)
+        if col then
+          shown = shown + 1
+          for c = col, col + #command - 1 do
+            if vim.fn.synconcealed(i, c)[1] ~= 0 then
+              concealed[#concealed + 1] = ('%q at column %d'):format(l, c)
+            end
+          end
+        end
+        -- The agent's own prose is still markdown.
+        local bold = l:find('**then**', 1, true)
+        if bold then
+          prose = vim.fn.synconcealed(i, bold)[1]
+        end
+      end
+    end)
+    assert.are.same({}, concealed)
+    assert.are.equal(1, prose, 'markdown in the agent text')
+    assert.are.equal(2, shown, 'the prompt and the card show the command: ' .. vim.inspect(lines))
+    assert.matches('│ qa-shell-42 _x_ *y*', h.transcript(), 1, true)
+  end)
+end)
