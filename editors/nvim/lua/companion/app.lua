@@ -137,6 +137,7 @@ function App:register(client)
   client:handle('session/request_permission', function(p, req)
     return permission.handle(p, req, nil, {
       review_ready = function(review) self:review_ready(review) end,
+      cancel_turn = function() self:cancel() end,
     })
   end)
   client:handle('elicitation/create', elicit.handle)

@@ -84,9 +84,30 @@ local function new_answer(req, session_id, on_done)
   return state
 end
 
--- ask_select offers the request's options with vim.ui.select.
-local function ask_select(params, state)
-  local options = params.options or {}
+-- stop_turn is the extra choice of the permission list that rejects the
+-- call and cancels the whole turn.
+M.stop_turn = { name = 'Reject and cancel the turn', kind = 'companion_cancel_turn' }
+
+-- reject answers with the request's "reject once" option (cancelled when
+-- it has none): the user said no to this call.
+local function reject(params, state)
+  local option = pick(params.options or {}, 'reject', 'reject_once')
+  if option then
+    state.selected(option)
+  else
+    state.cancelled()
+  end
+end
+
+-- ask_select offers the request's options with vim.ui.select, and a way
+-- to cancel the turn. Dismissing the list rejects the call. The chat is
+-- redrawn first, so the call's card shows while the list asks.
+local function ask_select(params, state, ui)
+  local options = vim.list_extend({}, params.options or {})
+  if ui and ui.cancel_turn then
+    options[#options + 1] = M.stop_turn
+  end
+  pcall(vim.cmd, 'redraw')
   vim.ui.select(options, {
     prompt = M.describe(params.toolCall or {}),
     format_item = function(o)
@@ -94,10 +115,13 @@ local function ask_select(params, state)
     end,
     kind = 'companion_permission',
   }, function(choice)
-    if choice then
+    if choice == M.stop_turn then
+      reject(params, state)
+      ui.cancel_turn()
+    elseif choice then
       state.selected(choice)
     else
-      state.cancelled()
+      reject(params, state)
     end
   end)
 end
@@ -143,12 +167,7 @@ local function ask_diff(params, diff, state, ui)
       accept_with(params, state, text, changed, done)
     end,
     on_reject = function()
-      local reject = pick(params.options or {}, 'reject', 'reject_once')
-      if reject then
-        state.selected(reject)
-      else
-        state.cancelled()
-      end
+      reject(params, state)
     end,
   })
   state.ui_close = function()
@@ -161,14 +180,15 @@ end
 
 -- handle answers one session/request_permission request (asynchronously).
 -- on_done runs once the answer went out. ui (optional) is the chat's side:
--- review_ready(review, params) when an edit waits for review.
+-- review_ready(review, params) when an edit waits for review, cancel_turn()
+-- when the user rejects a call and stops the turn.
 function M.handle(params, req, on_done, ui)
   local state = new_answer(req, params.sessionId, on_done)
   local diff = M.first_diff(params.toolCall or {})
   if diff and config.options.diff.enabled ~= false then
     ask_diff(params, diff, state, ui)
   else
-    ask_select(params, state)
+    ask_select(params, state, ui)
   end
   return nil
 end

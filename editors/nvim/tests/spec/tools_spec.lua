@@ -21,6 +21,38 @@ describe('tools', function()
     assert.are.equal(0, permission.count())
   end)
 
+  it('takes a dismissed permission list as a rejection of the call', function()
+    local answers = {}
+    local env = h.start('reject', { trace = function(dir, line)
+      local m = dir == 'send' and vim.json.decode(line)
+      if m and type(m.result) == 'table' and type(m.result.outcome) == 'table' then
+        answers[#answers + 1] = m.result.outcome
+      end
+    end })
+    local calls = h.stub_select(function() return nil end)
+    require('companion').open('Make a file')
+    h.wait_turn()
+    assert.are.equal(1, #calls)
+    assert.are.same({ { outcome = 'selected', optionId = 'reject_once' } }, answers)
+    assert.are.equal(0, vim.fn.filereadable(env.project .. '/made-by-agent.txt'))
+    assert.matches('⊘ [execute · rejected]', h.transcript(), 1, true)
+    assert.matches('You said no.', h.transcript(), 1, true)
+    assert.are.equal(0, permission.count())
+  end)
+
+  it('offers to reject the call and cancel the turn', function()
+    local env = h.start('reject')
+    local calls = h.stub_select(function(items)
+      return items[#items]
+    end)
+    require('companion').open('Make a file')
+    h.wait_turn()
+    assert.are.equal('Reject and cancel the turn', calls[1].opts.format_item(calls[1].items[#calls[1].items]))
+    assert.are.equal('cancelled', h.app().last_stop)
+    assert.are.equal(0, vim.fn.filereadable(env.project .. '/made-by-agent.txt'))
+    assert.is_nil(h.transcript():find('[execute · completed]', 1, true))
+  end)
+
   it('opens a diff tab for an edit; the accepted user change lands in the buffer and file', function()
     local env = h.start('edit')
     local path = env.project .. '/notes.txt'
