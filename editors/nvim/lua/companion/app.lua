@@ -583,8 +583,12 @@ function App:run_rewind(sid, index)
       if lerr then
         return
       end
-      self.chat:set_input(M.prompt_text(res.prompt))
+      local draft = self.chat:set_input(M.prompt_text(res.prompt))
       self:note(M.restored_note(res.restored))
+      if draft then
+        vim.fn.setreg('"', draft)
+        self:note('(What you had typed in the prompt is in the unnamed register: p puts it back.)')
+      end
       M.reread(res.restored)
     end)
   end)

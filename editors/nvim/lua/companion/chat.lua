@@ -127,18 +127,19 @@ function Chat:restore_input(text)
   vim.api.nvim_buf_set_lines(self.input, 0, -1, false, vim.split(text, '\n', { plain = true }))
 end
 
--- set_input puts text in the prompt buffer, before anything typed there,
--- and the cursor after it.
+-- set_input replaces the prompt buffer's text with text (a rewound
+-- message: one prompt, never stacked on an earlier one). It returns what
+-- the user had typed there themselves (not text an earlier set_input put
+-- there), so it is not lost; nil when there was none.
 function Chat:set_input(text)
   if not vim.api.nvim_buf_is_valid(self.input) then
-    return
+    return nil
   end
-  local lines = vim.split(text, '\n', { plain = true })
-  local now = vim.api.nvim_buf_get_lines(self.input, 0, -1, false)
-  if vim.trim(table.concat(now, '\n')) ~= '' then
-    vim.list_extend(lines, now)
-  end
-  vim.api.nvim_buf_set_lines(self.input, 0, -1, false, lines)
+  local now = vim.trim(table.concat(vim.api.nvim_buf_get_lines(self.input, 0, -1, false), '\n'))
+  local draft = (now ~= '' and now ~= self.given) and now or nil
+  vim.api.nvim_buf_set_lines(self.input, 0, -1, false, vim.split(text, '\n', { plain = true }))
+  self.given = vim.trim(text)
+  return draft
 end
 
 -- is_open tells whether the transcript window is showing.
