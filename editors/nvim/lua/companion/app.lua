@@ -260,7 +260,7 @@ function App:ensure(cb)
       return
     end
     self.creating = { cb }
-    self:create_session(function(serr)
+    self:resume_or_create(function(serr)
       local waiting = self.creating
       self.creating = nil
       if serr then
@@ -269,6 +269,37 @@ function App:ensure(cb)
       for _, w in ipairs(waiting) do
         w(serr)
       end
+    end)
+  end)
+end
+
+-- resume_or_create brings back the folder's last session when the chat
+-- starts (once per Neovim, when the agent lists and loads sessions and
+-- the option resume is on), else makes a new one; cb(err).
+function App:resume_or_create(cb)
+  local c = self.client
+  if self.resume_tried or config.options.resume == false or not (c:supports('list') and c:supports('load')) then
+    self:create_session(cb)
+    return
+  end
+  self.resume_tried = true
+  local cwd = vim.fn.getcwd()
+  -- One page is enough: the agent lists the newest first.
+  c:request('session/list', { cwd = cwd }, function(err, res)
+    local last = not err and type(res) == 'table' and type(res.sessions) == 'table' and res.sessions[1]
+    if type(last) ~= 'table' or type(last.sessionId) ~= 'string' then
+      self:create_session(cb)
+      return
+    end
+    self:replay(last.sessionId, cwd, function(lerr)
+      if lerr then
+        self.session = nil
+        self:create_session(cb)
+        return
+      end
+      self:note(('(Resumed the last conversation of this folder: %s. %s starts a new one.)'):format(
+        compat.val(last.title) or 'untitled', config.options.keymaps.new_session or ':lua require("companion").new_session()'))
+      cb(nil)
     end)
   end)
 end
@@ -640,18 +671,26 @@ function App:load(sid, cb)
       if cb then cb(eerr) end
       return
     end
-    local cwd = vim.fn.getcwd()
-    self:view().transcript:clear()
-    self.session = { id = sid, cwd = cwd, options = {}, loading = true }
-    self.client:load_session(sid, cwd, function(err, res)
-      if err then
-        self:note('**Could not load the session:** ' .. tostring(err.message))
-      else
-        self:adopt(sid, res or {}, cwd)
-        self:note('_(session loaded)_')
+    self:replay(sid, vim.fn.getcwd(), function(err)
+      if not err then
+        self:note('(session loaded)')
       end
       if cb then cb(err) end
     end)
+  end)
+end
+
+-- replay loads session sid into a cleared transcript; cb(err).
+function App:replay(sid, cwd, cb)
+  self:view().transcript:clear()
+  self.session = { id = sid, cwd = cwd, options = {}, loading = true }
+  self.client:load_session(sid, cwd, function(err, res)
+    if err then
+      self:note('**Could not load the session:** ' .. tostring(err.message))
+    else
+      self:adopt(sid, res or {}, cwd)
+    end
+    cb(err)
   end)
 end
 

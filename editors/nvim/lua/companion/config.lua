@@ -14,6 +14,9 @@ M.defaults = {
   -- approval_mode, when set, selects the session's mode config option
   -- ('default', 'auto_edit', 'yolo', 'plan') after a session starts.
   approval_mode = nil,
+  -- resume: the chat brings back the folder's last conversation when it
+  -- starts (gn starts a new one); false starts a new one each time.
+  resume = true,
   -- layout: 'split' (a column at the right) or 'float'.
   layout = 'split',
   split = { position = 'right', width = 80, input_height = 6 },
