@@ -194,7 +194,7 @@ function App:on_exit(code, stderr)
   if self.chat then
     pcall(self.chat.transcript.progress, self.chat.transcript, nil)
   end
-  pcall(self.note, self, ('**The agent exited (code %d).**%s'):format(code, tail ~= '' and ('\n' .. tail) or ''))
+  pcall(self.note, self, ('The agent exited (code %d).%s'):format(code, tail ~= '' and ('\n' .. tail) or ''))
   self.client, self.session, self.busy = nil, nil, nil
   self:render_status()
 end
@@ -239,7 +239,7 @@ function App:ensure_client(cb)
     if err then
       local msg = tostring(err.message or err)
       local spawn = msg:find('not an executable', 1, true) or msg:find('^cannot start ')
-      self:note_once(('**Could not start companion:** %s.%s'):format(msg, spawn
+      self:note_once(('Could not start companion: %s.%s'):format(msg, spawn
         and ' Set `cmd` in setup() (see `:checkhealth companion`); a prompt you send stays in the input.' or ''))
     end
     for _, w in ipairs(waiting) do
@@ -264,7 +264,7 @@ function App:ensure(cb)
       local waiting = self.creating
       self.creating = nil
       if serr then
-        self:note('**Could not start a session:** ' .. tostring(serr.message or serr))
+        self:note('Could not start a session: ' .. tostring(serr.message or serr))
       end
       for _, w in ipairs(waiting) do
         w(serr)
@@ -443,12 +443,12 @@ function App:attach(path)
     block, err = nil, 'the agent does not take images'
   end
   if not block then
-    self:note(('_(Not attached: %s.)_'):format(err))
+    self:note(('(Not attached: %s.)'):format(err))
     return false
   end
   self.attachments = self.attachments or {}
   table.insert(self.attachments, { path = path, block = block })
-  self:note(('_(Attached %s: it goes with your next prompt.)_'):format(vim.fn.fnamemodify(path, ':~:.')))
+  self:note(('(Attached %s: it goes with your next prompt.)'):format(vim.fn.fnamemodify(path, ':~:.')))
   return true
 end
 
@@ -462,7 +462,7 @@ function App:take_attachments()
     return {}
   end
   if not self.client:supports('image') then
-    self:note('_(The agent does not take images: the attached files were not sent.)_')
+    self:note('(The agent does not take images: the attached files were not sent.)')
     return {}
   end
   local blocks = {}
@@ -493,11 +493,11 @@ function App:send_prompt(text)
     self.chat.transcript:progress(nil)
     self.chat.transcript:finish_thought()
     if err then
-      self:note('**Error:** ' .. tostring(err.message))
+      self:note('Error: ' .. tostring(err.message))
     else
       self.last_stop = res.stopReason
       if res.stopReason ~= 'end_turn' then
-        self:note(('_(turn ended: %s)_'):format(res.stopReason))
+        self:note(('(turn ended: %s)'):format(res.stopReason))
       end
       if res.stopReason == 'cancelled' then
         self.chat.transcript:cancel_tools()
@@ -525,7 +525,7 @@ end
 -- refuse_busy tells the user a turn is running; true when it is.
 function App:refuse_busy()
   if self.busy then
-    self:note('_A turn is running: wait for it or cancel it first._')
+    self:note('(A turn is running: wait for it or cancel it first.)')
     return true
   end
   return false
@@ -607,7 +607,7 @@ function App:run_rewind(sid, index)
   self.client:rewind(sid, index, function(err, res)
     self.busy = nil
     if err or type(res) ~= 'table' or type(res.sessionId) ~= 'string' then
-      self:note('**Could not rewind:** ' .. tostring(err and err.message or 'the agent answered without a session'))
+      self:note('Could not rewind: ' .. tostring(err and err.message or 'the agent answered without a session'))
       return
     end
     self:load(res.sessionId, function(lerr)
@@ -656,9 +656,9 @@ function M.restored_note(restored)
     names[#names + 1] = vim.fn.fnamemodify(p, ':~:.')
   end
   if #names == 0 then
-    return '_(Rewound: no files needed restoring. Your message is back in the prompt.)_'
+    return '(Rewound: no files needed restoring. Your message is back in the prompt.)'
   end
-  return ('_(Rewound: restored %s to before that message. Your message is back in the prompt.)_'):format(table.concat(names, ', '))
+  return ('(Rewound: restored %s to before that message. Your message is back in the prompt.)'):format(table.concat(names, ', '))
 end
 
 -- load replays session sid into a cleared transcript.
@@ -686,7 +686,7 @@ function App:replay(sid, cwd, cb)
   self.session = { id = sid, cwd = cwd, options = {}, loading = true }
   self.client:load_session(sid, cwd, function(err, res)
     if err then
-      self:note('**Could not load the session:** ' .. tostring(err.message))
+      self:note('Could not load the session: ' .. tostring(err.message))
     else
       self:adopt(sid, res or {}, cwd)
     end

@@ -116,8 +116,12 @@ local function ask_select(params, state, ui)
     kind = 'companion_permission',
   }, function(choice)
     if choice == M.stop_turn then
-      reject(params, state)
+      -- The cancel first: it answers this request "cancelled" with the
+      -- rest, so the agent cannot go on before it hears of the cancel.
       ui.cancel_turn()
+      if not state.done then
+        reject(params, state)
+      end
     elseif choice then
       state.selected(choice)
     else

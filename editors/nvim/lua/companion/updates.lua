@@ -95,7 +95,7 @@ local handlers = {
   end,
   notice = function(app, u)
     local desc = compat.val(u.description)
-    app:note(('_[%s] %s%s_'):format(u.severity or 'info', u.title or '', desc and (': ' .. desc) or ''))
+    app:note(('[%s] %s%s'):format(u.severity or 'info', u.title or '', desc and (': ' .. desc) or ''))
   end,
 }
 

@@ -83,19 +83,27 @@ describe('chat', function()
     vim.api.nvim_set_current_win(app.chat.input_win)
     -- The user sends with the Insert-mode key and stays in Insert mode
     -- while the answer streams; the timer leaves Insert mode once it ended.
-    local left = false
+    -- While still in Insert mode, the thought is folded already.
+    local left, folded = false, nil
     local timer = vim.loop.new_timer()
     timer:start(20, 20, vim.schedule_wrap(function()
       if left or app.busy ~= nil or not h.transcript():find('Second line', 1, true) then
         return
       end
       left = true
+      vim.api.nvim_win_call(app.chat.win, function()
+        local lines = vim.api.nvim_buf_get_lines(app.chat.buf, 0, -1, false)
+        for i, l in ipairs(lines) do
+          if l == '> Thought' then folded = vim.fn.foldclosed(i + 1) == i end
+        end
+      end)
       vim.api.nvim_input('<Esc>')
     end))
     vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('ASay hello<C-s>', true, false, true), 'x!', false)
     timer:stop()
     timer:close()
     assert.is_true(left)
+    assert.is_true(folded, 'the thought folded while the user types')
     vim.wait(50)
     local lines = vim.api.nvim_buf_get_lines(app.chat.buf, 0, -1, false)
     local header

@@ -94,7 +94,10 @@ describe('tools', function()
     assert.matches('Edited the note.', h.transcript(), 1, true)
     assert.matches('[edit · completed]', h.transcript(), 1, true)
     -- The card shows the whole short diff, not its headers and "… N more lines".
-    assert.matches('  -hello world\n  +hello from nvim\n   last line\n  ```', h.transcript(), 1, true)
+    assert.matches('  edit notes.txt (+1 −1)\n  @@ -1,3 +1,3 @@\n   first line\n  -hello world\n  +hello from nvim\n   last line\n', h.transcript(), 1, true)
+    -- Said once, without markdown fences.
+    assert.is_nil(h.transcript():find('```', 1, true))
+    assert.is_nil(h.transcript():find('**Edited**', 1, true))
     assert.is_nil(h.transcript():find('more lines', 1, true))
     -- The edit is one undo step in the buffer.
     vim.api.nvim_buf_call(target, function() vim.cmd('silent undo') end)
@@ -278,7 +281,10 @@ describe('loop detection', function()
     assert.is_nil(text:find('· failed]', 1, true), 'a blocked call is no failure')
     -- The card stands between the message before it and the one after the
     -- nudge: "Trying something else." starts a message of its own.
-    assert.matches('⊘ %[search · blocked%][^\n]*\n.-\n\n## companion\nTrying something else%.', text)
+    -- One header for the turn: the text after a card goes on under it.
+    assert.matches('⊘ %[search · blocked%][^\n]*\n.-\n\nTrying something else%.', text)
+    local _, headers = text:gsub('## companion', '')
+    assert.are.equal(1, headers, text)
     local win = h.app().chat.win
     vim.api.nvim_win_call(win, function()
       local found = false

@@ -121,7 +121,16 @@ describe('transcript', function()
     t:plan({ { content = 'Step one', status = 'completed', priority = 'high' } })
     assert.is_nil(t:text():find('Step two', 1, true))
     t:append_text('agent', 'more')
-    assert.matches('- [x] Step one\n\n## companion\nmore', t:text(), 1, true)
+    assert.matches('- [x] Step one\n\nmore', t:text(), 1, true)
+    assert.matches('  edit /x/a.txt (+2 −1)\n  @@ -1,2 +1,3 @@\n   a\n  -b\n  +c\n  +d\n', t:text(), 1, true)
+    -- A new turn gets its header again.
+    t:append_text('user', 'next')
+    t:append_text('agent', 'answer')
+    assert.matches('## You\nnext\n\n## companion\nanswer', t:text(), 1, true)
+    -- A terminal card without output (replayed) shows no empty terminal.
+    t:tool({ toolCallId = 'c9', title = 'echo', kind = 'execute', status = 'completed',
+      content = { { type = 'terminal', terminalId = 'gone' } } })
+    assert.is_nil(t:text():find('terminal gone', 1, true))
     t:cancel_tools()
     t:tool({ toolCallId = 'c2', title = 'Run', kind = 'execute', status = 'in_progress' })
     t:cancel_tools()
