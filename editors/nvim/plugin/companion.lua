@@ -61,3 +61,10 @@ end, { desc = 'companion: show the session\'s requests, tokens, time and tool ca
 command('CompanionReview', function()
   require('companion').review()
 end, { desc = 'companion: open the edit waiting for review, or go to its tab' })
+
+command('CompanionAdd', function(opts)
+  require('companion').add(opts.line1, opts.line2)
+end, {
+  range = true,
+  desc = 'companion: quote the lines (the selection with :\'<,\'>) into the prompt',
+})

@@ -142,6 +142,20 @@ function Chat:set_input(text)
   return draft
 end
 
+-- add_input appends text to what the prompt buffer holds (a blank line
+-- between), for the user to go on writing after it.
+function Chat:add_input(text)
+  local now = vim.api.nvim_buf_get_lines(self.input, 0, -1, false)
+  local lines = vim.split(text, '\n', { plain = true })
+  if vim.trim(table.concat(now, '\n')) ~= '' then
+    table.insert(lines, 1, '')
+    vim.api.nvim_buf_set_lines(self.input, #now, #now, false, lines)
+  else
+    vim.api.nvim_buf_set_lines(self.input, 0, -1, false, lines)
+  end
+  self.added = true
+end
+
 -- is_open tells whether the transcript window is showing.
 function Chat:is_open()
   return self.win ~= nil and vim.api.nvim_win_is_valid(self.win)
@@ -246,6 +260,10 @@ function Chat:open()
   end
   if self.input_win and vim.api.nvim_win_is_valid(self.input_win) then
     vim.api.nvim_set_current_win(self.input_win)
+    if self.added then -- after a quote: the cursor goes below it
+      self.added = nil
+      pcall(vim.api.nvim_win_set_cursor, self.input_win, { vim.api.nvim_buf_line_count(self.input), 0 })
+    end
   end
   self:follow_tail()
 end

@@ -10,6 +10,7 @@
 -- :CompanionAttach {file}   attach an image file to the next prompt
 -- :CompanionStats      the session's figures (requests, tokens, tool calls)
 -- :CompanionReview     open the edit waiting for review (ga allow, gr reject)
+-- :[range]CompanionAdd quote the lines into the prompt
 local config = require('companion.config')
 
 local M = {}
@@ -83,6 +84,17 @@ end
 -- mode (:CompanionReview); false when none waits.
 function M.review()
   return app():review()
+end
+
+-- add quotes lines line1..line2 (1-based, inclusive) of the current
+-- buffer into the prompt, fenced and named, and opens the chat there
+-- (:'<,'>CompanionAdd).
+function M.add(line1, line2)
+  local buf = vim.api.nvim_get_current_buf()
+  local text = require('companion.quote').lines(buf, line1, line2)
+  local a = app()
+  a:view():add_input(text)
+  a:open()
 end
 
 -- new_session starts a fresh session in the chat.

@@ -164,3 +164,28 @@ describe('verbatim', function()
     assert.matches('│ qa-shell-42 _x_ *y*', h.transcript(), 1, true)
   end)
 end)
+
+describe('CompanionAdd', function()
+  after_each(h.reset)
+
+  it("quotes the selected lines into the prompt", function()
+    local env = h.start('stream')
+    -- (A .lua file: opening a .py file runs Neovim 0.7's Python ftplugin,
+    -- which takes seconds here.)
+    local path = env.project .. '/greet.lua'
+    h.write_file(path, 'local M = {}\nfunction M.greet(name)\n  print("hi " .. name .. " ```")\nend\n')
+    vim.cmd('edit ' .. vim.fn.fnameescape(path))
+    -- The user selects lines 2-3 and runs the command on them.
+    vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('2GVj:CompanionAdd<CR>', true, false, true), 'x', false)
+    local app = h.app()
+    assert.are.equal(app.chat.input, vim.api.nvim_get_current_buf())
+    assert.are.same({ 'greet.lua lines 2-3:', '````lua', 'function M.greet(name)', '  print("hi " .. name .. " ```")', '````' },
+      vim.api.nvim_buf_get_lines(app.chat.input, 0, -1, false))
+    -- A second quote goes after the first; the user writes below.
+    vim.api.nvim_set_current_win(vim.fn.bufwinid(path))
+    vim.cmd('1CompanionAdd')
+    local lines = vim.api.nvim_buf_get_lines(app.chat.input, 0, -1, false)
+    assert.are.same({ '', 'greet.lua line 1:', '```lua', 'local M = {}', '```' }, vim.list_slice(lines, 6))
+    assert.are.same({ #lines, 0 }, vim.api.nvim_win_get_cursor(0))
+  end)
+end)
