@@ -168,6 +168,25 @@ describe('tools', function()
     assert.are.equal(1, #vim.api.nvim_list_tabpages())
   end)
 
+  it('takes one hunk back with do and writes exactly what the user kept', function()
+    local env = h.start('hunks')
+    local path = env.project .. '/ends.txt'
+    h.write_file(path, 'alpha\nb\nc\nd\ne\nf\ng\nh\nomega\n')
+    h.stub_select(h.by_kind('allow_once'))
+    require('companion').open('Shout the ends')
+    local diff = require('companion.diff')
+    h.wait(function() return diff.current() ~= nil end, 'the review')
+    vim.cmd('CompanionReview')
+    local review = diff.current()
+    assert.are.equal(review.new_win, vim.api.nvim_get_current_win())
+    -- On the first hunk of the proposed side, "do" takes the current text
+    -- back for it; the second hunk stays as proposed. Then ga.
+    vim.api.nvim_feedkeys('ggdoga', 'x', false)
+    h.wait_turn()
+    assert.are.equal('alpha\nb\nc\nd\ne\nf\ng\nh\nOMEGA\n', h.read_file(path))
+    assert.matches('Wrote what you kept.', h.transcript(), 1, true)
+  end)
+
   it('rejecting the diff leaves the file alone', function()
     local env = h.start('edit')
     local path = env.project .. '/notes.txt'
