@@ -138,6 +138,9 @@ function App:register(client)
     return permission.handle(p, req, nil, {
       review_ready = function(review) self:review_ready(review) end,
       cancel_turn = function() self:cancel() end,
+      ask = function(question, options, stop, choose, more)
+        return self:ask(question, options, stop, choose, more)
+      end,
     })
   end)
   client:handle('elicitation/create', elicit.handle)
@@ -161,14 +164,31 @@ function App:review_ready(review)
   self:note(('✎ Edit of %s waits for your review: :CompanionReview opens it (%s allow, %s reject).'):format(
     name, keys.accept or ':w', keys.reject or 'close the tab'))
   self:render_status()
-  local msg = 'companion: edit of ' .. name .. ' to review (:CompanionReview)'
-  -- One line that fits: a longer message would wait for Enter, taking
-  -- the user's keys.
+  self:echo('companion: edit of ' .. name .. ' to review (:CompanionReview)')
+end
+
+-- echo shows msg on one line that fits: a longer message would wait for
+-- Enter, taking the user's keys.
+function App:echo(msg)
   local room = math.max(vim.v.echospace or (vim.o.columns - 12), 10)
   if vim.fn.strdisplaywidth(msg) > room then
     msg = vim.fn.strcharpart(msg, 0, room - 1) .. '…'
   end
   vim.api.nvim_echo({ { msg, 'WarningMsg' } }, false, {})
+end
+
+-- ask puts a permission question in the chat (see ask.lua) without
+-- taking the focus; a short message says where to answer. Returns the
+-- question's close(text).
+function App:ask(question, options, stop, choose, more)
+  local chat = self:view()
+  local close = require('companion.ask').open(chat.transcript, chat.buf, question, options, stop, choose, more)
+  self:render_status()
+  self:echo('companion: permission asked in the chat (y/a/n/c there)')
+  return function(text)
+    close(text)
+    self:render_status()
+  end
 end
 
 -- review opens the oldest edit waiting for review, or goes to its tab

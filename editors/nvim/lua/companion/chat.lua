@@ -19,7 +19,7 @@ Chat.__index = Chat
 -- commands, paths and diffs the agent runs) up to the blank line after
 -- them, and the user's own messages up to the next block's header.
 local verbatim = {
-  [=[syntax region companionCard start=/^[○◐✓✗⊘•] \[/ end=/^$/ keepend contains=NONE containedin=ALL]=],
+  [=[syntax region companionCard start=/^[○◐✓✗⊘•?] \[/ end=/^$/ keepend contains=NONE containedin=ALL]=],
   [=[syntax region companionUser start=/\%(^## You\n\)\@<=/ end=/\n\ze\n\%(## companion$\|> Thinking…$\|> Thought$\|[○◐✓✗⊘•] \[\|### Plan$\)/ keepend contains=NONE containedin=ALL]=],
   'syntax sync fromstart',
 }

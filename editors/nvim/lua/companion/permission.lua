@@ -66,6 +66,9 @@ local function new_answer(req, session_id, on_done)
       res._meta = meta
     end
     req.reply(res)
+    if state.on_answer then
+      state.on_answer(outcome)
+    end
     if state.ui_close then
       state.ui_close()
     end
@@ -99,6 +102,53 @@ local function reject(params, state)
   end
 end
 
+-- chat_prompt tells whether permissions are asked in the chat (option
+-- permission_prompt: 'chat', 'select', or 'auto': in the chat unless
+-- vim.ui.select was replaced by a UI plugin).
+local function chat_prompt()
+  local how = config.options.permission_prompt or 'auto'
+  if how == 'auto' then
+    return require('companion.ask').builtin_select()
+  end
+  return how == 'chat'
+end
+
+-- ask_chat asks in the chat, without taking the keyboard: keys in the
+-- chat window answer; "o" offers every option with vim.ui.select.
+local function ask_chat(params, state, ui)
+  local function choose(choice)
+    if choice == M.stop_turn then
+      ui.cancel_turn() -- answers this request "cancelled" with the rest
+      if not state.done then
+        reject(params, state)
+      end
+    elseif choice then
+      state.selected(choice)
+    else
+      reject(params, state)
+    end
+  end
+  local options = params.options or {}
+  local close = ui.ask(M.describe(params.toolCall or {}), options, M.stop_turn, choose, function()
+    local all = vim.list_extend(vim.list_extend({}, options), { M.stop_turn })
+    vim.ui.select(all, { prompt = M.describe(params.toolCall or {}), kind = 'companion_permission',
+      format_item = function(o) return o.name end }, function(choice)
+      if choice then
+        choose(choice)
+      end
+    end)
+  end)
+  state.on_answer = function(outcome)
+    local text = 'cancelled'
+    for _, o in ipairs(options) do
+      if outcome.optionId == o.optionId then
+        text = o.name
+      end
+    end
+    close(text)
+  end
+end
+
 -- ask_select offers the request's options with vim.ui.select, and a way
 -- to cancel the turn. Dismissing the list rejects the call. The chat is
 -- redrawn first, so the call's card shows while the list asks.
@@ -106,6 +156,10 @@ local function ask_select(params, state, ui)
   local options = vim.list_extend({}, params.options or {})
   if ui and ui.cancel_turn then
     options[#options + 1] = M.stop_turn
+  end
+  if ui and ui.ask and chat_prompt() then
+    ask_chat(params, state, ui)
+    return
   end
   pcall(vim.cmd, 'redraw')
   vim.ui.select(options, {

@@ -228,21 +228,18 @@ function T:note(text)
 end
 
 -- indented adds the lines of text to out, each after pad, at most max of
--- them. A code fence cut open by the limit is closed, so the rest of the
--- markdown buffer does not turn into code.
-local function indented(out, text, pad, max)
+-- them. Cards are shown verbatim, not as markdown, so with fences set the
+-- lines of markdown code fences in a tool's text (noise there) are left
+-- out; a terminal's output is kept whole.
+local function indented(out, text, pad, max, fences)
   local lines = vim.split(text, '\n', { plain = true, trimempty = true })
-  local fences = 0
+  if fences then
+    lines = vim.tbl_filter(function(l) return not l:match('^%s*```+[%w_+-]*%s*$') end, lines)
+  end
   for k, l in ipairs(lines) do
     if k > max then
-      if fences % 2 == 1 then
-        out[#out + 1] = pad .. '```'
-      end
       out[#out + 1] = pad .. ('… %d more lines'):format(#lines - max)
       break
-    end
-    if l:match('^%s*```') then
-      fences = fences + 1
     end
     out[#out + 1] = pad .. l
   end
@@ -294,7 +291,7 @@ function T:content_lines(out, content)
     elseif c.type == 'content' and type(c.content) == 'table' and not has_diff then
       local block = c.content
       local text = block.type == 'text' and block.text or ('[' .. tostring(block.type) .. ']')
-      indented(out, text, '  ', 6)
+      indented(out, text, '  ', 6, true)
     end
   end
 end

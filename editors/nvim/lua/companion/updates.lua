@@ -141,6 +141,8 @@ local function status_parts(app, s)
   -- An edit waiting for review matters most: the turn waits for it.
   local reviews = #require('companion.diff').pending()
   parts[#parts + 1] = reviews > 0 and (':CompanionReview (' .. reviews .. ')') or nil
+  local asked = app.chat and require('companion.ask').count(app.chat.buf) or 0
+  parts[#parts + 1] = asked > 0 and 'permission: y/a/n/c in the chat' or nil
   local mode = M.value_name(M.option_of(s.options, 'mode'))
   if not mode and type(s.modes) == 'table' then
     mode = s.modes.currentModeId

@@ -53,6 +53,67 @@ describe('tools', function()
     assert.is_nil(h.transcript():find('[execute · completed]', 1, true))
   end)
 
+  it('asks in the chat without taking the keyboard; n there rejects', function()
+    local env = h.start('reject', { permission_prompt = 'chat' })
+    vim.cmd('Companion')
+    local app = h.app()
+    h.wait(function() return app.session ~= nil end, 'a session')
+    local input_win = app.chat.input_win
+    vim.api.nvim_set_current_win(input_win)
+    -- The user sends and goes on typing while the question comes.
+    local after, j, stolen = ' next one', 0, {}
+    local timer = vim.loop.new_timer()
+    timer:start(15, 15, vim.schedule_wrap(function()
+      if vim.api.nvim_get_current_win() ~= input_win or vim.api.nvim_get_mode().mode ~= 'i' then
+        stolen[#stolen + 1] = vim.api.nvim_get_mode().mode
+      end
+      if j >= #after or not h.transcript():find('? [permission]', 1, true) then
+        return
+      end
+      j = j + 1
+      vim.api.nvim_input(after:sub(j, j))
+      if j == #after then
+        vim.defer_fn(function() vim.api.nvim_input('<Esc>') end, 30)
+      end
+    end))
+    vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('AMake a file<C-s>', true, false, true), 'x!', false)
+    timer:stop()
+    timer:close()
+    assert.are.same({}, stolen)
+    assert.are.same({}, h.unexpected, 'no picker')
+    assert.are.same({ ' next one' }, vim.api.nvim_buf_get_lines(app.chat.input, 0, -1, false))
+    local text = h.transcript()
+    assert.matches('? [permission] touch made-by-agent.txt\n', text, 1, true)
+    assert.matches('\n  y  Allow this time\n', text, 1, true)
+    assert.matches('\n  n  Reject\n', text, 1, true)
+    assert.matches('\n  c  Reject and cancel the turn\n', text, 1, true)
+    assert.matches('permission: y/a/n/c in the chat', app.chat.status, 1, true)
+    -- The user goes to the chat and answers n.
+    vim.api.nvim_set_current_win(app.chat.win)
+    vim.api.nvim_feedkeys('n', 'x', false)
+    h.wait_turn()
+    assert.are.equal(0, vim.fn.filereadable(env.project .. '/made-by-agent.txt'))
+    text = h.transcript()
+    assert.matches('• [permission] touch made-by-agent.txt → Reject\n', text, 1, true)
+    assert.matches('⊘ [execute · rejected]', text, 1, true)
+    assert.is_nil(text:find('\n  y  Allow this time', 1, true))
+    assert.are.equal(app.chat.buf, vim.api.nvim_get_current_buf())
+    assert.are.equal(0, vim.fn.maparg('n', 'n', false, true).buffer or 0, 'the answer keys are gone')
+  end)
+
+  it("asks in the chat when vim.ui.select is Neovim's own; y there allows", function()
+    h.start('shell')
+    vim.ui.select = h.original_select
+    require('companion').open('Run it')
+    h.wait(function() return h.transcript():find('? [permission]', 1, true) end, 'the question')
+    local app = h.app()
+    vim.api.nvim_set_current_win(app.chat.win)
+    vim.api.nvim_feedkeys('y', 'x', false)
+    h.wait_turn()
+    assert.matches('→ Allow this time', h.transcript(), 1, true)
+    assert.matches('The command printed its line.', h.transcript(), 1, true)
+  end)
+
   it('opens a diff tab for an edit; the accepted user change lands in the buffer and file', function()
     local env = h.start('edit')
     local path = env.project .. '/notes.txt'
