@@ -68,3 +68,7 @@ end, {
   range = true,
   desc = 'companion: quote the lines (the selection with :\'<,\'>) into the prompt',
 })
+
+command('CompanionChanges', function()
+  require('companion').changes()
+end, { desc = 'companion: the files the last turn changed: keep or revert them, all or one by one' })

@@ -508,8 +508,10 @@ function App:send_prompt(text)
   end
   local blocks = mentions.blocks(text, self.session.cwd, self.client:supports('embedded'), self.client:supports('image'))
   vim.list_extend(blocks, self:take_attachments())
+  self.turn_changes = require('companion.changes').new()
   self.busy = self.client:prompt(sid, blocks, function(err, res)
     self.busy = nil
+    self:settle_changes()
     self.chat.transcript:progress(nil)
     self.chat.transcript:finish_thought()
     if err then
@@ -528,6 +530,40 @@ function App:send_prompt(text)
   local cancel = config.options.keymaps.cancel
   self.chat.transcript:progress('⋯ working…' .. (cancel and (' (' .. cancel .. ' cancels)') or ''))
   self:render_status()
+end
+
+-- track_change records a completed edit of this turn (tool call id).
+function App:track_change(id)
+  local entry = self.turn_changes and self.chat and self.chat.transcript.tools[id]
+  if entry and entry.call.status == 'completed' then
+    self.turn_changes:record(entry.call)
+  end
+end
+
+-- settle_changes ends the turn's record: when the turn changed several
+-- files, the chat names them and :CompanionChanges reviews them as one
+-- change; the status line says so until the user has looked.
+function App:settle_changes()
+  local c = self.turn_changes
+  self.turn_changes = nil
+  if not c or c:count() < 2 then
+    return
+  end
+  self.changed = c
+  self:note(('Changed this turn: %s. :CompanionChanges reviews them (keep all, revert all or per file).'):format(c:summary()))
+end
+
+-- changes opens the list of the files the last turn changed
+-- (:CompanionChanges); false when there is none.
+function App:changes()
+  if not self.changed then
+    notify('no turn changed several files')
+    return false
+  end
+  self.changed.looked = true
+  self.changed:show()
+  self:render_status()
+  return true
 end
 
 -- cancel stops the running turn: session/cancel, pending permissions

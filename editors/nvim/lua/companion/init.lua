@@ -11,6 +11,7 @@
 -- :CompanionStats      the session's figures (requests, tokens, tool calls)
 -- :CompanionReview     open the edit waiting for review (ga allow, gr reject)
 -- :[range]CompanionAdd quote the lines into the prompt
+-- :CompanionChanges    the files the last turn changed, kept or reverted together
 local config = require('companion.config')
 
 local M = {}
@@ -95,6 +96,12 @@ function M.add(line1, line2)
   local a = app()
   a:view():add_input(text)
   a:open()
+end
+
+-- changes opens the list of the files the last turn changed, to keep or
+-- revert them together or one by one (:CompanionChanges).
+function M.changes()
+  return app():changes()
 end
 
 -- new_session starts a fresh session in the chat.
