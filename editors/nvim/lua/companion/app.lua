@@ -20,6 +20,14 @@ local M = {}
 local App = {}
 App.__index = App
 
+-- Methods kept in modules of their own: attachments, rewinding, saved
+-- sessions, and what waits for the user.
+for _, name in ipairs({ 'companion.attach', 'companion.rewind', 'companion.sessions', 'companion.waits' }) do
+  for k, fn in pairs(require(name).methods) do
+    App[k] = fn
+  end
+end
+
 -- the single instance of this Neovim (nil until first used).
 local instance
 
@@ -155,54 +163,6 @@ function App:register(client)
   self.terminals:register(client)
 end
 
--- review_ready tells the user an edit waits for review, without taking
--- the focus from where they type: a line in the chat and a short message.
--- :CompanionReview opens it.
-function App:review_ready(review)
-  local name = vim.fn.fnamemodify(review.path or '', ':~:.')
-  local keys = config.options.diff or {}
-  self:note(('✎ Edit of %s waits for your review: :CompanionReview opens it (%s allow, %s reject).'):format(
-    name, keys.accept or ':w', keys.reject or 'close the tab'))
-  self:render_status()
-  self:echo('companion: edit of ' .. name .. ' to review (:CompanionReview)')
-end
-
--- echo shows msg on one line that fits: a longer message would wait for
--- Enter, taking the user's keys.
-function App:echo(msg)
-  local room = math.max(vim.v.echospace or (vim.o.columns - 12), 10)
-  if vim.fn.strdisplaywidth(msg) > room then
-    msg = vim.fn.strcharpart(msg, 0, room - 1) .. '…'
-  end
-  vim.api.nvim_echo({ { msg, 'WarningMsg' } }, false, {})
-end
-
--- ask puts a permission question in the chat (see ask.lua) without
--- taking the focus; a short message says where to answer. Returns the
--- question's close(text).
-function App:ask(question, options, stop, choose, more)
-  local chat = self:view()
-  local close = require('companion.ask').open(chat.transcript, chat.buf, question, options, stop, choose, more)
-  self:render_status()
-  self:echo('companion: permission asked in the chat (y/a/n/c there)')
-  return function(text)
-    close(text)
-    self:render_status()
-  end
-end
-
--- review opens the oldest edit waiting for review, or goes to its tab
--- (:CompanionReview); false when none waits.
-function App:review()
-  local list = require('companion.diff').pending()
-  if #list == 0 then
-    notify('no edit waits for review')
-    return false
-  end
-  list[1]:show()
-  return true
-end
-
 -- on_exit reports an agent that stopped on its own.
 function App:on_exit(code, stderr)
   if self.stopping then
@@ -289,37 +249,6 @@ function App:ensure(cb)
       for _, w in ipairs(waiting) do
         w(serr)
       end
-    end)
-  end)
-end
-
--- resume_or_create brings back the folder's last session when the chat
--- starts (once per Neovim, when the agent lists and loads sessions and
--- the option resume is on), else makes a new one; cb(err).
-function App:resume_or_create(cb)
-  local c = self.client
-  if self.resume_tried or config.options.resume == false or not (c:supports('list') and c:supports('load')) then
-    self:create_session(cb)
-    return
-  end
-  self.resume_tried = true
-  local cwd = vim.fn.getcwd()
-  -- One page is enough: the agent lists the newest first.
-  c:request('session/list', { cwd = cwd }, function(err, res)
-    local last = not err and type(res) == 'table' and type(res.sessions) == 'table' and res.sessions[1]
-    if type(last) ~= 'table' or type(last.sessionId) ~= 'string' then
-      self:create_session(cb)
-      return
-    end
-    self:replay(last.sessionId, cwd, function(lerr)
-      if lerr then
-        self.session = nil
-        self:create_session(cb)
-        return
-      end
-      self:note(('(Resumed the last conversation of this folder: %s. %s starts a new one.)'):format(
-        compat.val(last.title) or 'untitled', config.options.keymaps.new_session or ':lua require("companion").new_session()'))
-      cb(nil)
     end)
   end)
 end
@@ -454,45 +383,6 @@ function App:submit(text)
   end)
 end
 
--- attach adds an image file to the next prompt; it tells the user in the
--- chat and returns true when the file can go.
-function App:attach(path)
-  path = vim.fn.fnamemodify(vim.fn.expand(path or ''), ':p')
-  local block, err = require('companion.attach').image(path)
-  if block and self.client and not self.client:supports('image') then
-    block, err = nil, 'the agent does not take images'
-  end
-  if not block then
-    self:note(('(Not attached: %s.)'):format(err))
-    return false
-  end
-  self.attachments = self.attachments or {}
-  table.insert(self.attachments, { path = path, block = block })
-  self:note(('(Attached %s: it goes with your next prompt.)'):format(vim.fn.fnamemodify(path, ':~:.')))
-  return true
-end
-
--- take_attachments returns the image blocks attached for this prompt and
--- forgets them; an agent that does not take images gets none (the user
--- is told).
-function App:take_attachments()
-  local list = self.attachments or {}
-  self.attachments = nil
-  if #list == 0 then
-    return {}
-  end
-  if not self.client:supports('image') then
-    self:note('(The agent does not take images: the attached files were not sent.)')
-    return {}
-  end
-  local blocks = {}
-  for _, a in ipairs(list) do
-    blocks[#blocks + 1] = a.block
-    self.chat.transcript:append_text('user', '\n[image: ' .. vim.fn.fnamemodify(a.path, ':t') .. ']')
-  end
-  return blocks
-end
-
 -- send_prompt renders the user's text and runs the turn.
 function App:send_prompt(text)
   local sid = self.session.id
@@ -532,40 +422,6 @@ function App:send_prompt(text)
   self:render_status()
 end
 
--- track_change records a completed edit of this turn (tool call id).
-function App:track_change(id)
-  local entry = self.turn_changes and self.chat and self.chat.transcript.tools[id]
-  if entry and entry.call.status == 'completed' then
-    self.turn_changes:record(entry.call)
-  end
-end
-
--- settle_changes ends the turn's record: when the turn changed several
--- files, the chat names them and :CompanionChanges reviews them as one
--- change; the status line says so until the user has looked.
-function App:settle_changes()
-  local c = self.turn_changes
-  self.turn_changes = nil
-  if not c or c:count() < 2 then
-    return
-  end
-  self.changed = c
-  self:note(('Changed this turn: %s. :CompanionChanges reviews them (keep all, revert all or per file).'):format(c:summary()))
-end
-
--- changes opens the list of the files the last turn changed
--- (:CompanionChanges); false when there is none.
-function App:changes()
-  if not self.changed then
-    notify('no turn changed several files')
-    return false
-  end
-  self.changed.looked = true
-  self.changed:show()
-  self:render_status()
-  return true
-end
-
 -- cancel stops the running turn: session/cancel, pending permissions
 -- answered "cancelled", unfinished tool calls marked cancelled.
 function App:cancel()
@@ -599,155 +455,6 @@ function App:new_session()
   self.session = nil
   self:view().transcript:clear()
   self:ensure(function() end)
-end
-
--- rewind_lnum is the chat line a rewind acts on: lnum, else the cursor's
--- line when the cursor is in the chat buffer.
-function App:rewind_lnum(lnum)
-  if lnum then
-    return lnum
-  end
-  local c = self.chat
-  if c and vim.api.nvim_get_current_buf() == c.buf then
-    return vim.api.nvim_win_get_cursor(0)[1]
-  end
-  return nil
-end
-
--- rewind forks the session before the user message at chat line lnum
--- (default: the cursor's), once the user confirms: the agent restores the
--- files, the fork is loaded (its shorter history replayed), the message
--- goes back to the prompt buffer and a note names the restored files. The
--- original session stays in :CompanionSessions.
-function App:rewind(lnum)
-  local c = self.chat
-  if not (self.client and self.session and c) then
-    notify('no conversation to rewind', vim.log.levels.WARN)
-    return
-  end
-  if not self.client:supports('rewind') then
-    notify('the agent cannot rewind a conversation', vim.log.levels.WARN)
-    return
-  end
-  if self:refuse_busy() then
-    return
-  end
-  if self.session.loading then
-    notify('wait for the session to load', vim.log.levels.WARN)
-    return
-  end
-  lnum = self:rewind_lnum(lnum)
-  local index = lnum and c.transcript:user_index_at(lnum)
-  if not index then
-    notify('put the cursor on one of your messages in the chat to rewind to it', vim.log.levels.WARN)
-    return
-  end
-  local sid = self.session.id
-  local yes = 'Rewind: restore the files to before this message'
-  vim.ui.select({ yes, 'Cancel' }, {
-    prompt = 'Rewind to before this message? Files the agent changed since then are restored.',
-  }, function(choice)
-    if choice ~= yes then
-      return
-    end
-    if self:refuse_busy() or not (self.session and self.session.id == sid) then
-      return
-    end
-    self:run_rewind(sid, index)
-  end)
-end
-
--- run_rewind asks the agent for the fork and switches the chat to it.
-function App:run_rewind(sid, index)
-  self.busy = 'rewinding'
-  self.client:rewind(sid, index, function(err, res)
-    self.busy = nil
-    if err or type(res) ~= 'table' or type(res.sessionId) ~= 'string' then
-      self:note('Could not rewind: ' .. tostring(err and err.message or 'the agent answered without a session'))
-      return
-    end
-    self:load(res.sessionId, function(lerr)
-      if lerr then
-        return
-      end
-      local draft = self.chat:set_input(M.prompt_text(res.prompt))
-      self:note(M.restored_note(res.restored))
-      if draft then
-        vim.fn.setreg('"', draft)
-        self:note('(What you had typed in the prompt is in the unnamed register: p puts it back.)')
-      end
-      M.reread(res.restored)
-    end)
-  end)
-end
-
--- reread reloads the loaded buffers of files a rewind restored on disk
--- (:checktime; 'autoread' reloads a buffer without changes, else Neovim
--- asks as for any file changed outside).
-function M.reread(paths)
-  for _, p in ipairs(type(paths) == 'table' and paths or {}) do
-    local b = type(p) == 'string' and vim.fn.bufnr(p) or -1
-    if b > 0 and vim.api.nvim_buf_is_loaded(b) then
-      pcall(vim.cmd, 'checktime ' .. b)
-    end
-  end
-end
-
--- prompt_text joins the text blocks of a rewound prompt (mentions are
--- written in its text as @path).
-function M.prompt_text(blocks)
-  local parts = {}
-  for _, b in ipairs(type(blocks) == 'table' and blocks or {}) do
-    if type(b) == 'table' and b.type == 'text' and type(b.text) == 'string' then
-      parts[#parts + 1] = b.text
-    end
-  end
-  return table.concat(parts)
-end
-
--- restored_note tells which files a rewind put back.
-function M.restored_note(restored)
-  local names = {}
-  for _, p in ipairs(type(restored) == 'table' and restored or {}) do
-    names[#names + 1] = vim.fn.fnamemodify(p, ':~:.')
-  end
-  if #names == 0 then
-    return '(Rewound: no files needed restoring. Your message is back in the prompt.)'
-  end
-  return ('(Rewound: restored %s to before that message. Your message is back in the prompt.)'):format(table.concat(names, ', '))
-end
-
--- load replays session sid into a cleared transcript.
-function App:load(sid, cb)
-  if self:refuse_busy() then
-    return
-  end
-  self:ensure_client(function(eerr)
-    if eerr then
-      if cb then cb(eerr) end
-      return
-    end
-    self:replay(sid, vim.fn.getcwd(), function(err)
-      if not err then
-        self:note('(session loaded)')
-      end
-      if cb then cb(err) end
-    end)
-  end)
-end
-
--- replay loads session sid into a cleared transcript; cb(err).
-function App:replay(sid, cwd, cb)
-  self:view().transcript:clear()
-  self.session = { id = sid, cwd = cwd, options = {}, loading = true }
-  self.client:load_session(sid, cwd, function(err, res)
-    if err then
-      self:note('Could not load the session: ' .. tostring(err.message))
-    else
-      self:adopt(sid, res or {}, cwd)
-    end
-    cb(err)
-  end)
 end
 
 -- on_update renders a session/update of the current session.

@@ -122,7 +122,7 @@ function Changes:diff(path)
     return
   end
   vim.api.nvim_set_current_win(self.list_win)
-  vim.cmd('only')
+  vim.cmd('silent! only')
   vim.cmd('belowright split')
   vim.cmd('edit ' .. vim.fn.fnameescape(path))
   local ft = vim.bo.filetype

@@ -83,7 +83,7 @@ describe('rewind', function()
   end)
 
   it('turns the answer into the prompt text and a note', function()
-    local app = require('companion.app')
+    local app = require('companion.rewind')
     assert.are.equal('fix @a.go now', app.prompt_text({
       { type = 'text', text = 'fix @a.go now' },
       { type = 'resource', resource = { uri = 'file:///w/a.go', text = 'x' } },
