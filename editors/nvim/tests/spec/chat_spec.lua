@@ -85,8 +85,14 @@ describe('chat', function()
     -- while the answer streams; the timer leaves Insert mode once it ended.
     -- While still in Insert mode, the thought is folded already.
     local left, folded = false, nil
+    local deadline = vim.loop.now() + h.WAIT_MS
     local timer = vim.loop.new_timer()
     timer:start(20, 20, vim.schedule_wrap(function()
+      if not left and vim.loop.now() > deadline then -- the turn never ended: fail below
+        left = 'late'
+        vim.api.nvim_input('<Esc>')
+        return
+      end
       if left or app.busy ~= nil or not h.transcript():find('Second line', 1, true) then
         return
       end
@@ -102,7 +108,7 @@ describe('chat', function()
     vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('ASay hello<C-s>', true, false, true), 'x!', false)
     timer:stop()
     timer:close()
-    assert.is_true(left)
+    assert.are.equal(true, left, 'the turn ended')
     assert.is_true(folded, 'the thought folded while the user types')
     vim.wait(50)
     local lines = vim.api.nvim_buf_get_lines(app.chat.buf, 0, -1, false)

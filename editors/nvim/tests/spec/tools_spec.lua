@@ -62,10 +62,16 @@ describe('tools', function()
     vim.api.nvim_set_current_win(input_win)
     -- The user sends and goes on typing while the question comes.
     local after, j, stolen = ' next one', 0, {}
+    local deadline = vim.loop.now() + h.WAIT_MS
     local timer = vim.loop.new_timer()
     timer:start(15, 15, vim.schedule_wrap(function()
       if vim.api.nvim_get_current_win() ~= input_win or vim.api.nvim_get_mode().mode ~= 'i' then
         stolen[#stolen + 1] = vim.api.nvim_get_mode().mode
+      end
+      if j < #after and vim.loop.now() > deadline then -- no question came: stop typing, fail below
+        j = #after
+        vim.api.nvim_input('<Esc>')
+        return
       end
       if j >= #after or not h.transcript():find('? [permission]', 1, true) then
         return
@@ -182,12 +188,18 @@ describe('tools', function()
     -- mode. Each tick records where the keys would land.
     local first, after = 'now the docs', ' and docs'
     local k, j, stolen = 0, 0, {}
+    local deadline = vim.loop.now() + h.WAIT_MS
     local timer = vim.loop.new_timer()
     timer:start(15, 15, vim.schedule_wrap(function()
       if vim.api.nvim_get_current_win() ~= input_win or vim.api.nvim_get_mode().mode ~= 'i' then
         stolen[#stolen + 1] = vim.api.nvim_buf_get_name(0) .. ' ' .. vim.api.nvim_get_mode().mode
       end
       if j >= #after then
+        return
+      end
+      if vim.loop.now() > deadline then -- no edit came: stop typing, fail below
+        j = #after
+        vim.api.nvim_input('<Esc>')
         return
       end
       if #diff.pending() == 0 then
