@@ -157,6 +157,9 @@ function Review:close()
   end
   self.done = true
   reviews[self.new_buf] = nil
+  if self.on_close then
+    vim.schedule(self.on_close)
+  end
   if self.tab and vim.api.nvim_tabpage_is_valid(self.tab) and #vim.api.nvim_list_tabpages() > 1 then
     local nr = vim.api.nvim_tabpage_get_number(self.tab)
     pcall(vim.cmd, 'tabclose! ' .. nr)

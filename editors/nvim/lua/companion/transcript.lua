@@ -164,6 +164,20 @@ function T:replace(i, lines)
   self:set_lines(row, row + old, lines)
 end
 
+-- hide removes block i's lines, separator included (a notice that no
+-- longer holds); the block keeps its place so later indexes stay.
+function T:hide(i)
+  local block = self.blocks[i]
+  if not block or #block.lines == 0 then
+    return
+  end
+  local row = self:start(i)
+  local old = #block.lines
+  block.lines = {}
+  self:invalidate(i)
+  self:set_lines(row, row + old, {})
+end
+
 -- headers and line prefixes of the text blocks.
 local text_style = {
   user = { header = '## You', prefix = '' },

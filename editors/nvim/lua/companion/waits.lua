@@ -19,6 +19,15 @@ function M.methods:review_ready(review)
   local keys = config.options.diff or {}
   self:note(('✎ Edit of %s waits for your review: :CompanionReview opens it (%s allow, %s reject).'):format(
     name, keys.accept or ':w', keys.reject or 'close the tab'))
+  -- Once decided, the notice goes: the edit's card says what happened.
+  local t = self.chat.transcript
+  local i = #t.blocks
+  review.on_close = function()
+    if self.chat and self.chat.transcript == t then
+      t:hide(i)
+      self:render_status()
+    end
+  end
   self:render_status()
   self:echo('companion: edit of ' .. name .. ' to review (:CompanionReview)')
 end

@@ -239,6 +239,11 @@ describe('tools', function()
     assert.are.equal('first line\nhello there\nlast line\n', h.read_file(path))
     assert.is_nil(diff.current())
     assert.are.equal(1, #vim.api.nvim_list_tabpages())
+    -- Decided: the notice is gone, the card tells, the status lets go.
+    h.wait(function() return not h.transcript():find('waits for your review', 1, true) end, 'the notice to go')
+    assert.matches('✓ [edit · completed]', h.transcript(), 1, true)
+    assert.is_nil(h.transcript():find('\n\n\n', 1, true), 'no blank lines left behind')
+    assert.is_nil(app.chat.status:find('CompanionReview', 1, true))
   end)
 
   it('takes one hunk back with do and writes exactly what the user kept', function()
