@@ -113,27 +113,44 @@ local function chat_prompt()
   return how == 'chat'
 end
 
--- ask_chat asks in the chat, without taking the keyboard: keys in the
--- chat window answer; "o" offers every option with vim.ui.select.
-local function ask_chat(params, state, ui)
-  local function choose(choice)
-    if choice == M.stop_turn then
-      ui.cancel_turn() -- answers this request "cancelled" with the rest
-      if not state.done then
-        reject(params, state)
-      end
-    elseif choice then
-      state.selected(choice)
-    else
+-- answer acts on the user's choice from a list or the chat: an option,
+-- stop_turn (the cancel goes first: it answers this request "cancelled"
+-- with the rest, so the agent cannot go on before it hears of it), or
+-- nothing (dismissed: a rejection).
+local function answer(params, state, ui, choice)
+  if choice == M.stop_turn then
+    ui.cancel_turn()
+    if not state.done then
       reject(params, state)
     end
+  elseif choice then
+    state.selected(choice)
+  else
+    reject(params, state)
   end
+end
+
+-- select_all offers options with vim.ui.select; on_choice(choice).
+local function select_all(params, options, on_choice)
+  vim.ui.select(options, {
+    prompt = M.describe(params.toolCall or {}),
+    format_item = function(o)
+      return o.name
+    end,
+    kind = 'companion_permission',
+  }, on_choice)
+end
+
+-- ask_chat asks in the chat, without taking the keyboard: keys in the
+-- chat window answer; "o" offers every option with vim.ui.select.
+local function ask_chat(params, state, ui, all)
   local options = params.options or {}
+  local function choose(choice)
+    answer(params, state, ui, choice)
+  end
   local close = ui.ask(M.describe(params.toolCall or {}), options, M.stop_turn, choose, function()
-    local all = vim.list_extend(vim.list_extend({}, options), { M.stop_turn })
-    vim.ui.select(all, { prompt = M.describe(params.toolCall or {}), kind = 'companion_permission',
-      format_item = function(o) return o.name end }, function(choice)
-      if choice then
+    select_all(params, all, function(choice)
+      if choice then -- dismissing this list leaves the question open
         choose(choice)
       end
     end)
@@ -150,37 +167,21 @@ local function ask_chat(params, state, ui)
 end
 
 -- ask_select offers the request's options with vim.ui.select, and a way
--- to cancel the turn. Dismissing the list rejects the call. The chat is
--- redrawn first, so the call's card shows while the list asks.
+-- to cancel the turn (or asks in the chat, see chat_prompt). Dismissing
+-- the list rejects the call. The chat is redrawn first, so the call's
+-- card shows while the list asks.
 local function ask_select(params, state, ui)
   local options = vim.list_extend({}, params.options or {})
   if ui and ui.cancel_turn then
     options[#options + 1] = M.stop_turn
   end
   if ui and ui.ask and chat_prompt() then
-    ask_chat(params, state, ui)
+    ask_chat(params, state, ui, options)
     return
   end
   pcall(vim.cmd, 'redraw')
-  vim.ui.select(options, {
-    prompt = M.describe(params.toolCall or {}),
-    format_item = function(o)
-      return o.name
-    end,
-    kind = 'companion_permission',
-  }, function(choice)
-    if choice == M.stop_turn then
-      -- The cancel first: it answers this request "cancelled" with the
-      -- rest, so the agent cannot go on before it hears of the cancel.
-      ui.cancel_turn()
-      if not state.done then
-        reject(params, state)
-      end
-    elseif choice then
-      state.selected(choice)
-    else
-      reject(params, state)
-    end
+  select_all(params, options, function(choice)
+    answer(params, state, ui, choice)
   end)
 end
 

@@ -58,33 +58,11 @@ describe('tools', function()
     vim.cmd('Companion')
     local app = h.app()
     h.wait(function() return app.session ~= nil end, 'a session')
-    local input_win = app.chat.input_win
-    vim.api.nvim_set_current_win(input_win)
+    vim.api.nvim_set_current_win(app.chat.input_win)
     -- The user sends and goes on typing while the question comes.
-    local after, j, stolen = ' next one', 0, {}
-    local deadline = vim.loop.now() + h.WAIT_MS
-    local timer = vim.loop.new_timer()
-    timer:start(15, 15, vim.schedule_wrap(function()
-      if vim.api.nvim_get_current_win() ~= input_win or vim.api.nvim_get_mode().mode ~= 'i' then
-        stolen[#stolen + 1] = vim.api.nvim_get_mode().mode
-      end
-      if j < #after and vim.loop.now() > deadline then -- no question came: stop typing, fail below
-        j = #after
-        vim.api.nvim_input('<Esc>')
-        return
-      end
-      if j >= #after or not h.transcript():find('? [permission]', 1, true) then
-        return
-      end
-      j = j + 1
-      vim.api.nvim_input(after:sub(j, j))
-      if j == #after then
-        vim.defer_fn(function() vim.api.nvim_input('<Esc>') end, 30)
-      end
-    end))
-    vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('AMake a file<C-s>', true, false, true), 'x!', false)
-    timer:stop()
-    timer:close()
+    local stolen = h.type_on('Make a file', '', ' next one', function()
+      return h.transcript():find('? [permission]', 1, true) ~= nil
+    end)
     assert.are.same({}, stolen)
     assert.are.same({}, h.unexpected, 'no picker')
     assert.are.same({ ' next one' }, vim.api.nvim_buf_get_lines(app.chat.input, 0, -1, false))
@@ -179,46 +157,11 @@ describe('tools', function()
     vim.cmd('Companion')
     local app = h.app()
     h.wait(function() return app.session ~= nil end, 'a session')
-    local input_win = app.chat.input_win
-    vim.api.nvim_set_current_win(input_win)
+    vim.api.nvim_set_current_win(app.chat.input_win)
     local diff = require('companion.diff')
     -- The user sends a prompt from Insert mode and goes on typing the next
-    -- one, a key every 15 ms, while the agent works; the typing goes on
-    -- for a few keys after the edit arrived, then the user leaves Insert
-    -- mode. Each tick records where the keys would land.
-    local first, after = 'now the docs', ' and docs'
-    local k, j, stolen = 0, 0, {}
-    local deadline = vim.loop.now() + h.WAIT_MS
-    local timer = vim.loop.new_timer()
-    timer:start(15, 15, vim.schedule_wrap(function()
-      if vim.api.nvim_get_current_win() ~= input_win or vim.api.nvim_get_mode().mode ~= 'i' then
-        stolen[#stolen + 1] = vim.api.nvim_buf_get_name(0) .. ' ' .. vim.api.nvim_get_mode().mode
-      end
-      if j >= #after then
-        return
-      end
-      if vim.loop.now() > deadline then -- no edit came: stop typing, fail below
-        j = #after
-        vim.api.nvim_input('<Esc>')
-        return
-      end
-      if #diff.pending() == 0 then
-        if k < #first then
-          k = k + 1
-          vim.api.nvim_input(first:sub(k, k))
-        end
-        return
-      end
-      j = j + 1
-      vim.api.nvim_input(after:sub(j, j))
-      if j == #after then
-        vim.defer_fn(function() vim.api.nvim_input('<Esc>') end, 30)
-      end
-    end))
-    -- Returns once the user leaves Insert mode.
-    vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('AFix the note<C-s>', true, false, true), 'x!', false)
-    timer:stop()
-    timer:close()
+    -- one while the agent works, on for a few keys after the edit arrived.
+    local stolen = h.type_on('Fix the note', 'now the docs', ' and docs', function() return #diff.pending() > 0 end)
     assert.are.same({}, stolen, 'the review took the focus')
     local typed = table.concat(vim.api.nvim_buf_get_lines(app.chat.input, 0, -1, false), '\n')
     assert.matches(' and docs$', typed)
