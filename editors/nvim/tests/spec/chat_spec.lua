@@ -84,7 +84,7 @@ describe('chat', function()
     -- The user sends with the Insert-mode key and stays in Insert mode
     -- while the answer streams; the timer leaves Insert mode once it ended.
     -- While still in Insert mode, the thought is folded already.
-    local left, folded = false, nil
+    local left, folded, typed = false, nil, 0
     local deadline = vim.loop.now() + h.WAIT_MS
     local timer = vim.loop.new_timer()
     timer:start(20, 20, vim.schedule_wrap(function()
@@ -96,14 +96,19 @@ describe('chat', function()
       if left or app.busy ~= nil or not h.transcript():find('Second line', 1, true) then
         return
       end
-      left = true
+      -- Ended: the user stays in Insert mode up to 10 ticks; the fold must close
+      -- meanwhile (the folds follow each change on the next tick).
       vim.api.nvim_win_call(app.chat.win, function()
         local lines = vim.api.nvim_buf_get_lines(app.chat.buf, 0, -1, false)
         for i, l in ipairs(lines) do
           if l == '> Thought' then folded = vim.fn.foldclosed(i + 1) == i end
         end
       end)
-      vim.api.nvim_input('<Esc>')
+      typed = typed + 1
+      if folded or typed >= 10 then
+        left = true
+        vim.api.nvim_input('<Esc>')
+      end
     end))
     vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('ASay hello<C-s>', true, false, true), 'x!', false)
     timer:stop()
