@@ -17,10 +17,12 @@ Chat.__index = Chat
 -- verbatim are the transcript's syntax rules (after markdown's) for what
 -- must show exactly as it is, never concealed: tool call cards (the
 -- commands, paths and diffs the agent runs) up to the blank line after
--- them, and the user's own messages up to the next block's header.
+-- them, the user's own messages up to the next block's header, and the
+-- notes that name files or carry errors.
 local verbatim = {
   [=[syntax region companionCard start=/^[○◐✓✗⊘•?] \[/ end=/^$/ keepend contains=NONE containedin=ALL]=],
   [=[syntax region companionUser start=/\%(^## You\n\)\@<=/ end=/\n\ze\n\%(## companion$\|> Thinking…$\|> Thought$\|[○◐✓✗⊘•] \[\|### Plan$\)/ keepend contains=NONE containedin=ALL]=],
+  [=[syntax region companionNote start=/\%(^\n\)\@<=\%(✎ \|Changed this turn: \|(Rewound: \|(Resumed \|(Attached \|Error: \|Could not \)/ end=/^$/ keepend contains=NONE containedin=ALL]=],
   'syntax sync fromstart',
 }
 

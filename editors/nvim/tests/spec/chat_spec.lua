@@ -148,15 +148,21 @@ describe('verbatim', function()
     require('companion').open('Run the sum: echo qa-shell-$((6*7)) _x_ *y*')
     h.wait_turn()
     local app = h.app()
+    app:note('Changed this turn: /tmp/_x_/a.txt (+1 −0), *y*.txt (new, +1 −0).')
     local lines = vim.api.nvim_buf_get_lines(app.chat.buf, 0, -1, false)
     local command = 'echo qa-shell-$((6*7)) _x_ *y*'
+    local note = '/tmp/_x_/a.txt (+1 −0), *y*.txt'
     local shown, concealed, prose = 0, {}, nil
     vim.api.nvim_win_call(app.chat.win, function()
       for i, l in ipairs(lines) do
         local col = l:find(command, 1, true)
+        local len = #command
+        if not col then
+          col, len = l:find(note, 1, true), #note
+        end
         if col then
           shown = shown + 1
-          for c = col, col + #command - 1 do
+          for c = col, col + len - 1 do
             if vim.fn.synconcealed(i, c)[1] ~= 0 then
               concealed[#concealed + 1] = ('%q at column %d'):format(l, c)
             end
@@ -171,7 +177,7 @@ describe('verbatim', function()
     end)
     assert.are.same({}, concealed)
     assert.are.equal(1, prose, 'markdown in the agent text')
-    assert.are.equal(2, shown, 'the prompt and the card show the command: ' .. vim.inspect(lines))
+    assert.are.equal(3, shown, 'the prompt and the card show the command, the note the paths: ' .. vim.inspect(lines))
     assert.matches('│ qa-shell-42 _x_ *y*', h.transcript(), 1, true)
   end)
 end)
