@@ -14,9 +14,24 @@ end
 -- review_ready tells the user an edit waits for review, without taking
 -- the focus from where they type: a line in the chat and a short message.
 -- :CompanionReview opens it.
+-- reveal shows a hidden chat without moving the cursor: what waits is
+-- told there.
+function M.methods:reveal()
+  local chat = self:view()
+  if chat:is_open() then
+    return
+  end
+  local win = vim.api.nvim_get_current_win()
+  chat:open()
+  if vim.api.nvim_win_is_valid(win) then
+    vim.api.nvim_set_current_win(win)
+  end
+end
+
 function M.methods:review_ready(review)
   local name = vim.fn.fnamemodify(review.path or '', ':~:.')
   local keys = config.options.diff or {}
+  self:reveal()
   self:note(('✎ Edit of %s waits for your review: :CompanionReview opens it (%s allow, %s reject).'):format(
     name, keys.accept or ':w', keys.reject or 'close the tab'))
   -- Once decided, the notice goes: the edit's card says what happened.
@@ -47,6 +62,7 @@ end
 -- question's close(text).
 function M.methods:ask(question, options, stop, choose, more)
   local chat = self:view()
+  self:reveal()
   local close = require('companion.ask').open(chat.transcript, chat.buf, question, options, stop, choose, more)
   self:render_status()
   self:echo('companion: permission asked in the chat (y/a/n/c there)')

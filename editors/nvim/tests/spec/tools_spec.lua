@@ -86,11 +86,18 @@ describe('tools', function()
   end)
 
   it("asks in the chat when vim.ui.select is Neovim's own; y there allows", function()
-    h.start('shell')
+    local env = h.start('shell')
     vim.ui.select = h.original_select
     require('companion').open('Run it')
-    h.wait(function() return h.transcript():find('? [permission]', 1, true) end, 'the question')
+    -- The user closed the chat and works in a file: the question shows the
+    -- chat again, the cursor stays.
     local app = h.app()
+    app.chat:close()
+    vim.cmd('edit ' .. vim.fn.fnameescape(env.project .. '/work.txt'))
+    local work = vim.api.nvim_get_current_win()
+    h.wait(function() return h.transcript():find('? [permission]', 1, true) end, 'the question')
+    assert.is_true(app.chat:is_open())
+    assert.are.equal(work, vim.api.nvim_get_current_win())
     vim.api.nvim_set_current_win(app.chat.win)
     vim.api.nvim_feedkeys('y', 'x', false)
     h.wait_turn()
