@@ -34,16 +34,17 @@ M.keys = {
 
 -- choices pairs keys with what they answer for these options.
 function M.choices(options, stop)
-  local out = {}
+  local out, covered = {}, 0
   for _, k in ipairs(M.keys) do
     if k.kind then
       local o = first(options, k.kind)
       if o then
         out[#out + 1] = { key = k.key, option = o, name = o.name }
+        covered = covered + 1
       end
     elseif k.stop and stop then
       out[#out + 1] = { key = k.key, option = stop, name = stop.name }
-    elseif k.more and #options > #out then
+    elseif k.more and #options > covered then -- some options have no key
       out[#out + 1] = { key = k.key, more = true, name = 'every choice' }
     end
   end

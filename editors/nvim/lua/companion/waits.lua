@@ -11,9 +11,6 @@ local function notify(msg, level)
   vim.notify('companion: ' .. msg, level or vim.log.levels.INFO)
 end
 
--- review_ready tells the user an edit waits for review, without taking
--- the focus from where they type: a line in the chat and a short message.
--- :CompanionReview opens it.
 -- reveal shows a hidden chat without moving the cursor: what waits is
 -- told there.
 function M.methods:reveal()
@@ -28,6 +25,9 @@ function M.methods:reveal()
   end
 end
 
+-- review_ready tells the user an edit waits for review, without taking
+-- the focus from where they type: a line in the chat (gone once decided),
+-- the status line and a short message. :CompanionReview opens it.
 function M.methods:review_ready(review)
   local name = vim.fn.fnamemodify(review.path or '', ':~:.')
   local keys = config.options.diff or {}

@@ -218,3 +218,19 @@ describe('diff review', function()
     assert.are.equal(1, #vim.api.nvim_list_tabpages())
   end)
 end)
+
+describe('permission question keys', function()
+  it('gives each kind its key, and o only when some option has none', function()
+    local ask = require('companion.ask')
+    local stop = { name = 'Reject and cancel the turn' }
+    local keys = function(options)
+      return table.concat(vim.tbl_map(function(c) return c.key end, ask.choices(options, stop)))
+    end
+    local once, always = { kind = 'allow_once', name = 'Allow' }, { kind = 'allow_always', name = 'Always' }
+    local reject, never = { kind = 'reject_once', name = 'Reject' }, { kind = 'reject_always', name = 'Never' }
+    assert.are.equal('ync', keys({ once, reject }))
+    assert.are.equal('yanc', keys({ once, always, reject }))
+    assert.are.equal('yanco', keys({ once, always, reject, never }))
+    assert.are.equal('yanco', keys({ once, always, { kind = 'allow_always', name = 'In the project' }, reject }))
+  end)
+end)
