@@ -220,6 +220,7 @@ end
 local function ask_diff(params, diff, state, ui)
   local review = require('companion.diff').open({
     path = diff.path,
+    tool_call_id = (params.toolCall or {}).toolCallId,
     old_text = compat.val(diff.oldText),
     new_text = diff.newText or '',
     on_accept = function(text, changed, done)

@@ -117,8 +117,20 @@ describe('tools', function()
     h.wait(function() return diff.current() ~= nil end, 'the review')
     local review = diff.current()
     assert.are.equal(1, #vim.api.nvim_list_tabpages(), 'the review waits without a tab')
-    assert.is_true(require('companion').review())
+    -- gf on the edit's card opens its review.
+    local app = h.app()
+    local card
+    for i, l in ipairs(vim.api.nvim_buf_get_lines(app.chat.buf, 0, -1, false)) do
+      if l:find('[edit · pending]', 1, true) then card = i end
+    end
+    vim.api.nvim_set_current_win(app.chat.win)
+    vim.api.nvim_win_set_cursor(app.chat.win, { card, 0 })
+    vim.api.nvim_feedkeys('gf', 'x', false)
     assert.are.equal(2, #vim.api.nvim_list_tabpages())
+    assert.are.equal(review.new_buf, vim.api.nvim_get_current_buf())
+    vim.cmd('tabprevious')
+    assert.is_true(require('companion').review())
+    assert.are.equal(2, #vim.api.nvim_list_tabpages(), 'the same tab again')
     -- Readable tab labels, not "c/p/1/notes.txt" or "c//prompt".
     local tabs = vim.api.nvim_eval_statusline(vim.o.tabline, { use_tabline = true }).str
     assert.matches('review notes.txt', tabs, 1, true)
