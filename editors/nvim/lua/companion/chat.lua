@@ -272,8 +272,10 @@ end
 
 -- close hides both windows; the buffers (and the session) stay.
 function Chat:close()
-  for _, win in ipairs({ self.input_win, self.status_win, self.win }) do
-    if win and vim.api.nvim_win_is_valid(win) and #vim.api.nvim_list_wins() > 1 then
+  -- Not ipairs: status_win is nil in the split layout, and ipairs would
+  -- stop there, leaving the transcript window open.
+  for _, win in pairs({ self.input_win, self.status_win, self.win }) do
+    if vim.api.nvim_win_is_valid(win) and #vim.api.nvim_list_wins() > 1 then
       vim.api.nvim_win_close(win, true)
     end
   end
