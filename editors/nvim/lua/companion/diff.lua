@@ -138,7 +138,38 @@ function Review:accept()
     if ok then
       self:close()
     end
-  end)
+  end, self)
+end
+
+-- choose asks for one of options on the proposed side's bar, without
+-- taking the keyboard: a number key picks one, <Esc> keeps the review
+-- open; on_choice(option or nil).
+function Review:choose(options, on_choice)
+  local keys, names = {}, {}
+  for i, o in ipairs(vim.list_slice(options, 1, 9)) do
+    keys[#keys + 1] = tostring(i)
+    names[#names + 1] = ('%d %s'):format(i, o.name)
+  end
+  keys[#keys + 1] = '<Esc>'
+  local bar = self.new_win and vim.api.nvim_win_is_valid(self.new_win)
+    and vim.wo[self.new_win][compat.has_winbar() and 'winbar' or 'statusline']
+  local function finish(option)
+    for _, k in ipairs(keys) do
+      for _, buf in ipairs({ self.old_buf, self.new_buf }) do
+        pcall(vim.keymap.del, 'n', k, { buffer = buf })
+      end
+    end
+    if bar and vim.api.nvim_win_is_valid(self.new_win) then
+      vim.wo[self.new_win][compat.has_winbar() and 'winbar' or 'statusline'] = bar
+    end
+    on_choice(option)
+  end
+  for i, k in ipairs(keys) do
+    self:map(k, function() finish(options[i]) end, 'companion: allow the edit with this scope')
+  end
+  if bar then
+    M.set_bar(self.new_win, 'Allow: ' .. table.concat(names, ' · ') .. ' · <Esc> back')
+  end
 end
 
 -- reject ends the review without the edit.

@@ -188,7 +188,7 @@ end
 -- accept_with answers an accepted diff: with one allow option at once,
 -- with several after the user picks one (a dismissed picker keeps the
 -- review open). done(ok) tells the review whether to close.
-local function accept_with(params, state, text, changed, done)
+local function accept_with(params, state, text, changed, done, review)
   local meta = changed and { companion = { modifiedContent = text } } or nil
   local allow = of_kind(params.options or {}, 'allow')
   if #allow == 0 then
@@ -201,18 +201,23 @@ local function accept_with(params, state, text, changed, done)
     state.selected(allow[1], meta)
     return
   end
-  vim.ui.select(allow, {
-    prompt = 'Allow this edit: ' .. M.describe(params.toolCall or {}),
-    format_item = function(o) return o.name end,
-    kind = 'companion_permission',
-  }, function(choice)
+  local function chosen(choice)
     if choice then
       done(true)
       state.selected(choice, meta)
     else
       done(false)
     end
-  end)
+  end
+  if review and chat_prompt() then -- the scope on the review's bar, by number
+    review:choose(allow, chosen)
+    return
+  end
+  vim.ui.select(allow, {
+    prompt = 'Allow this edit: ' .. M.describe(params.toolCall or {}),
+    format_item = function(o) return o.name end,
+    kind = 'companion_permission',
+  }, chosen)
 end
 
 -- ask_diff makes the review of the edit, without focus: ui.review_ready
@@ -223,8 +228,8 @@ local function ask_diff(params, diff, state, ui)
     tool_call_id = (params.toolCall or {}).toolCallId,
     old_text = compat.val(diff.oldText),
     new_text = diff.newText or '',
-    on_accept = function(text, changed, done)
-      accept_with(params, state, text, changed, done)
+    on_accept = function(text, changed, done, review)
+      accept_with(params, state, text, changed, done, review)
     end,
     on_reject = function()
       reject(params, state)

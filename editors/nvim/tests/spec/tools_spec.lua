@@ -198,7 +198,13 @@ describe('tools', function()
     assert.are.equal(2, #vim.api.nvim_list_tabpages())
     assert.are.equal(review.new_buf, vim.api.nvim_get_current_buf())
     assert.are.equal('n', vim.api.nvim_get_mode().mode)
+    -- Several scopes: asked on the review's bar, by number, not with a
+    -- "Type number and <Enter>" prompt.
+    vim.ui.select = h.original_select
     vim.api.nvim_feedkeys('ga', 'x', false)
+    local bar = vim.wo[review.new_win][vim.fn.exists('+winbar') == 1 and 'winbar' or 'statusline']
+    assert.matches('^Allow: 1 Allow this time · 2 Allow edits to notes.txt for this session', bar)
+    vim.api.nvim_feedkeys('1', 'x', false)
     h.wait_turn()
     assert.are.equal('first line\nhello there\nlast line\n', h.read_file(path))
     assert.is_nil(diff.current())
