@@ -16,6 +16,18 @@ local function of_method(sent, method)
   return vim.tbl_filter(function(m) return m.method == method end, sent)
 end
 
+-- restart has one conversation in a fresh folder, then restarts the
+-- plugin there (opts for its setup), and returns that session's id.
+local function restart(opts)
+  local env = h.start('stream')
+  require('companion').open('Say hello')
+  h.wait_turn()
+  local sid = h.app().session.id
+  h.reset()
+  h.start('stream', opts, env)
+  return sid
+end
+
 describe('session', function()
   after_each(h.reset)
 
@@ -114,12 +126,7 @@ describe('session', function()
   end)
 
   it('lists and loads a saved session after a restart, replaying it', function()
-    local env = h.start('stream')
-    require('companion').open('Say hello')
-    h.wait_turn()
-    local sid = h.app().session.id
-    h.reset()
-    h.start('stream', nil, env)
+    local sid = restart(nil)
     local calls = h.stub_select(function(items)
       for _, s in ipairs(items) do
         if s.sessionId == sid then return s end
@@ -136,12 +143,7 @@ describe('session', function()
   end)
 
   it('resumes the last conversation of the folder when the chat starts after a restart', function()
-    local env = h.start('stream')
-    require('companion').open('Say hello')
-    h.wait_turn()
-    local sid = h.app().session.id
-    h.reset()
-    h.start('stream', nil, env)
+    local sid = restart(nil)
     vim.cmd('Companion')
     h.wait(function() return h.app().session and not h.app().session.loading and h.transcript():find('Resumed', 1, true) end,
       'the session to come back')
@@ -158,12 +160,7 @@ describe('session', function()
   end)
 
   it('starts a new session when resume is off', function()
-    local env = h.start('stream')
-    require('companion').open('Say hello')
-    h.wait_turn()
-    local sid = h.app().session.id
-    h.reset()
-    h.start('stream', { resume = false }, env)
+    local sid = restart({ resume = false })
     vim.cmd('Companion')
     h.wait(function() return h.app().session ~= nil end, 'a session')
     assert.are_not.equal(sid, h.app().session.id)
