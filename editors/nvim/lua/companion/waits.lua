@@ -37,11 +37,12 @@ function M.methods:review_ready(review)
   -- Once decided, the notice goes: the edit's card says what happened.
   local t = self.chat.transcript
   local i = #t.blocks
+  local block = t.blocks[i]
   review.on_close = function()
-    if self.chat and self.chat.transcript == t then
+    if t.blocks[i] == block then -- not after the chat was cleared
       t:hide(i)
-      self:render_status()
     end
+    self:render_status()
   end
   self:render_status()
   self:echo('companion: edit of ' .. name .. ' to review (:CompanionReview)')
