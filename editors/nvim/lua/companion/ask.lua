@@ -104,6 +104,7 @@ end
 function M.open(t, buf, question, options, stop, choose, more)
   local q = { choices = M.choices(options, stop), choose = choose, more = more }
   q.index = t:add({ kind = 'ask', lines = lines(question, q.choices) })
+  q.block = t.blocks[q.index]
   waiting[buf] = waiting[buf] or {}
   table.insert(waiting[buf], q)
   if #waiting[buf] == 1 then
@@ -121,7 +122,7 @@ function M.open(t, buf, question, options, stop, choose, more)
       waiting[buf] = nil
       unmap(buf)
     end
-    if vim.api.nvim_buf_is_valid(buf) and t.blocks[q.index] then
+    if vim.api.nvim_buf_is_valid(buf) and t.blocks[q.index] == q.block then -- not after a clear
       t:replace(q.index, { '• [permission] ' .. question .. ' → ' .. (text or 'answered') })
     end
   end
