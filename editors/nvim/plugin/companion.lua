@@ -57,3 +57,18 @@ end, { desc = 'companion: rewind to before the user message under the cursor (fi
 command('CompanionStats', function()
   require('companion').stats()
 end, { desc = 'companion: show the session\'s requests, tokens, time and tool calls' })
+
+command('CompanionReview', function()
+  require('companion').review()
+end, { desc = 'companion: open the edit waiting for review, or go to its tab' })
+
+command('CompanionAdd', function(opts)
+  require('companion').add(opts.line1, opts.line2)
+end, {
+  range = true,
+  desc = 'companion: quote the lines (the selection with :\'<,\'>) into the prompt',
+})
+
+command('CompanionChanges', function()
+  require('companion').changes()
+end, { desc = 'companion: the files the last turn changed: keep or revert them, all or one by one' })

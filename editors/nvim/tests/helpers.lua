@@ -112,6 +112,46 @@ function M.by_kind(kind)
   end
 end
 
+-- type_on plays a user in the current window: Insert mode, prompt sent
+-- with <C-s>, then typing on, a key every 15 ms: the keys of before until
+-- arrived() is true, then those of after, then <Esc>. It returns once
+-- Insert mode ends (after WAIT_MS at the latest, when nothing arrived),
+-- with the ticks at which the keys would have gone elsewhere (another
+-- window, or not Insert mode).
+function M.type_on(prompt, before, after, arrived)
+  local win = vim.api.nvim_get_current_win()
+  local k, j, stolen = 0, 0, {}
+  local deadline = vim.loop.now() + M.WAIT_MS
+  local timer = vim.loop.new_timer()
+  timer:start(15, 15, vim.schedule_wrap(function()
+    if vim.api.nvim_get_current_win() ~= win or vim.api.nvim_get_mode().mode ~= 'i' then
+      stolen[#stolen + 1] = vim.api.nvim_buf_get_name(0) .. ' ' .. vim.api.nvim_get_mode().mode
+    end
+    if j >= #after then
+      return
+    end
+    if vim.loop.now() > deadline then -- nothing came: stop typing, the test fails
+      j = #after
+      vim.api.nvim_input('<Esc>')
+    elseif not arrived() then
+      if k < #before then
+        k = k + 1
+        vim.api.nvim_input(before:sub(k, k))
+      end
+    else
+      j = j + 1
+      vim.api.nvim_input(after:sub(j, j))
+      if j == #after then
+        vim.defer_fn(function() vim.api.nvim_input('<Esc>') end, 30)
+      end
+    end
+  end))
+  vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('A' .. prompt .. '<C-s>', true, false, true), 'x!', false)
+  timer:stop()
+  timer:close()
+  return stolen
+end
+
 -- reset stops the agent and cleans the editor between tests.
 function M.reset()
   require('companion.app').reset()

@@ -20,6 +20,14 @@ local M = {}
 local App = {}
 App.__index = App
 
+-- Methods kept in modules of their own: attachments, rewinding, saved
+-- sessions, and what waits for the user.
+for _, name in ipairs({ 'companion.attach', 'companion.rewind', 'companion.sessions', 'companion.waits' }) do
+  for k, fn in pairs(require(name).methods) do
+    App[k] = fn
+  end
+end
+
 -- the single instance of this Neovim (nil until first used).
 local instance
 
@@ -135,7 +143,13 @@ function App:register(client)
   client:handle('fs/read_text_file', fs.read)
   client:handle('fs/write_text_file', fs.write)
   client:handle('session/request_permission', function(p, req)
-    return permission.handle(p, req)
+    return permission.handle(p, req, nil, {
+      review_ready = function(review) self:review_ready(review) end,
+      cancel_turn = function() self:cancel() end,
+      ask = function(question, options, stop, choose, more)
+        return self:ask(question, options, stop, choose, more)
+      end,
+    })
   end)
   client:handle('elicitation/create', elicit.handle)
   self.terminals = terminal.new({
@@ -160,7 +174,7 @@ function App:on_exit(code, stderr)
   if self.chat then
     pcall(self.chat.transcript.progress, self.chat.transcript, nil)
   end
-  pcall(self.note, self, ('**The agent exited (code %d).**%s'):format(code, tail ~= '' and ('\n' .. tail) or ''))
+  pcall(self.note, self, ('The agent exited (code %d).%s'):format(code, tail ~= '' and ('\n' .. tail) or ''))
   self.client, self.session, self.busy = nil, nil, nil
   self:render_status()
 end
@@ -205,7 +219,7 @@ function App:ensure_client(cb)
     if err then
       local msg = tostring(err.message or err)
       local spawn = msg:find('not an executable', 1, true) or msg:find('^cannot start ')
-      self:note_once(('**Could not start companion:** %s.%s'):format(msg, spawn
+      self:note_once(('Could not start companion: %s.%s'):format(msg, spawn
         and ' Set `cmd` in setup() (see `:checkhealth companion`); a prompt you send stays in the input.' or ''))
     end
     for _, w in ipairs(waiting) do
@@ -226,11 +240,11 @@ function App:ensure(cb)
       return
     end
     self.creating = { cb }
-    self:create_session(function(serr)
+    self:resume_or_create(function(serr)
       local waiting = self.creating
       self.creating = nil
       if serr then
-        self:note('**Could not start a session:** ' .. tostring(serr.message or serr))
+        self:note('Could not start a session: ' .. tostring(serr.message or serr))
       end
       for _, w in ipairs(waiting) do
         w(serr)
@@ -369,45 +383,6 @@ function App:submit(text)
   end)
 end
 
--- attach adds an image file to the next prompt; it tells the user in the
--- chat and returns true when the file can go.
-function App:attach(path)
-  path = vim.fn.fnamemodify(vim.fn.expand(path or ''), ':p')
-  local block, err = require('companion.attach').image(path)
-  if block and self.client and not self.client:supports('image') then
-    block, err = nil, 'the agent does not take images'
-  end
-  if not block then
-    self:note(('_(Not attached: %s.)_'):format(err))
-    return false
-  end
-  self.attachments = self.attachments or {}
-  table.insert(self.attachments, { path = path, block = block })
-  self:note(('_(Attached %s: it goes with your next prompt.)_'):format(vim.fn.fnamemodify(path, ':~:.')))
-  return true
-end
-
--- take_attachments returns the image blocks attached for this prompt and
--- forgets them; an agent that does not take images gets none (the user
--- is told).
-function App:take_attachments()
-  local list = self.attachments or {}
-  self.attachments = nil
-  if #list == 0 then
-    return {}
-  end
-  if not self.client:supports('image') then
-    self:note('_(The agent does not take images: the attached files were not sent.)_')
-    return {}
-  end
-  local blocks = {}
-  for _, a in ipairs(list) do
-    blocks[#blocks + 1] = a.block
-    self.chat.transcript:append_text('user', '\n[image: ' .. vim.fn.fnamemodify(a.path, ':t') .. ']')
-  end
-  return blocks
-end
-
 -- send_prompt renders the user's text and runs the turn.
 function App:send_prompt(text)
   local sid = self.session.id
@@ -423,16 +398,18 @@ function App:send_prompt(text)
   end
   local blocks = mentions.blocks(text, self.session.cwd, self.client:supports('embedded'), self.client:supports('image'))
   vim.list_extend(blocks, self:take_attachments())
+  self.turn_changes = require('companion.changes').new()
   self.busy = self.client:prompt(sid, blocks, function(err, res)
     self.busy = nil
+    self:settle_changes()
     self.chat.transcript:progress(nil)
     self.chat.transcript:finish_thought()
     if err then
-      self:note('**Error:** ' .. tostring(err.message))
+      self:note('Error: ' .. tostring(err.message))
     else
       self.last_stop = res.stopReason
       if res.stopReason ~= 'end_turn' then
-        self:note(('_(turn ended: %s)_'):format(res.stopReason))
+        self:note(('(turn ended: %s)'):format(res.stopReason))
       end
       if res.stopReason == 'cancelled' then
         self.chat.transcript:cancel_tools()
@@ -460,7 +437,7 @@ end
 -- refuse_busy tells the user a turn is running; true when it is.
 function App:refuse_busy()
   if self.busy then
-    self:note('_A turn is running: wait for it or cancel it first._')
+    self:note('(A turn is running: wait for it or cancel it first.)')
     return true
   end
   return false
@@ -478,143 +455,6 @@ function App:new_session()
   self.session = nil
   self:view().transcript:clear()
   self:ensure(function() end)
-end
-
--- rewind_lnum is the chat line a rewind acts on: lnum, else the cursor's
--- line when the cursor is in the chat buffer.
-function App:rewind_lnum(lnum)
-  if lnum then
-    return lnum
-  end
-  local c = self.chat
-  if c and vim.api.nvim_get_current_buf() == c.buf then
-    return vim.api.nvim_win_get_cursor(0)[1]
-  end
-  return nil
-end
-
--- rewind forks the session before the user message at chat line lnum
--- (default: the cursor's), once the user confirms: the agent restores the
--- files, the fork is loaded (its shorter history replayed), the message
--- goes back to the prompt buffer and a note names the restored files. The
--- original session stays in :CompanionSessions.
-function App:rewind(lnum)
-  local c = self.chat
-  if not (self.client and self.session and c) then
-    notify('no conversation to rewind', vim.log.levels.WARN)
-    return
-  end
-  if not self.client:supports('rewind') then
-    notify('the agent cannot rewind a conversation', vim.log.levels.WARN)
-    return
-  end
-  if self:refuse_busy() then
-    return
-  end
-  if self.session.loading then
-    notify('wait for the session to load', vim.log.levels.WARN)
-    return
-  end
-  lnum = self:rewind_lnum(lnum)
-  local index = lnum and c.transcript:user_index_at(lnum)
-  if not index then
-    notify('put the cursor on one of your messages in the chat to rewind to it', vim.log.levels.WARN)
-    return
-  end
-  local sid = self.session.id
-  local yes = 'Rewind: restore the files to before this message'
-  vim.ui.select({ yes, 'Cancel' }, {
-    prompt = 'Rewind to before this message? Files the agent changed since then are restored.',
-  }, function(choice)
-    if choice ~= yes then
-      return
-    end
-    if self:refuse_busy() or not (self.session and self.session.id == sid) then
-      return
-    end
-    self:run_rewind(sid, index)
-  end)
-end
-
--- run_rewind asks the agent for the fork and switches the chat to it.
-function App:run_rewind(sid, index)
-  self.busy = 'rewinding'
-  self.client:rewind(sid, index, function(err, res)
-    self.busy = nil
-    if err or type(res) ~= 'table' or type(res.sessionId) ~= 'string' then
-      self:note('**Could not rewind:** ' .. tostring(err and err.message or 'the agent answered without a session'))
-      return
-    end
-    self:load(res.sessionId, function(lerr)
-      if lerr then
-        return
-      end
-      self.chat:set_input(M.prompt_text(res.prompt))
-      self:note(M.restored_note(res.restored))
-      M.reread(res.restored)
-    end)
-  end)
-end
-
--- reread reloads the loaded buffers of files a rewind restored on disk
--- (:checktime; 'autoread' reloads a buffer without changes, else Neovim
--- asks as for any file changed outside).
-function M.reread(paths)
-  for _, p in ipairs(type(paths) == 'table' and paths or {}) do
-    local b = type(p) == 'string' and vim.fn.bufnr(p) or -1
-    if b > 0 and vim.api.nvim_buf_is_loaded(b) then
-      pcall(vim.cmd, 'checktime ' .. b)
-    end
-  end
-end
-
--- prompt_text joins the text blocks of a rewound prompt (mentions are
--- written in its text as @path).
-function M.prompt_text(blocks)
-  local parts = {}
-  for _, b in ipairs(type(blocks) == 'table' and blocks or {}) do
-    if type(b) == 'table' and b.type == 'text' and type(b.text) == 'string' then
-      parts[#parts + 1] = b.text
-    end
-  end
-  return table.concat(parts)
-end
-
--- restored_note tells which files a rewind put back.
-function M.restored_note(restored)
-  local names = {}
-  for _, p in ipairs(type(restored) == 'table' and restored or {}) do
-    names[#names + 1] = vim.fn.fnamemodify(p, ':~:.')
-  end
-  if #names == 0 then
-    return '_(Rewound: no files needed restoring. Your message is back in the prompt.)_'
-  end
-  return ('_(Rewound: restored %s to before that message. Your message is back in the prompt.)_'):format(table.concat(names, ', '))
-end
-
--- load replays session sid into a cleared transcript.
-function App:load(sid, cb)
-  if self:refuse_busy() then
-    return
-  end
-  self:ensure_client(function(eerr)
-    if eerr then
-      if cb then cb(eerr) end
-      return
-    end
-    local cwd = vim.fn.getcwd()
-    self:view().transcript:clear()
-    self.session = { id = sid, cwd = cwd, options = {}, loading = true }
-    self.client:load_session(sid, cwd, function(err, res)
-      if err then
-        self:note('**Could not load the session:** ' .. tostring(err.message))
-      else
-        self:adopt(sid, res or {}, cwd)
-        self:note('_(session loaded)_')
-      end
-      if cb then cb(err) end
-    end)
-  end)
 end
 
 -- on_update renders a session/update of the current session.

@@ -1,7 +1,8 @@
 -- Image files attached to the next prompt (:CompanionAttach): each goes to
 -- the agent as an ACP image block (base64 data and its MIME type) when
--- the agent advertised promptCapabilities.image.
-local M = {}
+-- the agent advertised promptCapabilities.image. Its methods are the
+-- app's (app.lua installs them).
+local M = { methods = {} }
 
 -- mime_types are the image types models take, by file extension.
 M.mime_types = { png = 'image/png', jpg = 'image/jpeg', jpeg = 'image/jpeg', gif = 'image/gif', webp = 'image/webp' }
@@ -51,6 +52,45 @@ function M.image(path)
     return nil, ('%s is too large (%d bytes; at most %d)'):format(path, #data, M.max_bytes)
   end
   return { type = 'image', mimeType = mime, data = M.encode(data) }
+end
+
+-- attach adds an image file to the next prompt; it tells the user in the
+-- chat and returns true when the file can go.
+function M.methods:attach(path)
+  path = vim.fn.fnamemodify(vim.fn.expand(path or ''), ':p')
+  local block, err = M.image(path)
+  if block and self.client and not self.client:supports('image') then
+    block, err = nil, 'the agent does not take images'
+  end
+  if not block then
+    self:note(('(Not attached: %s.)'):format(err))
+    return false
+  end
+  self.attachments = self.attachments or {}
+  table.insert(self.attachments, { path = path, block = block })
+  self:note(('(Attached %s: it goes with your next prompt.)'):format(vim.fn.fnamemodify(path, ':~:.')))
+  return true
+end
+
+-- take_attachments returns the image blocks attached for this prompt and
+-- forgets them; an agent that does not take images gets none (the user
+-- is told).
+function M.methods:take_attachments()
+  local list = self.attachments or {}
+  self.attachments = nil
+  if #list == 0 then
+    return {}
+  end
+  if not self.client:supports('image') then
+    self:note('(The agent does not take images: the attached files were not sent.)')
+    return {}
+  end
+  local blocks = {}
+  for _, a in ipairs(list) do
+    blocks[#blocks + 1] = a.block
+    self.chat.transcript:append_text('user', '\n[image: ' .. vim.fn.fnamemodify(a.path, ':t') .. ']')
+  end
+  return blocks
 end
 
 return M

@@ -14,6 +14,32 @@ vim.cmd('highlight default link CompanionProgress Comment')
 local Chat = {}
 Chat.__index = Chat
 
+-- verbatim are the transcript's syntax rules (after markdown's) for what
+-- must show exactly as it is, never concealed: tool call cards (the
+-- commands, paths and diffs the agent runs) up to the blank line after
+-- them, the user's own messages up to the next block's header, and the
+-- notes that name files or carry errors.
+local verbatim = {
+  [=[syntax region companionCard start=/^[○◐✓✗⊘•?] \[/ end=/^$/ keepend contains=NONE containedin=ALL]=],
+  [=[syntax region companionUser start=/\%(^## You\n\)\@<=/ end=/\n\ze\n\%(## companion$\|> Thinking…$\|> Thought$\|[○◐✓✗⊘•] \[\|### Plan$\)/ keepend contains=NONE containedin=ALL]=],
+  [=[syntax region companionNote start=/\%(^\n\)\@<=\%(✎ \|Changed this turn: \|(Rewound: \|(Resumed \|(Attached \|Error: \|Could not \)/ end=/^$/ keepend contains=NONE containedin=ALL]=],
+  'syntax sync fromstart',
+}
+
+-- add_verbatim installs the verbatim rules in buf's syntax, now and each
+-- time its syntax is loaded again.
+local function add_verbatim(buf)
+  local function apply()
+    vim.api.nvim_buf_call(buf, function()
+      for _, cmd in ipairs(verbatim) do
+        pcall(vim.cmd, cmd)
+      end
+    end)
+  end
+  apply()
+  vim.api.nvim_create_autocmd('Syntax', { buffer = buf, callback = apply })
+end
+
 -- scratch makes a hidden, unlisted buffer named name.
 local function scratch(name, filetype)
   local buf = vim.api.nvim_create_buf(false, true)
@@ -32,6 +58,7 @@ function M.new(actions)
   local self = setmetatable({ actions = actions }, Chat)
   self.buf = scratch('companion://chat', 'markdown')
   vim.bo[self.buf].modifiable = false
+  add_verbatim(self.buf)
   self.input = scratch('companion://prompt', 'markdown')
   vim.bo[self.input].omnifunc = "v:lua.require'companion.complete'.omnifunc"
   vim.bo[self.input].completefunc = "v:lua.require'companion.complete'.omnifunc"
@@ -102,18 +129,33 @@ function Chat:restore_input(text)
   vim.api.nvim_buf_set_lines(self.input, 0, -1, false, vim.split(text, '\n', { plain = true }))
 end
 
--- set_input puts text in the prompt buffer, before anything typed there,
--- and the cursor after it.
+-- set_input replaces the prompt buffer's text with text (a rewound
+-- message: one prompt, never stacked on an earlier one). It returns what
+-- the user had typed there themselves (not text an earlier set_input put
+-- there), so it is not lost; nil when there was none.
 function Chat:set_input(text)
   if not vim.api.nvim_buf_is_valid(self.input) then
-    return
+    return nil
   end
-  local lines = vim.split(text, '\n', { plain = true })
+  local now = vim.trim(table.concat(vim.api.nvim_buf_get_lines(self.input, 0, -1, false), '\n'))
+  local draft = (now ~= '' and now ~= self.given) and now or nil
+  vim.api.nvim_buf_set_lines(self.input, 0, -1, false, vim.split(text, '\n', { plain = true }))
+  self.given = vim.trim(text)
+  return draft
+end
+
+-- add_input appends text to what the prompt buffer holds (a blank line
+-- between), for the user to go on writing after it.
+function Chat:add_input(text)
   local now = vim.api.nvim_buf_get_lines(self.input, 0, -1, false)
+  local lines = vim.split(text, '\n', { plain = true })
   if vim.trim(table.concat(now, '\n')) ~= '' then
-    vim.list_extend(lines, now)
+    table.insert(lines, 1, '')
+    vim.api.nvim_buf_set_lines(self.input, #now, #now, false, lines)
+  else
+    vim.api.nvim_buf_set_lines(self.input, 0, -1, false, lines)
   end
-  vim.api.nvim_buf_set_lines(self.input, 0, -1, false, lines)
+  self.added = true
 end
 
 -- is_open tells whether the transcript window is showing.
@@ -220,14 +262,20 @@ function Chat:open()
   end
   if self.input_win and vim.api.nvim_win_is_valid(self.input_win) then
     vim.api.nvim_set_current_win(self.input_win)
+    if self.added then -- after a quote: the cursor goes below it
+      self.added = nil
+      pcall(vim.api.nvim_win_set_cursor, self.input_win, { vim.api.nvim_buf_line_count(self.input), 0 })
+    end
   end
   self:follow_tail()
 end
 
 -- close hides both windows; the buffers (and the session) stay.
 function Chat:close()
-  for _, win in ipairs({ self.input_win, self.status_win, self.win }) do
-    if win and vim.api.nvim_win_is_valid(win) and #vim.api.nvim_list_wins() > 1 then
+  -- Not ipairs: status_win is nil in the split layout, and ipairs would
+  -- stop there, leaving the transcript window open.
+  for _, win in pairs({ self.input_win, self.status_win, self.win }) do
+    if vim.api.nvim_win_is_valid(win) and #vim.api.nvim_list_wins() > 1 then
       vim.api.nvim_win_close(win, true)
     end
   end

@@ -14,6 +14,14 @@ M.defaults = {
   -- approval_mode, when set, selects the session's mode config option
   -- ('default', 'auto_edit', 'yolo', 'plan') after a session starts.
   approval_mode = nil,
+  -- permission_prompt: where a tool call's permission is asked. 'chat':
+  -- a question in the chat answered with keys there (y, a, n, c, o),
+  -- never taking the keyboard; 'select': vim.ui.select; 'auto': the chat
+  -- unless a plugin replaced vim.ui.select.
+  permission_prompt = 'auto',
+  -- resume: the chat brings back the folder's last conversation when it
+  -- starts (gn starts a new one); false starts a new one each time.
+  resume = true,
   -- layout: 'split' (a column at the right) or 'float'.
   layout = 'split',
   split = { position = 'right', width = 80, input_height = 6 },

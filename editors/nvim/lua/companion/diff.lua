@@ -1,6 +1,9 @@
 -- The diff tab where an edit is reviewed: the current text on the left,
 -- the proposed text on the right, both in real 'diff' mode. The user may
--- change the right side; accepting hands back what it holds.
+-- change the right side (per hunk with Vim's own `do`/`dp`); accepting
+-- hands back what it holds. A review is made without taking focus: its
+-- tab opens only when the user asks (show), so keys typed elsewhere never
+-- land in a proposal.
 local config = require('companion.config')
 local compat = require('companion.compat')
 
@@ -47,7 +50,7 @@ function Review:map(lhs, fn, desc)
   end
 end
 
--- layout opens the tab with both sides in diff mode.
+-- layout opens the tab with both sides in diff mode (focus goes there).
 function Review:layout()
   vim.cmd('tabnew')
   self.tab = vim.api.nvim_get_current_tabpage()
@@ -64,15 +67,36 @@ function Review:layout()
   local keys = config.options.diff or {}
   -- The same words as the agent's permission options ("Allow …",
   -- "Reject"); accepting with several "allow" options asks for the scope.
-  M.set_bar(self.new_win, ('Proposed (editable): %s or :w allow, %s reject'):format(keys.accept or '-', keys.reject or '-'))
-  -- A review often opens while the user is still typing (a prompt sent
-  -- with the insert-mode submit key): leave Insert mode so the review's
-  -- keys act on it instead of being typed into the proposal.
+  M.set_bar(self.new_win, ('Proposed (editable): %s or :w allow, %s reject, do takes a hunk back'):format(
+    keys.accept or '-', keys.reject or '-'))
+end
+
+-- shown tells whether the review's tab is open.
+function Review:shown()
+  return self.tab ~= nil and vim.api.nvim_tabpage_is_valid(self.tab)
+    and self.new_win ~= nil and vim.api.nvim_win_is_valid(self.new_win)
+end
+
+-- show opens the review's tab, or goes to it when open, with the cursor
+-- on the proposed side in Normal mode: the user asked for it.
+function Review:show()
+  if self.done then
+    return
+  end
+  if self:shown() then
+    vim.api.nvim_set_current_tabpage(self.tab)
+    vim.api.nvim_set_current_win(self.new_win)
+  else
+    self:layout()
+  end
+  -- Asked for from Insert mode (a mapping): the review's keys must act on
+  -- it, not be typed into the proposal.
   vim.cmd('stopinsert')
 end
 
--- open shows a review. spec: path, old_text (nil for a new file),
--- new_text, on_accept(text, changed), on_reject(). Returns the review.
+-- open makes a review without showing it (show opens its tab). spec:
+-- path, old_text (nil for a new file), new_text, on_accept(text, changed,
+-- done), on_reject(). Returns the review.
 function M.open(spec)
   local self = setmetatable({ path = spec.path, new_text = spec.new_text, spec = spec }, Review)
   local rel = vim.fn.fnamemodify(spec.path, ':~:.')
@@ -80,8 +104,8 @@ function M.open(spec)
   local n = seq
   self.old_buf = scratch(('companion://current/%d/%s'):format(n, rel), spec.old_text, false)
   self.new_buf = scratch(('companion://proposed/%d/%s'):format(n, rel), spec.new_text, true)
+  self.seq = n
   reviews[self.new_buf] = self
-  self:layout()
   local keys = config.options.diff or {}
   self:map(keys.accept, function() self:accept() end, 'companion: accept the proposed text')
   self:map(keys.reject, function() self:reject() end, 'companion: reject the edit')
@@ -114,7 +138,38 @@ function Review:accept()
     if ok then
       self:close()
     end
-  end)
+  end, self)
+end
+
+-- choose asks for one of options on the proposed side's bar, without
+-- taking the keyboard: a number key picks one, <Esc> keeps the review
+-- open; on_choice(option or nil).
+function Review:choose(options, on_choice)
+  local keys, names = {}, {}
+  for i, o in ipairs(vim.list_slice(options, 1, 9)) do
+    keys[#keys + 1] = tostring(i)
+    names[#names + 1] = ('%d %s'):format(i, o.name)
+  end
+  keys[#keys + 1] = '<Esc>'
+  local bar = self.new_win and vim.api.nvim_win_is_valid(self.new_win)
+    and vim.wo[self.new_win][compat.has_winbar() and 'winbar' or 'statusline']
+  local function finish(option)
+    for _, k in ipairs(keys) do
+      for _, buf in ipairs({ self.old_buf, self.new_buf }) do
+        pcall(vim.keymap.del, 'n', k, { buffer = buf })
+      end
+    end
+    if bar and vim.api.nvim_win_is_valid(self.new_win) then
+      vim.wo[self.new_win][compat.has_winbar() and 'winbar' or 'statusline'] = bar
+    end
+    on_choice(option)
+  end
+  for i, k in ipairs(keys) do
+    self:map(k, function() finish(options[i]) end, 'companion: allow the edit with this scope')
+  end
+  if bar then
+    M.set_bar(self.new_win, 'Allow: ' .. table.concat(names, ' · ') .. ' · <Esc> back')
+  end
 end
 
 -- reject ends the review without the edit.
@@ -133,7 +188,10 @@ function Review:close()
   end
   self.done = true
   reviews[self.new_buf] = nil
-  if vim.api.nvim_tabpage_is_valid(self.tab) and #vim.api.nvim_list_tabpages() > 1 then
+  if self.on_close then
+    vim.schedule(self.on_close)
+  end
+  if self.tab and vim.api.nvim_tabpage_is_valid(self.tab) and #vim.api.nvim_list_tabpages() > 1 then
     local nr = vim.api.nvim_tabpage_get_number(self.tab)
     pcall(vim.cmd, 'tabclose! ' .. nr)
   end
@@ -142,6 +200,13 @@ function Review:close()
       pcall(vim.api.nvim_buf_delete, buf, { force = true })
     end
   end
+end
+
+-- pending lists the reviews waiting for a decision, the oldest first.
+function M.pending()
+  local list = vim.tbl_values(reviews)
+  table.sort(list, function(a, b) return a.seq < b.seq end)
+  return list
 end
 
 -- current returns the open review (the latest), for keymaps and tests.

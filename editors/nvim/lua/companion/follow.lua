@@ -1,5 +1,6 @@
 -- "Follow the agent": open what a tool call touched, from its card in the
--- chat: the terminal it ran in, else the file and line it names.
+-- chat: its review while the edit waits for one, the terminal it ran in,
+-- else the file and line it names.
 local compat = require('companion.compat')
 local config = require('companion.config')
 local permission = require('companion.permission')
@@ -41,6 +42,13 @@ end
 -- tool_call opens the call's terminal, or its first location (or the file
 -- of its diff) at the line given.
 function M.tool_call(app, call)
+  -- An edit waiting for review: its review.
+  for _, r in ipairs(require('companion.diff').pending()) do
+    if r.spec.tool_call_id and r.spec.tool_call_id == call.toolCallId then
+      r:show()
+      return
+    end
+  end
   for _, c in ipairs(call.content or {}) do
     if c.type == 'terminal' then
       M.show_terminal(app, c.terminalId, true)

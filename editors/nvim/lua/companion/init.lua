@@ -9,6 +9,9 @@
 -- :CompanionTrust[!] [dir]  trust the folder (! revokes): `companion trust`
 -- :CompanionAttach {file}   attach an image file to the next prompt
 -- :CompanionStats      the session's figures (requests, tokens, tool calls)
+-- :CompanionReview     open the edit waiting for review (ga allow, gr reject)
+-- :[range]CompanionAdd quote the lines into the prompt
+-- :CompanionChanges    the files the last turn changed, kept or reverted together
 local config = require('companion.config')
 
 local M = {}
@@ -76,6 +79,29 @@ end
 -- done(err, buf) is called once shown (or not).
 function M.stats(done)
   require('companion.stats').show(require('companion.app').get(), done)
+end
+
+-- review opens the edit waiting for review, or goes to its tab, in Normal
+-- mode (:CompanionReview); false when none waits.
+function M.review()
+  return app():review()
+end
+
+-- add quotes lines line1..line2 (1-based, inclusive) of the current
+-- buffer into the prompt, fenced and named, and opens the chat there
+-- (:'<,'>CompanionAdd).
+function M.add(line1, line2)
+  local buf = vim.api.nvim_get_current_buf()
+  local text = require('companion.quote').lines(buf, line1, line2)
+  local a = app()
+  a:view():add_input(text)
+  a:open()
+end
+
+-- changes opens the list of the files the last turn changed, to keep or
+-- revert them together or one by one (:CompanionChanges).
+function M.changes()
+  return app():changes()
 end
 
 -- new_session starts a fresh session in the chat.

@@ -66,6 +66,9 @@ local function new_answer(req, session_id, on_done)
       res._meta = meta
     end
     req.reply(res)
+    if state.on_answer then
+      state.on_answer(outcome)
+    end
     if state.ui_close then
       state.ui_close()
     end
@@ -84,28 +87,108 @@ local function new_answer(req, session_id, on_done)
   return state
 end
 
--- ask_select offers the request's options with vim.ui.select.
-local function ask_select(params, state)
-  local options = params.options or {}
+-- stop_turn is the extra choice of the permission list that rejects the
+-- call and cancels the whole turn.
+M.stop_turn = { name = 'Reject and cancel the turn', kind = 'companion_cancel_turn' }
+
+-- reject answers with the request's "reject once" option (cancelled when
+-- it has none): the user said no to this call.
+local function reject(params, state)
+  local option = pick(params.options or {}, 'reject', 'reject_once')
+  if option then
+    state.selected(option)
+  else
+    state.cancelled()
+  end
+end
+
+-- chat_prompt tells whether permissions are asked in the chat (option
+-- permission_prompt: 'chat', 'select', or 'auto': in the chat unless
+-- vim.ui.select was replaced by a UI plugin).
+local function chat_prompt()
+  local how = config.options.permission_prompt or 'auto'
+  if how == 'auto' then
+    return require('companion.ask').builtin_select()
+  end
+  return how == 'chat'
+end
+
+-- answer acts on the user's choice from a list or the chat: an option,
+-- stop_turn (the cancel goes first: it answers this request "cancelled"
+-- with the rest, so the agent cannot go on before it hears of it), or
+-- nothing (dismissed: a rejection).
+local function answer(params, state, ui, choice)
+  if choice == M.stop_turn then
+    ui.cancel_turn()
+    if not state.done then
+      reject(params, state)
+    end
+  elseif choice then
+    state.selected(choice)
+  else
+    reject(params, state)
+  end
+end
+
+-- select_all offers options with vim.ui.select; on_choice(choice).
+local function select_all(params, options, on_choice)
   vim.ui.select(options, {
     prompt = M.describe(params.toolCall or {}),
     format_item = function(o)
       return o.name
     end,
     kind = 'companion_permission',
-  }, function(choice)
-    if choice then
-      state.selected(choice)
-    else
-      state.cancelled()
+  }, on_choice)
+end
+
+-- ask_chat asks in the chat, without taking the keyboard: keys in the
+-- chat window answer; "o" offers every option with vim.ui.select.
+local function ask_chat(params, state, ui, all)
+  local options = params.options or {}
+  local function choose(choice)
+    answer(params, state, ui, choice)
+  end
+  local close = ui.ask(M.describe(params.toolCall or {}), options, M.stop_turn, choose, function()
+    select_all(params, all, function(choice)
+      if choice then -- dismissing this list leaves the question open
+        choose(choice)
+      end
+    end)
+  end)
+  state.on_answer = function(outcome)
+    local text = 'cancelled'
+    for _, o in ipairs(options) do
+      if outcome.optionId == o.optionId then
+        text = o.name
+      end
     end
+    close(text)
+  end
+end
+
+-- ask_select offers the request's options with vim.ui.select, and a way
+-- to cancel the turn (or asks in the chat, see chat_prompt). Dismissing
+-- the list rejects the call. The chat is redrawn first, so the call's
+-- card shows while the list asks.
+local function ask_select(params, state, ui)
+  local options = vim.list_extend({}, params.options or {})
+  if ui and ui.cancel_turn then
+    options[#options + 1] = M.stop_turn
+  end
+  if ui and ui.ask and chat_prompt() then
+    ask_chat(params, state, ui, options)
+    return
+  end
+  pcall(vim.cmd, 'redraw')
+  select_all(params, options, function(choice)
+    answer(params, state, ui, choice)
   end)
 end
 
 -- accept_with answers an accepted diff: with one allow option at once,
 -- with several after the user picks one (a dismissed picker keeps the
 -- review open). done(ok) tells the review whether to close.
-local function accept_with(params, state, text, changed, done)
+local function accept_with(params, state, text, changed, done, review)
   local meta = changed and { companion = { modifiedContent = text } } or nil
   local allow = of_kind(params.options or {}, 'allow')
   if #allow == 0 then
@@ -118,52 +201,59 @@ local function accept_with(params, state, text, changed, done)
     state.selected(allow[1], meta)
     return
   end
-  vim.ui.select(allow, {
-    prompt = 'Allow this edit: ' .. M.describe(params.toolCall or {}),
-    format_item = function(o) return o.name end,
-    kind = 'companion_permission',
-  }, function(choice)
+  local function chosen(choice)
     if choice then
       done(true)
       state.selected(choice, meta)
     else
       done(false)
     end
-  end)
+  end
+  if review and chat_prompt() then -- the scope on the review's bar, by number
+    review:choose(allow, chosen)
+    return
+  end
+  vim.ui.select(allow, {
+    prompt = 'Allow this edit: ' .. M.describe(params.toolCall or {}),
+    format_item = function(o) return o.name end,
+    kind = 'companion_permission',
+  }, chosen)
 end
 
--- ask_diff opens the diff tab for the edit.
-local function ask_diff(params, diff, state)
+-- ask_diff makes the review of the edit, without focus: ui.review_ready
+-- tells the user it waits (the tab opens on request).
+local function ask_diff(params, diff, state, ui)
   local review = require('companion.diff').open({
     path = diff.path,
+    tool_call_id = (params.toolCall or {}).toolCallId,
     old_text = compat.val(diff.oldText),
     new_text = diff.newText or '',
-    on_accept = function(text, changed, done)
-      accept_with(params, state, text, changed, done)
+    on_accept = function(text, changed, done, review)
+      accept_with(params, state, text, changed, done, review)
     end,
     on_reject = function()
-      local reject = pick(params.options or {}, 'reject', 'reject_once')
-      if reject then
-        state.selected(reject)
-      else
-        state.cancelled()
-      end
+      reject(params, state)
     end,
   })
   state.ui_close = function()
     review:close()
   end
+  if ui and ui.review_ready then
+    ui.review_ready(review, params)
+  end
 end
 
 -- handle answers one session/request_permission request (asynchronously).
--- on_done runs once the answer went out.
-function M.handle(params, req, on_done)
+-- on_done runs once the answer went out. ui (optional) is the chat's side:
+-- review_ready(review, params) when an edit waits for review, cancel_turn()
+-- when the user rejects a call and stops the turn.
+function M.handle(params, req, on_done, ui)
   local state = new_answer(req, params.sessionId, on_done)
   local diff = M.first_diff(params.toolCall or {})
   if diff and config.options.diff.enabled ~= false then
-    ask_diff(params, diff, state)
+    ask_diff(params, diff, state, ui)
   else
-    ask_select(params, state)
+    ask_select(params, state, ui)
   end
   return nil
 end

@@ -39,6 +39,12 @@ local function outcome(call)
   return nil
 end
 
+-- in_insert tells whether Insert (or Replace) mode is on.
+local function in_insert()
+  local mode = vim.api.nvim_get_mode().mode
+  return mode:sub(1, 1) == 'i' or mode:sub(1, 1) == 'R'
+end
+
 -- refresh_folds recomputes the folds of the windows of transcripts changed
 -- while Insert mode was on: Neovim does not update other windows' folds in
 -- Insert mode (0.7 leaves them at level 0 until 'zx'). Setting 'foldmethod'
@@ -50,6 +56,9 @@ local function refresh_folds()
       for _, win in ipairs(vim.fn.win_findbuf(buf)) do
         if vim.wo[win].foldmethod == 'expr' then
           vim.wo[win].foldmethod = 'expr'
+          if in_insert() then
+            vim.api.nvim_win_call(win, function() vim.cmd('silent! normal! zx') end)
+          end
         end
       end
     end
@@ -71,12 +80,6 @@ function M.new(buf, opts)
     })
   end
   return self
-end
-
--- in_insert tells whether Insert (or Replace) mode is on.
-local function in_insert()
-  local mode = vim.api.nvim_get_mode().mode
-  return mode:sub(1, 1) == 'i' or mode:sub(1, 1) == 'R'
 end
 
 -- start returns the 0-based first line of block i (cached; blocks above a
@@ -118,7 +121,16 @@ function T:set_lines(from, to, lines)
   vim.bo[buf].modifiable = false
   self.folds_tick = nil
   if in_insert() then
+    -- The user types (the next prompt, often): the thoughts fold now, not
+    -- only when they leave Insert mode.
     self.folds_stale = true
+    if not self.folds_queued then
+      self.folds_queued = true
+      vim.schedule(function()
+        self.folds_queued = nil
+        refresh_folds()
+      end)
+    end
   end
   if self.opts.on_change then
     self.opts.on_change()
@@ -150,6 +162,20 @@ function T:replace(i, lines)
   block.lines = lines
   self:invalidate(i)
   self:set_lines(row, row + old, lines)
+end
+
+-- hide removes block i's lines, separator included (a notice that no
+-- longer holds); the block keeps its place so later indexes stay.
+function T:hide(i)
+  local block = self.blocks[i]
+  if not block or #block.lines == 0 then
+    return
+  end
+  local row = self:start(i)
+  local old = #block.lines
+  block.lines = {}
+  self:invalidate(i)
+  self:set_lines(row, row + old, {})
 end
 
 -- headers and line prefixes of the text blocks.
@@ -187,8 +213,16 @@ function T:append_text(kind, text, message_id)
   local last = self.blocks[#self.blocks]
   local style = text_style[kind]
   if not last or last.kind ~= kind or last.done or (message_id and last.message_id and last.message_id ~= message_id) then
-    self:add({ kind = kind, message_id = message_id, lines = { style.header, style.prefix } })
+    -- The agent's header once per turn: text after a tool call goes on
+    -- under the same one.
+    local headed = kind == 'agent' and self.agent_headed
+    self:add({ kind = kind, message_id = message_id, lines = headed and { style.prefix } or { style.header, style.prefix } })
     last = self.blocks[#self.blocks]
+    if kind == 'agent' then
+      self.agent_headed = true
+    elseif kind == 'user' then
+      self.agent_headed = false
+    end
   end
   local pieces = vim.split((text:gsub('\r\n', '\n')), '\n', { plain = true })
   local lines = last.lines
@@ -208,21 +242,18 @@ function T:note(text)
 end
 
 -- indented adds the lines of text to out, each after pad, at most max of
--- them. A code fence cut open by the limit is closed, so the rest of the
--- markdown buffer does not turn into code.
-local function indented(out, text, pad, max)
+-- them. Cards are shown verbatim, not as markdown, so with fences set the
+-- lines of markdown code fences in a tool's text (noise there) are left
+-- out; a terminal's output is kept whole.
+local function indented(out, text, pad, max, fences)
   local lines = vim.split(text, '\n', { plain = true, trimempty = true })
-  local fences = 0
+  if fences then
+    lines = vim.tbl_filter(function(l) return not l:match('^%s*```+[%w_+-]*%s*$') end, lines)
+  end
   for k, l in ipairs(lines) do
     if k > max then
-      if fences % 2 == 1 then
-        out[#out + 1] = pad .. '```'
-      end
       out[#out + 1] = pad .. ('… %d more lines'):format(#lines - max)
       break
-    end
-    if l:match('^%s*```') then
-      fences = fences + 1
     end
     out[#out + 1] = pad .. l
   end
@@ -241,24 +272,40 @@ local function diff_stat(old, new)
   return (' (+%d −%d)'):format(add, del)
 end
 
--- content_lines renders a tool call's content items.
+-- diff_lines adds the unified hunks between two texts (at most max
+-- lines), so an edit reads as a diff without markdown fences.
+local function diff_lines(out, old, new, max)
+  local ok, text = pcall(vim.diff, old or '', new or '', { result_type = 'unified', ctxlen = 1 })
+  if ok and type(text) == 'string' and text ~= '' then
+    indented(out, text, '  ', max)
+  end
+end
+
+-- content_lines renders a tool call's content items. An edit shows its
+-- own diff (the agent's text about it would say the same again); a
+-- terminal shows its last lines, and nothing when it has none (a replayed
+-- card: the output is gone).
 function T:content_lines(out, content)
+  local has_diff = false
+  for _, c in ipairs(content or {}) do
+    has_diff = has_diff or c.type == 'diff'
+  end
   for _, c in ipairs(content or {}) do
     if c.type == 'diff' then
       local old = compat.val(c.oldText)
       out[#out + 1] = ('  %s %s%s'):format(old and 'edit' or 'new file', vim.fn.fnamemodify(c.path or '', ':~:.'),
         diff_stat(old, c.newText))
+      diff_lines(out, old, c.newText, 40)
     elseif c.type == 'terminal' then
-      out[#out + 1] = '  terminal ' .. tostring(c.terminalId)
       local tail = self.opts.terminal_tail and self.opts.terminal_tail(c.terminalId)
       if tail and tail ~= '' then
+        out[#out + 1] = '  terminal ' .. tostring(c.terminalId)
         indented(out, tail, '  │ ', 8)
       end
-    elseif c.type == 'content' and type(c.content) == 'table' then
+    elseif c.type == 'content' and type(c.content) == 'table' and not has_diff then
       local block = c.content
       local text = block.type == 'text' and block.text or ('[' .. tostring(block.type) .. ']')
-      -- An edit's diff is what the user wants to see: a short one whole.
-      indented(out, text, '  ', text:find('```diff', 1, true) and 40 or 6)
+      indented(out, text, '  ', 6, true)
     end
   end
 end
@@ -410,6 +457,7 @@ end
 -- clear empties the transcript (a new or loaded session).
 function T:clear()
   self.blocks, self.tools, self.starts, self.valid, self.plan_index = {}, {}, {}, 0, nil
+  self.agent_headed = nil
   self.progress_n = nil
   self:set_lines(0, -1, {})
 end

@@ -73,8 +73,8 @@ local handlers = {
   user_message_chunk = function(app, u) chunk(app, 'user', u) end,
   agent_message_chunk = function(app, u) chunk(app, 'agent', u) end,
   agent_thought_chunk = function(app, u) chunk(app, 'thought', u) end,
-  tool_call = function(app, u) app.chat.transcript:tool(u) end,
-  tool_call_update = function(app, u) app.chat.transcript:tool(u) end,
+  tool_call = function(app, u) app.chat.transcript:tool(u); app:track_change(u.toolCallId) end,
+  tool_call_update = function(app, u) app.chat.transcript:tool(u); app:track_change(u.toolCallId) end,
   plan = function(app, u) app.chat.transcript:plan(u.entries) end,
   available_commands_update = function(_, u) complete.set_commands(u.availableCommands) end,
   config_option_update = function(app, u)
@@ -95,7 +95,7 @@ local handlers = {
   end,
   notice = function(app, u)
     local desc = compat.val(u.description)
-    app:note(('_[%s] %s%s_'):format(u.severity or 'info', u.title or '', desc and (': ' .. desc) or ''))
+    app:note(('[%s] %s%s'):format(u.severity or 'info', u.title or '', desc and (': ' .. desc) or ''))
   end,
 }
 
@@ -138,6 +138,13 @@ end
 -- status_parts lists what the status line says about session s.
 local function status_parts(app, s)
   local parts = {}
+  -- An edit waiting for review matters most: the turn waits for it.
+  local reviews = #require('companion.diff').pending()
+  parts[#parts + 1] = reviews > 0 and (':CompanionReview (' .. reviews .. ')') or nil
+  parts[#parts + 1] = app.changed and not app.changed.looked
+    and (':CompanionChanges (%d files)'):format(app.changed:count()) or nil
+  local asked = app.chat and require('companion.ask').count(app.chat.buf) or 0
+  parts[#parts + 1] = asked > 0 and 'permission: y/a/n/c in the chat' or nil
   local mode = M.value_name(M.option_of(s.options, 'mode'))
   if not mode and type(s.modes) == 'table' then
     mode = s.modes.currentModeId

@@ -83,19 +83,38 @@ describe('chat', function()
     vim.api.nvim_set_current_win(app.chat.input_win)
     -- The user sends with the Insert-mode key and stays in Insert mode
     -- while the answer streams; the timer leaves Insert mode once it ended.
-    local left = false
+    -- While still in Insert mode, the thought is folded already.
+    local left, folded, typed = false, nil, 0
+    local deadline = vim.loop.now() + h.WAIT_MS
     local timer = vim.loop.new_timer()
     timer:start(20, 20, vim.schedule_wrap(function()
+      if not left and vim.loop.now() > deadline then -- the turn never ended: fail below
+        left = 'late'
+        vim.api.nvim_input('<Esc>')
+        return
+      end
       if left or app.busy ~= nil or not h.transcript():find('Second line', 1, true) then
         return
       end
-      left = true
-      vim.api.nvim_input('<Esc>')
+      -- Ended: the user stays in Insert mode up to 10 ticks; the fold must close
+      -- meanwhile (the folds follow each change on the next tick).
+      vim.api.nvim_win_call(app.chat.win, function()
+        local lines = vim.api.nvim_buf_get_lines(app.chat.buf, 0, -1, false)
+        for i, l in ipairs(lines) do
+          if l == '> Thought' then folded = vim.fn.foldclosed(i + 1) == i end
+        end
+      end)
+      typed = typed + 1
+      if folded or typed >= 10 then
+        left = true
+        vim.api.nvim_input('<Esc>')
+      end
     end))
     vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('ASay hello<C-s>', true, false, true), 'x!', false)
     timer:stop()
     timer:close()
-    assert.is_true(left)
+    assert.are.equal(true, left, 'the turn ended')
+    assert.is_true(folded, 'the thought folded while the user types')
     vim.wait(50)
     local lines = vim.api.nvim_buf_get_lines(app.chat.buf, 0, -1, false)
     local header
@@ -117,5 +136,73 @@ describe('chat', function()
     local opt = vim.fn.exists('+winbar') == 1 and 'winbar' or 'statusline'
     h.wait(function() return vim.wo[app.chat.win][opt]:find('ctx ', 1, true) end, 'usage in the ' .. opt)
     assert.matches('mode: ', vim.wo[app.chat.win][opt], 1, true)
+  end)
+end)
+
+describe('verbatim', function()
+  after_each(h.reset)
+
+  it('shows commands and the user\'s words exactly as they run, markdown marks and all', function()
+    h.start('arith')
+    h.stub_select(h.by_kind('allow_once'))
+    require('companion').open('Run the sum: echo qa-shell-$((6*7)) _x_ *y*')
+    h.wait_turn()
+    local app = h.app()
+    app:note('Changed this turn: /tmp/_x_/a.txt (+1 −0), *y*.txt (new, +1 −0).')
+    local lines = vim.api.nvim_buf_get_lines(app.chat.buf, 0, -1, false)
+    local command = 'echo qa-shell-$((6*7)) _x_ *y*'
+    local note = '/tmp/_x_/a.txt (+1 −0), *y*.txt'
+    local shown, concealed, prose = 0, {}, nil
+    vim.api.nvim_win_call(app.chat.win, function()
+      for i, l in ipairs(lines) do
+        local col = l:find(command, 1, true)
+        local len = #command
+        if not col then
+          col, len = l:find(note, 1, true), #note
+        end
+        if col then
+          shown = shown + 1
+          for c = col, col + len - 1 do
+            if vim.fn.synconcealed(i, c)[1] ~= 0 then
+              concealed[#concealed + 1] = ('%q at column %d'):format(l, c)
+            end
+          end
+        end
+        -- The agent's own prose is still markdown.
+        local bold = l:find('**then**', 1, true)
+        if bold then
+          prose = vim.fn.synconcealed(i, bold)[1]
+        end
+      end
+    end)
+    assert.are.same({}, concealed)
+    assert.are.equal(1, prose, 'markdown in the agent text')
+    assert.are.equal(3, shown, 'the prompt and the card show the command, the note the paths: ' .. vim.inspect(lines))
+    assert.matches('│ qa-shell-42 _x_ *y*', h.transcript(), 1, true)
+  end)
+end)
+
+describe('CompanionAdd', function()
+  after_each(h.reset)
+
+  it("quotes the selected lines into the prompt", function()
+    local env = h.start('stream')
+    -- (A .lua file: opening a .py file runs Neovim 0.7's Python ftplugin,
+    -- which takes seconds here.)
+    local path = env.project .. '/greet.lua'
+    h.write_file(path, 'local M = {}\nfunction M.greet(name)\n  print("hi " .. name .. " ```")\nend\n')
+    vim.cmd('edit ' .. vim.fn.fnameescape(path))
+    -- The user selects lines 2-3 and runs the command on them.
+    vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('2GVj:CompanionAdd<CR>', true, false, true), 'x', false)
+    local app = h.app()
+    assert.are.equal(app.chat.input, vim.api.nvim_get_current_buf())
+    assert.are.same({ 'greet.lua lines 2-3:', '````lua', 'function M.greet(name)', '  print("hi " .. name .. " ```")', '````' },
+      vim.api.nvim_buf_get_lines(app.chat.input, 0, -1, false))
+    -- A second quote goes after the first; the user writes below.
+    vim.api.nvim_set_current_win(vim.fn.bufwinid(path))
+    vim.cmd('1CompanionAdd')
+    local lines = vim.api.nvim_buf_get_lines(app.chat.input, 0, -1, false)
+    assert.are.same({ '', 'greet.lua line 1:', '```lua', 'local M = {}', '```' }, vim.list_slice(lines, 6))
+    assert.are.same({ #lines, 0 }, vim.api.nvim_win_get_cursor(0))
   end)
 end)

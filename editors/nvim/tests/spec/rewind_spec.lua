@@ -83,7 +83,7 @@ describe('rewind', function()
   end)
 
   it('turns the answer into the prompt text and a note', function()
-    local app = require('companion.app')
+    local app = require('companion.rewind')
     assert.are.equal('fix @a.go now', app.prompt_text({
       { type = 'text', text = 'fix @a.go now' },
       { type = 'resource', resource = { uri = 'file:///w/a.go', text = 'x' } },
@@ -129,6 +129,19 @@ describe('rewind', function()
     assert.matches('restored rewind.txt', text, 1, true)
     assert.are.same({ 'rw-two: write the second version' }, vim.api.nvim_buf_get_lines(chat.input, 0, -1, false))
     assert.is_true(vim.tbl_contains(sent, '_companion/session/rewind'))
+
+    -- Rewinding again, in the fork: the prompt holds that one message, not
+    -- both (Enter would send both).
+    local fork = h.app().session.id
+    vim.api.nvim_set_current_win(chat.win)
+    vim.api.nvim_win_set_cursor(chat.win, { user_line('rw-one: write the first version'), 0 })
+    keys('gR')
+    h.wait(function() return h.app().session.id ~= fork and not h.app().session.loading end, 'the second fork')
+    h.wait(function() return h.read_file(file) == 'original\n' end, 'the original on disk')
+    h.wait(function() return not h.app().busy end, 'the rewind to end')
+    h.wait(function() return vim.api.nvim_buf_get_lines(chat.input, 0, 1, false)[1] == 'rw-one: write the first version' end,
+      'the first prompt back')
+    assert.are.same({ 'rw-one: write the first version' }, vim.api.nvim_buf_get_lines(chat.input, 0, -1, false))
   end)
 
   it('does nothing but say so when the agent cannot rewind, or the cursor is not on a user message', function()

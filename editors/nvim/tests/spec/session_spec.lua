@@ -16,6 +16,18 @@ local function of_method(sent, method)
   return vim.tbl_filter(function(m) return m.method == method end, sent)
 end
 
+-- restart has one conversation in a fresh folder, then restarts the
+-- plugin there (opts for its setup), and returns that session's id.
+local function restart(opts)
+  local env = h.start('stream')
+  require('companion').open('Say hello')
+  h.wait_turn()
+  local sid = h.app().session.id
+  h.reset()
+  h.start('stream', opts, env)
+  return sid
+end
+
 describe('session', function()
   after_each(h.reset)
 
@@ -114,12 +126,7 @@ describe('session', function()
   end)
 
   it('lists and loads a saved session after a restart, replaying it', function()
-    local env = h.start('stream')
-    require('companion').open('Say hello')
-    h.wait_turn()
-    local sid = h.app().session.id
-    h.reset()
-    h.start('stream', nil, env)
+    local sid = restart(nil)
     local calls = h.stub_select(function(items)
       for _, s in ipairs(items) do
         if s.sessionId == sid then return s end
@@ -133,6 +140,30 @@ describe('session', function()
     assert.matches('## You\nSay hello', text, 1, true)
     assert.matches('Hello from **companion**.\nSecond line.', text, 1, true)
     assert.matches('(session loaded)', text, 1, true)
+  end)
+
+  it('resumes the last conversation of the folder when the chat starts after a restart', function()
+    local sid = restart(nil)
+    vim.cmd('Companion')
+    h.wait(function() return h.app().session and not h.app().session.loading and h.transcript():find('Resumed', 1, true) end,
+      'the session to come back')
+    assert.are.equal(sid, h.app().session.id)
+    local text = h.transcript()
+    assert.matches('## You\nSay hello', text, 1, true)
+    assert.matches('Hello from **companion**.', text, 1, true)
+    assert.matches('(Resumed the last conversation of this folder', text, 1, true)
+    assert.are.same({}, h.unexpected, 'no picker')
+    -- gn still starts a fresh one.
+    require('companion').new_session()
+    h.wait(function() return h.app().session and h.app().session.id ~= sid end, 'a new session')
+    assert.is_nil(h.transcript():find('Say hello', 1, true))
+  end)
+
+  it('starts a new session when resume is off', function()
+    local sid = restart({ resume = false })
+    vim.cmd('Companion')
+    h.wait(function() return h.app().session ~= nil end, 'a session')
+    assert.are_not.equal(sid, h.app().session.id)
   end)
 
   it('picks the mode from the config options', function()
@@ -259,5 +290,20 @@ describe('agent exit', function()
     assert.is_nil(h.app().client)
     vim.cmd('Companion')
     h.wait(function() return h.app().session ~= nil end, 'a new session')
+  end)
+
+  it('drops the edit waiting for review when the agent dies', function()
+    local env = h.start('edit')
+    h.write_file(env.project .. '/notes.txt', 'hello world\n')
+    require('companion').open('Fix the note')
+    local diff = require('companion.diff')
+    h.wait(function() return #diff.pending() == 1 end, 'the review')
+    vim.fn.jobstop(h.app().client.job)
+    h.wait(function() return h.transcript():find('The agent exited', 1, true) end, 'the exit note')
+    assert.are.equal(0, #diff.pending())
+    assert.are.equal(0, require('companion.permission').count())
+    h.wait(function() return not h.transcript():find('waits for your review', 1, true) end, 'the notice to go')
+    assert.is_nil(h.app().chat.status:find('CompanionReview', 1, true))
+    assert.are.equal('hello world\n', h.read_file(env.project .. '/notes.txt'))
   end)
 end)

@@ -121,7 +121,16 @@ describe('transcript', function()
     t:plan({ { content = 'Step one', status = 'completed', priority = 'high' } })
     assert.is_nil(t:text():find('Step two', 1, true))
     t:append_text('agent', 'more')
-    assert.matches('- [x] Step one\n\n## companion\nmore', t:text(), 1, true)
+    assert.matches('- [x] Step one\n\nmore', t:text(), 1, true)
+    assert.matches('  edit /x/a.txt (+2 −1)\n  @@ -1,2 +1,3 @@\n   a\n  -b\n  +c\n  +d\n', t:text(), 1, true)
+    -- A new turn gets its header again.
+    t:append_text('user', 'next')
+    t:append_text('agent', 'answer')
+    assert.matches('## You\nnext\n\n## companion\nanswer', t:text(), 1, true)
+    -- A terminal card without output (replayed) shows no empty terminal.
+    t:tool({ toolCallId = 'c9', title = 'echo', kind = 'execute', status = 'completed',
+      content = { { type = 'terminal', terminalId = 'gone' } } })
+    assert.is_nil(t:text():find('terminal gone', 1, true))
     t:cancel_tools()
     t:tool({ toolCallId = 'c2', title = 'Run', kind = 'execute', status = 'in_progress' })
     t:cancel_tools()
@@ -207,5 +216,21 @@ describe('diff review', function()
     vim.api.nvim_buf_delete(r.new_buf, { force = true })
     h.wait(function() return got.rejected end, 'closing the proposed side to reject')
     assert.are.equal(1, #vim.api.nvim_list_tabpages())
+  end)
+end)
+
+describe('permission question keys', function()
+  it('gives each kind its key, and o only when some option has none', function()
+    local ask = require('companion.ask')
+    local stop = { name = 'Reject and cancel the turn' }
+    local keys = function(options)
+      return table.concat(vim.tbl_map(function(c) return c.key end, ask.choices(options, stop)))
+    end
+    local once, always = { kind = 'allow_once', name = 'Allow' }, { kind = 'allow_always', name = 'Always' }
+    local reject, never = { kind = 'reject_once', name = 'Reject' }, { kind = 'reject_always', name = 'Never' }
+    assert.are.equal('ync', keys({ once, reject }))
+    assert.are.equal('yanc', keys({ once, always, reject }))
+    assert.are.equal('yanco', keys({ once, always, reject, never }))
+    assert.are.equal('yanco', keys({ once, always, { kind = 'allow_always', name = 'In the project' }, reject }))
   end)
 end)
