@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -139,3 +140,34 @@ func (s *Models) Close() {
 type closeFunc func()
 
 func (f closeFunc) Close() error { f(); return nil }
+
+// listTimeout bounds asking a server for its models when a session opens.
+const listTimeout = 3 * time.Second
+
+// serverModels is what the model picker offers on an OpenAI-compatible
+// server whose models the user did not list: the configured model and
+// the ones the server names (GET /models). Gemini's names are never
+// offered there. When the server cannot say, only the configured model.
+func serverModels(ctx context.Context, cfg config.Config, m model.Model, log *slog.Logger) []string {
+	if cfg.Provider != config.ProviderOpenAI || !slices.Equal(cfg.Models, config.DefaultModels()) {
+		return cfg.Models
+	}
+	out := []string{cfg.Model}
+	l, ok := m.(model.Lister)
+	if !ok {
+		return out
+	}
+	ctx, cancel := context.WithTimeout(ctx, listTimeout)
+	defer cancel()
+	names, err := l.ListModels(ctx)
+	if err != nil {
+		log.Warn("the server's models are not listed in the picker", "err", err)
+		return out
+	}
+	for _, n := range names {
+		if n != cfg.Model {
+			out = append(out, n)
+		}
+	}
+	return out
+}

@@ -10,8 +10,11 @@ import (
 	"time"
 )
 
-// openAIPath is the one route the OpenAI-shaped server answers.
-const openAIPath = "/v1/chat/completions"
+// Routes the OpenAI-shaped server answers.
+const (
+	openAIPath = "/v1/chat/completions"
+	modelsPath = "/v1/models"
+)
 
 // OpenAIServer answers OpenAI Chat Completions requests from the same
 // Script as Server, on 127.0.0.1, so that the real go-openai client (and any
@@ -52,8 +55,10 @@ func (o *OpenAIServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // route answers a recorded request by its path and method.
 func (o *OpenAIServer) route(w http.ResponseWriter, r *http.Request, rec *Recorded) {
 	switch {
+	case r.URL.Path == modelsPath && r.Method == http.MethodGet:
+		o.models(w)
 	case r.URL.Path != openAIPath:
-		writeOpenAIError(w, &Turn{Status: http.StatusNotFound, Message: fmt.Sprintf("no route %s; only POST %s is scripted", r.URL.Path, openAIPath)})
+		writeOpenAIError(w, &Turn{Status: http.StatusNotFound, Message: fmt.Sprintf("no route %s; only POST %s and GET %s are scripted", r.URL.Path, openAIPath, modelsPath)})
 	case r.Method != http.MethodPost:
 		writeOpenAIError(w, &Turn{Status: http.StatusMethodNotAllowed, Message: "only POST is supported"})
 	case o.script.APIKey != "" && rec.APIKey != o.script.APIKey:
@@ -63,6 +68,23 @@ func (o *OpenAIServer) route(w http.ResponseWriter, r *http.Request, rec *Record
 	default:
 		o.answer(w, r, rec)
 	}
+}
+
+// models answers GET /v1/models with the script's Models.
+func (o *OpenAIServer) models(w http.ResponseWriter) {
+	type entry struct {
+		ID      string `json:"id"`
+		Object  string `json:"object"`
+		OwnedBy string `json:"owned_by"`
+	}
+	list := struct {
+		Object string  `json:"object"`
+		Data   []entry `json:"data"`
+	}{Object: "list", Data: []entry{}}
+	for _, m := range o.script.Models {
+		list.Data = append(list.Data, entry{ID: m, Object: "model", OwnedBy: "scripted"})
+	}
+	writeJSON(w, list)
 }
 
 // answer serves a chat completion from the next matching turn.

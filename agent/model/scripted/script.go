@@ -18,6 +18,8 @@ type Script struct {
 	Fallback string `json:"fallback,omitempty"`
 	// APIKey, when set, is the only key the server accepts (403 otherwise).
 	APIKey string `json:"apiKey,omitempty"`
+	// Models are what the OpenAI-shaped server lists at GET /v1/models.
+	Models []string `json:"models,omitempty"`
 }
 
 // Fallback modes.
