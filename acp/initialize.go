@@ -11,9 +11,14 @@ import (
 // ProtocolV1 is the only ACP version companion speaks.
 const ProtocolV1 ProtocolVersion = 1
 
-// authMethodAPIKey is the one authentication method: a Gemini API key in
-// the environment or the settings file.
+// authMethodAPIKey is a Gemini API key set outside the protocol: in the
+// environment, the settings file or by companion login.
 const authMethodAPIKey AuthMethodID = "gemini-api-key"
+
+// authMethodLogin is `companion login` in a terminal the client opens;
+// the client restarts companion afterwards, so it never reaches
+// authenticate.
+const authMethodLogin AuthMethodID = "login"
 
 // Initialize records the client's capabilities and answers with ours. It
 // always answers version 1: the client decides whether to go on.
@@ -40,13 +45,26 @@ func (c *connState) Initialize(_ context.Context, _ *rpc.Conn, p *InitializeRequ
 			// command sandbox.
 			Meta: map[string]any{"companion": companionMeta(c.host.Config(), c.host.Sandbox())},
 		},
-		AuthMethods: []AuthMethod{{Agent: &AuthMethodAgent{
-			ID:          authMethodAPIKey,
-			Name:        "Gemini API key",
-			Description: "Set GEMINI_API_KEY (or GOOGLE_API_KEY) in companion's environment, or apiKey in " + c.host.Config().SettingsPath + ", then authenticate.",
-		}}},
+		AuthMethods: authMethods(c.host.Config().SettingsPath, p.ClientCapabilities.Auth.Terminal),
 		AgentInfo: &Implementation{Name: c.srv.opts.Name, Title: "companion", Version: c.srv.opts.Version},
 	}, nil
+}
+
+// authMethods are the ways to sign in: a key set outside companion, and,
+// for clients that run agents in a terminal, `companion login`.
+func authMethods(settingsPath string, terminal bool) []AuthMethod {
+	ms := []AuthMethod{{Agent: &AuthMethodAgent{
+		ID:   authMethodAPIKey,
+		Name: "Gemini API key",
+		Description: "Set GEMINI_API_KEY (or GOOGLE_API_KEY) in companion's environment, or apiKey in " + settingsPath +
+			", or sign in with `companion login`, then authenticate.",
+	}}}
+	if terminal {
+		ms = append(ms, AuthMethod{Terminal: &AuthMethodTerminal{ID: authMethodLogin, Name: "Sign in",
+			Description: "Paste a Gemini API key, or choose Vertex AI or an OpenAI-compatible server, in a terminal.",
+			Args:        []string{"login"}}})
+	}
+	return ms
 }
 
 // Authenticate re-reads the settings and succeeds when credentials are now

@@ -50,6 +50,8 @@ Usage:
   companion config show [--json]   print the merged settings and where each came from
   companion trust [--revoke] [DIR]   trust a folder (used when folderTrust is enabled)
   companion skills list [--json] [DIR]   list the skills (SKILL.md folders) a session finds
+  companion login          sign in: a Gemini API key, Vertex AI or an OpenAI-compatible server
+  companion logout         forget the keys companion login stored
   companion version        print the version
 
 Run 'companion acp -h' or 'companion run -h' for a subcommand's flags.
@@ -75,6 +77,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		return runTrust(args[1:], stdout, stderr, getenv)
 	case "skills":
 		return runSkills(args[1:], stdout, stderr, getenv)
+	case "login":
+		return runLogin(args[1:], stdin, stdout, stderr, getenv)
+	case "logout":
+		return runLogout(args[1:], stdout, stderr, getenv)
 	case "version", "--version", "-v":
 		fmt.Fprintf(stdout, "companion %s\n", version)
 		return 0

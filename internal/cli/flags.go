@@ -68,6 +68,7 @@ func LoadConfig(getenv func(string) string, f Flags) (config.Config, error) {
 	if err := cfg.WebSearch.Check(); err != nil {
 		return cfg, err
 	}
+	fillStoredKeys(&cfg, getenv)
 	f.Telemetry.apply(&cfg.Telemetry)
 	return cfg, cfg.Telemetry.Check()
 }

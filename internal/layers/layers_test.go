@@ -33,7 +33,7 @@ func allowed() map[string][]string {
 		// OpenTelemetry export, wired by the host only when enabled.
 		"telemetry": {"agent", "agent/model"},
 		// The commands' wiring, importable by tests.
-		"internal/cli": {"acp", "agent/memory", "chat", "config", "headless", "host", "secrets", "tools", "tools/builtin",
+		"internal/cli": {"acp", "agent/memory", "chat", "config", "credentials", "headless", "host", "secrets", "tools", "tools/builtin",
 			"tools/sandbox"},
 		"rpc": {},
 
@@ -67,6 +67,7 @@ func allowed() map[string][]string {
 		"ide/companion/companiontest": {},
 		"config":                      {},
 		"secrets":                     {},
+		"credentials":                 {},
 
 		// The MCP client the MCP tools and the IDE link share.
 		"mcpclient": {},
