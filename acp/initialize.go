@@ -46,7 +46,7 @@ func (c *connState) Initialize(_ context.Context, _ *rpc.Conn, p *InitializeRequ
 			Meta: map[string]any{"companion": companionMeta(c.host.Config(), c.host.Sandbox())},
 		},
 		AuthMethods: authMethods(c.host.Config().SettingsPath, p.ClientCapabilities.Auth.Terminal),
-		AgentInfo: &Implementation{Name: c.srv.opts.Name, Title: "companion", Version: c.srv.opts.Version},
+		AgentInfo:   &Implementation{Name: c.srv.opts.Name, Title: "companion", Version: c.srv.opts.Version},
 	}, nil
 }
 
