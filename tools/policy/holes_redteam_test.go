@@ -223,7 +223,7 @@ func TestRedteamInterpreterCode(t *testing.T) {
 	roots, root := testRoots(t)
 	p := New(Options{Trusted: true, Roots: roots})
 	for _, line := range []string{"python3 gen.py", "node app.js", "ruby x.rb", "perl x.pl", "php x.php", "lua x.lua",
-		"Rscript x.R", "tclsh x.tcl", "bash s.sh", "python3 -m pytest -x"} {
+		"Rscript x.R", "tclsh x.tcl", "bash s.sh", "python3 -m pytest -x", "deno run main.ts", "bun x.ts"} {
 		p.Remember(true, AlwaysRules(shellCall(line, root), ScopeThis)...)
 	}
 	lines := []string{
@@ -235,7 +235,8 @@ func TestRedteamInterpreterCode(t *testing.T) {
 		"ruby <<< x", "ruby -e x", "ruby -r ./evil x.rb", "perl <<< x", "perl -e x", "perl -MEvil x.pl",
 		"php <<< x", "php -r x", "php -d auto_prepend_file=evil.php x.php", "lua <<< x", "lua -e x",
 		"Rscript - <<< x", "Rscript -e x", "tclsh <<< x", "bash < evil.sh", "echo x | bash /dev/stdin",
-		"bash --rcfile evil.sh -i <<< ls",
+		"bash --rcfile evil.sh -i <<< ls", "deno run - <<< x", "deno run -A /dev/stdin <<< x", "bun - <<< x",
+		"bun -e x", "bun --preload ./evil.ts x.ts", "python3 ../../../../dev/stdin <<< x", "ipython <<< x",
 	}
 	for _, line := range lines {
 		if v := p.Decide(shellCall(line, root)); v.Decision == Allow {
@@ -243,7 +244,8 @@ func TestRedteamInterpreterCode(t *testing.T) {
 		}
 	}
 	for _, line := range []string{"python3 gen.py", "python3 gen.py < data.txt", "python3 -m pytest -x", "python3 -m pytest -k y",
-		"node app.js", "ruby x.rb", "perl x.pl", "php x.php", "lua x.lua", "Rscript x.R", "tclsh x.tcl", "bash s.sh"} {
+		"node app.js", "ruby x.rb", "perl x.pl", "php x.php", "lua x.lua", "Rscript x.R", "tclsh x.tcl", "bash s.sh",
+		"deno run main.ts", "bun x.ts"} {
 		if v := p.Decide(shellCall(line, root)); v.Decision != Allow {
 			t.Errorf("%q should be allowed by the always answers: %v (%s)", line, v.Decision, v.Reason)
 		}

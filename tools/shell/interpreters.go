@@ -40,6 +40,9 @@ type lang struct {
 	// longSearch are long options with which, given no script, it runs
 	// files it finds itself rather than standard input (node --test).
 	longSearch []string
+	// runner, when set, reads the words instead of the fields above: an
+	// interpreter driven by subcommands (deno run, bun repl).
+	runner func([]word) codeSource
 	// noOperand says its operands are never a script: without -e or -f
 	// it reads code from standard input (R).
 	noOperand bool
@@ -93,6 +96,8 @@ var langs = map[string]lang{
 			"no-init-file", "quiet", "silent", "slave", "no-echo", "interactive", "verbose"}},
 		code: "e", file: "f", longFile: []string{"file"}, quit: "h", longQuit: []string{"help", "version"}, noOperand: true,
 	},
+	"deno":      {runner: denoSource},
+	"bun":       {runner: bunSource},
 	"tclsh":     {opts: opts{longVal: []string{"encoding"}}},
 	"osascript": {opts: opts{valued: "ls"}, code: "e", stdin: "i"},
 	"fish": {
@@ -108,7 +113,7 @@ var langs = map[string]lang{
 func langOf(name string) (lang, bool) {
 	base := strings.TrimRight(path.Base(name), "0123456789.")
 	switch base {
-	case "pypy":
+	case "pypy", "ipython":
 		base = "python"
 	case "nodejs":
 		base = "node"
@@ -147,6 +152,9 @@ func (a *analyzer) interpreter(inv invocation, l lang) {
 	ws := inv.words
 	at := a.add(ws, inv.risky)
 	src := l.source(ws)
+	if l.runner != nil {
+		src = l.runner(ws)
+	}
 	name := path.Base(ws[0].val)
 	var why string
 	switch src.from {
@@ -334,8 +342,13 @@ func (l lang) script(rest []word, interactive string) codeSource {
 }
 
 // stdinPath reports whether a script path reads a descriptor rather than
-// a file: /dev/stdin, /dev/fd/N, /proc/self/fd/N and the like.
+// a file: /dev/stdin, /dev/fd/N, /proc/self/fd/N and the like, also
+// reached from the working folder (../../dev/stdin): a relative path
+// climbing out of it may climb to the root.
 func stdinPath(p string) bool {
 	p = path.Clean(p)
+	for strings.HasPrefix(p, "../") {
+		p = "/" + strings.TrimLeft(p, "./")
+	}
 	return p == "/dev/stdin" || strings.HasPrefix(p, "/dev/fd/") || strings.HasPrefix(p, "/proc/")
 }

@@ -1,0 +1,78 @@
+package shell
+
+import "strings"
+
+// denoSource reads where deno's code comes from: deno alone and deno repl
+// read standard input, deno eval runs its argument, and deno run (or
+// deno FILE) runs a script unless it is "-" or a descriptor; a word known
+// only at run time may be any of these.
+func denoSource(ws []word) codeSource {
+	sub, rest := firstOperand(ws[1:])
+	switch {
+	case sub == nil && len(ws) == 2 && (ws[1].val == "--version" || ws[1].val == "-V" || ws[1].val == "--help" || ws[1].val == "-h"):
+		return codeSource{from: codeNone}
+	case sub == nil:
+		return codeSource{from: codeStdin}
+	case !sub.named():
+		return codeSource{from: codeUnknown, option: "a word known only at run time"}
+	case sub.val == "eval":
+		return codeSource{from: codeArg, option: "eval"}
+	case sub.val == "repl" || sub.val == "-" || stdinPath(sub.val):
+		return codeSource{from: codeStdin, option: sub.val}
+	case sub.val == "run":
+		return scriptOperand(rest)
+	}
+	return codeSource{}
+}
+
+// bunSource reads where bun's code comes from: -e, --eval, -p and
+// --print run their argument, --preload, -r and --require load modules
+// the line chooses, bun repl and "-" read standard input; anything else
+// runs a file, a package script or a subcommand.
+func bunSource(ws []word) codeSource {
+	for _, w := range ws[1:] {
+		name, _, _ := strings.Cut(w.val, "=")
+		switch {
+		case !w.named():
+			return codeSource{from: codeUnknown, option: "a word known only at run time"}
+		case name == "-e" || name == "--eval" || name == "-p" || name == "--print":
+			return codeSource{from: codeArg, option: name}
+		case name == "-r" || name == "--preload" || name == "--require" || name == "--import":
+			return codeSource{from: codePreload, option: name}
+		case w.val == "-" || w.val == "repl" || stdinPath(w.val):
+			return codeSource{from: codeStdin, option: w.val}
+		}
+	}
+	return codeSource{}
+}
+
+// firstOperand returns the first word that is not an option, and the
+// words after it (nil when there is none).
+func firstOperand(ws []word) (*word, []word) {
+	for i := range ws {
+		if !ws[i].lit || !strings.HasPrefix(ws[i].val, "-") || ws[i].val == "-" {
+			return &ws[i], ws[i+1:]
+		}
+	}
+	return nil, nil
+}
+
+// scriptOperand judges the words after a run subcommand: its first
+// operand is the script, unless it is only known at run time; no operand
+// at all, or "-" or a descriptor anywhere (an option before the script
+// may take a value), reads standard input.
+func scriptOperand(ws []word) codeSource {
+	for _, w := range ws {
+		if w.val == "-" || stdinPath(w.val) {
+			return codeSource{from: codeStdin, option: w.val}
+		}
+	}
+	script, _ := firstOperand(ws)
+	switch {
+	case script == nil:
+		return codeSource{from: codeStdin}
+	case !script.named():
+		return codeSource{from: codeUnknown, option: "a script named only at run time"}
+	}
+	return codeSource{}
+}
