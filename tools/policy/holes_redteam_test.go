@@ -223,7 +223,8 @@ func TestRedteamInterpreterCode(t *testing.T) {
 	roots, root := testRoots(t)
 	p := New(Options{Trusted: true, Roots: roots})
 	for _, line := range []string{"python3 gen.py", "node app.js", "ruby x.rb", "perl x.pl", "php x.php", "lua x.lua",
-		"Rscript x.R", "tclsh x.tcl", "bash s.sh", "python3 -m pytest -x", "deno run main.ts", "bun x.ts"} {
+		"Rscript x.R", "tclsh x.tcl", "bash s.sh", "python3 -m pytest -x", "deno run main.ts", "bun x.ts",
+		"uv run python gen.py", "uv run python -m pytest -x"} {
 		p.Remember(true, AlwaysRules(shellCall(line, root), ScopeThis)...)
 	}
 	lines := []string{
@@ -237,6 +238,7 @@ func TestRedteamInterpreterCode(t *testing.T) {
 		"Rscript - <<< x", "Rscript -e x", "tclsh <<< x", "bash < evil.sh", "echo x | bash /dev/stdin",
 		"bash --rcfile evil.sh -i <<< ls", "deno run - <<< x", "deno run -A /dev/stdin <<< x", "bun - <<< x",
 		"bun -e x", "bun --preload ./evil.ts x.ts", "python3 ../../../../dev/stdin <<< x", "ipython <<< x",
+		"uv run python <<< x", "uv run python -c x", "uv run python -m http.server", "uv run python - < evil.py",
 	}
 	for _, line := range lines {
 		if v := p.Decide(shellCall(line, root)); v.Decision == Allow {
@@ -245,7 +247,7 @@ func TestRedteamInterpreterCode(t *testing.T) {
 	}
 	for _, line := range []string{"python3 gen.py", "python3 gen.py < data.txt", "python3 -m pytest -x", "python3 -m pytest -k y",
 		"node app.js", "ruby x.rb", "perl x.pl", "php x.php", "lua x.lua", "Rscript x.R", "tclsh x.tcl", "bash s.sh",
-		"deno run main.ts", "bun x.ts"} {
+		"deno run main.ts", "bun x.ts", "uv run python gen.py", "uv run python -m pytest -k y"} {
 		if v := p.Decide(shellCall(line, root)); v.Decision != Allow {
 			t.Errorf("%q should be allowed by the always answers: %v (%s)", line, v.Decision, v.Reason)
 		}

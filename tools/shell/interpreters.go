@@ -150,12 +150,21 @@ type codeSource struct {
 // a module it looks up (python -m pytest) must be named by the rule.
 func (a *analyzer) interpreter(inv invocation, l lang) {
 	ws := inv.words
-	at := a.add(ws, inv.risky)
-	src := l.source(ws)
+	a.judged(a.add(ws, inv.risky), path.Base(ws[0].val), l.read(ws))
+}
+
+// read returns where the interpreter's code comes from.
+func (l lang) read(ws []word) codeSource {
 	if l.runner != nil {
-		src = l.runner(ws)
+		return l.runner(ws)
 	}
-	name := path.Base(ws[0].val)
+	return l.source(ws)
+}
+
+// judged gives the command recorded at index at what src says of the
+// code it runs: a reason it is beyond any rule, or the words a rule must
+// name.
+func (a *analyzer) judged(at int, name string, src codeSource) {
 	var why string
 	switch src.from {
 	case codeArg:

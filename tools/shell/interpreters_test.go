@@ -205,3 +205,43 @@ func TestAnalyzeShellStdin(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalyzeRunners: a runner (uv run, poetry run, bundle exec, npx)
+// running an interpreter is judged by the interpreter's code: a rule
+// naming "uv run python" covers no code given on standard input, and one
+// naming a module must name it after the runner's words too.
+func TestAnalyzeRunners(t *testing.T) {
+	tests := []struct {
+		line   string
+		beyond bool
+		fixed  int
+	}{
+		{"uv run python <<< x", true, 0},
+		{"uv run --with x python -c y", true, 0},
+		{"uv run --python python3 python3 -c x", true, 0},
+		{"poetry run python - < x.py", true, 0},
+		{"pipenv run python3 /dev/stdin <<< x", true, 0},
+		{"bundle exec ruby -e x", true, 0},
+		{"npx node -e x", true, 0},
+		{"yarn node <<< x", true, 0},
+		{"conda run -n env python <<< x", true, 0},
+		{"uv run python -m pytest -x", false, 5},
+		{"uv run python gen.py", false, 0},
+		{"uv run --python python3 python3 gen.py", false, 0},
+		{"uv run pytest", false, 0},
+		{"npx tsx x.ts", false, 0},
+		{"pnpm exec node app.js", false, 0},
+		{"uv pip install python3", false, 0},
+		{"apt-get install python3 nodejs", false, 0},
+	}
+	for _, tt := range tests {
+		a := Analyze(tt.line)
+		if len(a.Commands) != 1 {
+			t.Errorf("Analyze(%q) = %+v, want one command", tt.line, a.Commands)
+			continue
+		}
+		if cmd := a.Commands[0]; (cmd.Beyond != "") != tt.beyond || cmd.Fixed != tt.fixed || cmd.Dynamic {
+			t.Errorf("Analyze(%q) = %+v, want Beyond %v, Fixed %d", tt.line, cmd, tt.beyond, tt.fixed)
+		}
+	}
+}

@@ -1,6 +1,10 @@
 package shell
 
-import "strings"
+import (
+	"path"
+	"slices"
+	"strings"
+)
 
 // denoSource reads where deno's code comes from: deno alone and deno repl
 // read standard input, deno eval runs its argument, and deno run (or
@@ -75,4 +79,62 @@ func scriptOperand(ws []word) codeSource {
 		return codeSource{from: codeUnknown, option: "a script named only at run time"}
 	}
 	return codeSource{}
+}
+
+// runners are programs that run another program of the call's choosing
+// in a prepared environment, by the subcommand that does so ("" when the
+// program itself does): uv run python, bundle exec ruby, npx node.
+var runners = map[string][]string{
+	"uv": {"run"}, "uvx": {""}, "poetry": {"run"}, "pipenv": {"run"}, "pdm": {"run"}, "hatch": {"run"},
+	"rye": {"run"}, "pipx": {"run"}, "conda": {"run"}, "mamba": {"run"}, "micromamba": {"run"},
+	"pixi": {"run", "exec"}, "bundle": {"exec"}, "npx": {""}, "bunx": {""}, "npm": {"exec"},
+	"pnpm": {"exec", "dlx"}, "yarn": {"exec", "run", "node"}, "pyenv": {"exec"}, "rbenv": {"exec"},
+	"nodenv": {"exec"}, "mise": {"exec", "x"}, "asdf": {"exec"}, "direnv": {"exec"}, "devbox": {"run"},
+	"nix": {"shell", "develop"}, "dotenv": {""},
+}
+
+// runnerCode judges a runner running an interpreter: every word after the
+// runner's subcommand that names an interpreter is read as the start of
+// its command (an option's value may name one too, so each is read), and
+// the first that runs code no rule names, or a module, decides. ok is
+// false when the command is no runner or runs no interpreter.
+func runnerCode(ws []word) (codeSource, bool) {
+	subs, isRunner := runners[path.Base(ws[0].val)]
+	if !isRunner {
+		return codeSource{}, false
+	}
+	if subs[0] != "" {
+		sub, _ := firstOperand(ws[1:])
+		if sub == nil || !sub.named() || !slices.Contains(subs, sub.val) {
+			return codeSource{}, false
+		}
+	}
+	for k := 1; k < len(ws); k++ {
+		l, ok := langOf(ws[k].val)
+		if !ok || !ws[k].named() {
+			continue
+		}
+		src := l.read(ws[k:])
+		if src.from == codeModule {
+			src.fixed += k
+		}
+		if src.from != codeFile && src.from != codeNone {
+			return src, true
+		}
+	}
+	return codeSource{}, false
+}
+
+// program records a command that is no wrapper or builtin of interest:
+// an interpreter, a runner running one, or any other program.
+func (a *analyzer) program(inv invocation) {
+	ws := inv.words
+	if l, ok := langOf(ws[0].val); ok {
+		a.interpreter(inv, l)
+		return
+	}
+	at := a.add(ws, inv.risky)
+	if src, ok := runnerCode(ws); ok {
+		a.judged(at, path.Base(ws[0].val), src)
+	}
 }

@@ -108,11 +108,7 @@ func (a *analyzer) step(inv invocation) (invocation, bool) {
 		a.moved = true
 		a.add(ws, inv.risky)
 	default:
-		if l, ok := langOf(ws[0].val); ok {
-			a.interpreter(inv, l)
-		} else {
-			a.add(ws, inv.risky)
-		}
+		a.program(inv)
 	}
 	return invocation{}, false
 }
