@@ -7,10 +7,6 @@ import "strings"
 // trap's code trap's, eval and source are always Dynamic, and command,
 // builtin and exec are unwrapped like any wrapper.)
 
-// completionOpts are the options of compgen and complete; -p and -r
-// (complete's print and remove) take no value.
-var completionOpts = opts{flags: "abcdefgjksuvDEIpr", valued: "oAGWFCXPSV"}
-
 // completion records compgen or complete. Their -C command is evaluated
 // with the completion's words appended to it, so the command that runs is
 // only known then, as with mapfile -C; their -W word list undergoes every
@@ -20,7 +16,8 @@ var completionOpts = opts{flags: "abcdefgjksuvDEIpr", valued: "oAGWFCXPSV"}
 // defines it, is judged where it is defined.
 func (a *analyzer) completion(inv invocation) {
 	ws := inv.words
-	_, seen, ok := completionOpts.skip(ws[1:])
+	// -p and -r are complete's print and remove.
+	_, seen, ok := opts{flags: "abcdefgjksuvDEIpr", valued: "oAGWFCXPSV"}.skip(ws[1:])
 	_, command := seen["C"]
 	list, hasList := seen["W"]
 	a.add(ws, inv.risky || !ok || command || (hasList && strings.ContainsAny(list, "$`<>")))

@@ -52,60 +52,86 @@ type lang struct {
 	freeLong bool
 }
 
-// langs are the interpreters, by program name without a version suffix.
-var langs = map[string]lang{
-	"python": {
-		opts: opts{flags: "bBdEIOPqsSuvx3tR", valued: "WXQ", longVal: []string{"check-hash-based-pycs"}},
-		code: "c", module: "m", stdin: "i",
-		quit: "hV", longQuit: []string{"help", "version", "help-env", "help-xoptions", "help-all"},
-	},
-	"node": {
-		opts: opts{flags: "c", valued: "C",
-			long: []string{"enable-source-maps", "no-warnings", "trace-warnings", "trace-deprecation", "no-deprecation",
-				"experimental-vm-modules", "experimental-strip-types", "inspect", "inspect-brk", "watch", "check",
-				"preserve-symlinks", "expose-gc", "abort-on-uncaught-exception"},
-			longVal: []string{"conditions", "input-type", "title", "inspect-port", "test-reporter", "test-name-pattern", "watch-path"}},
-		code: "ep", longCode: []string{"eval", "print"},
-		preload: "r", longPreload: []string{"require", "import", "loader", "experimental-loader", "env-file",
-			"env-file-if-exists", "run"},
-		stdin: "i", longStdin: []string{"interactive"},
-		quit: "hv", longQuit: []string{"help", "version"},
-		longSearch: []string{"test"}, freeLong: true,
-	},
-	"ruby": {opts: opts{flags: "acdlnpsSvwUy", valued: "CEFI", optional: "x0WKT"},
-		code: "e", preload: "ri", quit: "h", longQuit: []string{"help", "version"}},
-	"perl": {opts: opts{flags: "acnpsStTuUwWXf", valued: "IF", optional: "x0lDC"},
-		code: "eE", preload: "Mmid", quit: "hvV"},
-	"php": {opts: opts{flags: "nqeHlsw", valued: "t"}, code: "rRBE", preload: "dczFS", stdin: "a", file: "f",
-		quit: "himv", longQuit: []string{"help", "version", "ini"}},
-	"lua":    {opts: opts{flags: "vEW"}, code: "e", preload: "l", stdin: "i", quit: "v"},
-	"luajit": {opts: opts{flags: "bEO"}, code: "e", preload: "lj", stdin: "i", quit: "v"},
-	"julia": {
-		opts: opts{flags: "q", valued: "ptJO", long: []string{"quiet", "banner", "color"},
-			longVal: []string{"project", "threads", "procs", "startup-file", "history-file", "sysimage", "optimize"}},
-		code: "eE", longCode: []string{"eval", "print"}, preload: "L", longPreload: []string{"load"},
-		stdin: "i", quit: "hv", longQuit: []string{"help", "version"},
-	},
-	"Rscript": {
-		opts: opts{long: []string{"verbose", "vanilla", "no-environ", "no-site-file", "no-init-file", "no-restore", "no-save"},
-			longVal: []string{"default-packages"}},
-		code: "e", longQuit: []string{"help", "version"},
-	},
-	"R": {
-		opts: opts{flags: "qsv", long: []string{"vanilla", "no-save", "save", "no-restore", "no-environ", "no-site-file",
-			"no-init-file", "quiet", "silent", "slave", "no-echo", "interactive", "verbose"}},
-		code: "e", file: "f", longFile: []string{"file"}, quit: "h", longQuit: []string{"help", "version"}, noOperand: true,
-	},
-	"deno":      {runner: denoSource},
-	"bun":       {runner: bunSource},
-	"tclsh":     {opts: opts{longVal: []string{"encoding"}}},
-	"osascript": {opts: opts{valued: "ls"}, code: "e", stdin: "i"},
-	"fish": {
-		opts: opts{flags: "lnNPD", valued: "dpo", long: []string{"login", "no-execute", "no-config", "private", "print-rusage-self"},
-			longVal: []string{"debug", "profile", "features", "debug-output"}},
-		code: "cC", longCode: []string{"command", "init-command"}, stdin: "i", longStdin: []string{"interactive"},
-		quit: "hv", longQuit: []string{"help", "version"},
-	},
+// langTable returns the interpreter known by a program name without a
+// version suffix.
+func langTable(base string) (lang, bool) {
+	switch base {
+	case "python":
+		return lang{
+			opts: opts{flags: "bBdEIOPqsSuvx3tR", valued: "WXQ", longVal: []string{"check-hash-based-pycs"}},
+			code: "c", module: "m", stdin: "i",
+			quit: "hV", longQuit: []string{"help", "version", "help-env", "help-xoptions", "help-all"},
+		}, true
+	case "node":
+		return lang{
+			opts: opts{flags: "c", valued: "C",
+				long: []string{"enable-source-maps", "no-warnings", "trace-warnings", "trace-deprecation", "no-deprecation",
+					"experimental-vm-modules", "experimental-strip-types", "inspect", "inspect-brk", "watch", "check",
+					"preserve-symlinks", "expose-gc", "abort-on-uncaught-exception"},
+				longVal: []string{"conditions", "input-type", "title", "inspect-port", "test-reporter", "test-name-pattern", "watch-path"}},
+			code: "ep", longCode: []string{"eval", "print"},
+			preload: "r", longPreload: []string{"require", "import", "loader", "experimental-loader", "env-file",
+				"env-file-if-exists", "run"},
+			stdin: "i", longStdin: []string{"interactive"},
+			quit: "hv", longQuit: []string{"help", "version"},
+			longSearch: []string{"test"}, freeLong: true,
+		}, true
+	case "ruby":
+		return lang{opts: opts{flags: "acdlnpsSvwUy", valued: "CEFI", optional: "x0WKT"},
+			code: "e", preload: "ri", quit: "h", longQuit: []string{"help", "version"}}, true
+	case "perl":
+		return lang{opts: opts{flags: "acnpsStTuUwWXf", valued: "IF", optional: "x0lDC"},
+			code: "eE", preload: "Mmid", quit: "hvV"}, true
+	case "php":
+		return lang{opts: opts{flags: "nqeHlsw", valued: "t"}, code: "rRBE", preload: "dczFS", stdin: "a", file: "f",
+			quit: "himv", longQuit: []string{"help", "version", "ini"}}, true
+	}
+	return moreLangs(base)
+}
+
+// moreLangs returns the interpreters langTable leaves out.
+func moreLangs(base string) (lang, bool) {
+	switch base {
+	case "lua":
+		return lang{opts: opts{flags: "vEW"}, code: "e", preload: "l", stdin: "i", quit: "v"}, true
+	case "luajit":
+		return lang{opts: opts{flags: "bEO"}, code: "e", preload: "lj", stdin: "i", quit: "v"}, true
+	case "julia":
+		return lang{
+			opts: opts{flags: "q", valued: "ptJO", long: []string{"quiet", "banner", "color"},
+				longVal: []string{"project", "threads", "procs", "startup-file", "history-file", "sysimage", "optimize"}},
+			code: "eE", longCode: []string{"eval", "print"}, preload: "L", longPreload: []string{"load"},
+			stdin: "i", quit: "hv", longQuit: []string{"help", "version"},
+		}, true
+	case "Rscript":
+		return lang{
+			opts: opts{long: []string{"verbose", "vanilla", "no-environ", "no-site-file", "no-init-file", "no-restore", "no-save"},
+				longVal: []string{"default-packages"}},
+			code: "e", longQuit: []string{"help", "version"},
+		}, true
+	case "R":
+		return lang{
+			opts: opts{flags: "qsv", long: []string{"vanilla", "no-save", "save", "no-restore", "no-environ", "no-site-file",
+				"no-init-file", "quiet", "silent", "slave", "no-echo", "interactive", "verbose"}},
+			code: "e", file: "f", longFile: []string{"file"}, quit: "h", longQuit: []string{"help", "version"}, noOperand: true,
+		}, true
+	case "deno":
+		return lang{runner: denoSource}, true
+	case "bun":
+		return lang{runner: bunSource}, true
+	case "tclsh":
+		return lang{opts: opts{longVal: []string{"encoding"}}}, true
+	case "osascript":
+		return lang{opts: opts{valued: "ls"}, code: "e", stdin: "i"}, true
+	case "fish":
+		return lang{
+			opts: opts{flags: "lnNPD", valued: "dpo", long: []string{"login", "no-execute", "no-config", "private", "print-rusage-self"},
+				longVal: []string{"debug", "profile", "features", "debug-output"}},
+			code: "cC", longCode: []string{"command", "init-command"}, stdin: "i", longStdin: []string{"interactive"},
+			quit: "hv", longQuit: []string{"help", "version"},
+		}, true
+	}
+	return lang{}, false
 }
 
 // langOf returns the interpreter a program name runs: python3, python3.12,
@@ -120,8 +146,7 @@ func langOf(name string) (lang, bool) {
 	case "wish":
 		base = "tclsh"
 	}
-	l, ok := langs[base]
-	return l, ok
+	return langTable(base)
 }
 
 // Where an interpreter's code comes from, besides a script file.

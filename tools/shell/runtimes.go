@@ -81,16 +81,29 @@ func scriptOperand(ws []word) codeSource {
 	return codeSource{}
 }
 
-// runners are programs that run another program of the call's choosing
-// in a prepared environment, by the subcommand that does so ("" when the
-// program itself does): uv run python, bundle exec ruby, npx node.
-var runners = map[string][]string{
-	"uv": {"run"}, "uvx": {""}, "poetry": {"run"}, "pipenv": {"run"}, "pdm": {"run"}, "hatch": {"run"},
-	"rye": {"run"}, "pipx": {"run"}, "conda": {"run"}, "mamba": {"run"}, "micromamba": {"run"},
-	"pixi": {"run", "exec"}, "bundle": {"exec"}, "npx": {""}, "bunx": {""}, "npm": {"exec"},
-	"pnpm": {"exec", "dlx"}, "yarn": {"exec", "run", "node"}, "pyenv": {"exec"}, "rbenv": {"exec"},
-	"nodenv": {"exec"}, "mise": {"exec", "x"}, "asdf": {"exec"}, "direnv": {"exec"}, "devbox": {"run"},
-	"nix": {"shell", "develop"}, "dotenv": {""},
+// runnerSubs returns the subcommands through which a runner runs another
+// program of the call's choosing in a prepared environment ("" when the
+// program itself does: npx node), or nil for a program that is no runner.
+func runnerSubs(name string) []string {
+	switch name {
+	case "uvx", "npx", "bunx", "dotenv":
+		return []string{""}
+	case "uv", "poetry", "pipenv", "pdm", "hatch", "rye", "pipx", "conda", "mamba", "micromamba", "devbox":
+		return []string{"run"}
+	case "bundle", "npm", "pyenv", "rbenv", "nodenv", "asdf", "direnv":
+		return []string{"exec"}
+	case "pixi":
+		return []string{"run", "exec"}
+	case "pnpm":
+		return []string{"exec", "dlx"}
+	case "yarn":
+		return []string{"exec", "run", "node"}
+	case "mise":
+		return []string{"exec", "x"}
+	case "nix":
+		return []string{"shell", "develop"}
+	}
+	return nil
 }
 
 // runnerCode judges a runner running an interpreter: every word after the
@@ -99,8 +112,8 @@ var runners = map[string][]string{
 // the first that runs code no rule names, or a module, decides. ok is
 // false when the command is no runner or runs no interpreter.
 func runnerCode(ws []word) (codeSource, bool) {
-	subs, isRunner := runners[path.Base(ws[0].val)]
-	if !isRunner {
+	subs := runnerSubs(path.Base(ws[0].val))
+	if subs == nil {
 		return codeSource{}, false
 	}
 	if subs[0] != "" {
