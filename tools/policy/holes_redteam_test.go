@@ -286,7 +286,8 @@ func TestRedteamBuiltinCallbacks(t *testing.T) {
 		}
 	}
 	p := New(Options{Trusted: true, Roots: roots, Rules: rules(t, allow, nil, nil)})
-	for _, line := range []string{"jobs -x touch PWNED", "trap 'touch PWNED' EXIT"} {
+	for _, line := range []string{"jobs -x touch PWNED", "trap 'touch PWNED' EXIT", "f() { touch PWNED; }; compgen -F f x",
+		"compgen -F f x"} {
 		if v := p.Decide(shellCall(line, root)); v.Decision == Allow {
 			t.Errorf("%q was allowed", line)
 		}

@@ -2,8 +2,8 @@ package shell
 
 import "strings"
 
-// Builtins that run code given in an option: compgen -C and -W, complete
-// -C and -W, bind -x, fc and jobs -x. (mapfile -C is setsRiskyVar's,
+// Builtins that run code given in an option: compgen -C, -W and -F, complete
+// -C, -W and -F, bind -x, fc and jobs -x. (mapfile -C is setsRiskyVar's,
 // trap's code trap's, eval and source are always Dynamic, and command,
 // builtin and exec are unwrapped like any wrapper.)
 
@@ -12,8 +12,9 @@ import "strings"
 // only known then, as with mapfile -C; their -W word list undergoes every
 // expansion when it is used, so one holding $, a backquote or a process
 // substitution runs code. Either makes the command Dynamic, as do options
-// that cannot be read. -F names a function, whose body, if the line
-// defines it, is judged where it is defined.
+// that cannot be read. -F calls a function: it is recorded as a command
+// of that name after compgen, as a call of the function would be, so a
+// rule must allow it too.
 func (a *analyzer) completion(inv invocation) {
 	ws := inv.words
 	// -p and -r are complete's print and remove.
@@ -21,6 +22,9 @@ func (a *analyzer) completion(inv invocation) {
 	_, command := seen["C"]
 	list, hasList := seen["W"]
 	a.add(ws, inv.risky || !ok || command || (hasList && strings.ContainsAny(list, "$`<>")))
+	if fn, set := seen["F"]; ok && set {
+		a.add([]word{{val: fn, lit: true}}, inv.risky)
+	}
 }
 
 // bind records bind: bind -x binds a key to a shell command, code that

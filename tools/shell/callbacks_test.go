@@ -48,7 +48,9 @@ func TestAnalyzeCallbacks(t *testing.T) {
 		// Nothing runs.
 		{"compgen -A file x", cmds(c("compgen", "-A", "file", "x"))},
 		{"compgen -W 'start stop' -- st", cmds(c("compgen", "-W", "start stop", "--", "st"))},
-		{"compgen -F _f x", cmds(c("compgen", "-F", "_f", "x"))},
+		{"compgen -F _f x", cmds(c("compgen", "-F", "_f", "x"), c("_f"))},
+		{"_f() { touch P; }; compgen -F _f x", cmds(c("touch", "P"), c("compgen", "-F", "_f", "x"), c("_f"))},
+		{"complete -F _f git", cmds(c("complete", "-F", "_f", "git"), c("_f"))},
 		{"complete -p", cmds(c("complete", "-p"))},
 		{"bind -p", cmds(c("bind", "-p"))},
 		{"fc -l", cmds(c("fc", "-l"))},
