@@ -37,9 +37,11 @@ type lang struct {
 	// longFile the long ones (R --file).
 	file     string
 	longFile []string
-	// longSearch are long options with which, given no script, it runs
-	// files it finds itself rather than standard input (node --test).
-	longSearch []string
+	// idle are short options with which, given no script, it reads no
+	// standard input (lua -v prints its version, but runs -e code);
+	// longIdle the long ones (node --test runs the test files it finds).
+	idle     string
+	longIdle []string
 	// runner, when set, reads the words instead of the fields above: an
 	// interpreter driven by subcommands (deno run, bun repl).
 	runner func([]word) codeSource
@@ -74,7 +76,7 @@ func langTable(base string) (lang, bool) {
 				"env-file-if-exists", "run"},
 			stdin: "i", longStdin: []string{"interactive"},
 			quit: "hv", longQuit: []string{"help", "version"},
-			longSearch: []string{"test"}, freeLong: true,
+			longIdle: []string{"test"}, freeLong: true,
 		}, true
 	case "ruby":
 		return lang{opts: opts{flags: "acdlnpsSvwUy", valued: "CEFI", optional: "x0WKT"},
@@ -93,9 +95,9 @@ func langTable(base string) (lang, bool) {
 func moreLangs(base string) (lang, bool) {
 	switch base {
 	case "lua":
-		return lang{opts: opts{flags: "vEW"}, code: "e", preload: "l", stdin: "i", quit: "v"}, true
+		return lang{opts: opts{flags: "EW"}, code: "e", preload: "l", stdin: "i", idle: "v"}, true
 	case "luajit":
-		return lang{opts: opts{flags: "bEO"}, code: "e", preload: "lj", stdin: "i", quit: "v"}, true
+		return lang{opts: opts{flags: "bEO"}, code: "e", preload: "lj", stdin: "i", idle: "v"}, true
 	case "julia":
 		return lang{
 			opts: opts{flags: "q", valued: "ptJO", long: []string{"quiet", "banner", "color"},
@@ -210,7 +212,7 @@ func (a *analyzer) judged(at int, name string, src codeSource) {
 
 // source reads an interpreter's options up to its script.
 func (l lang) source(ws []word) codeSource {
-	interactive, search := "", false
+	interactive, idle := "", false
 	for i := 1; i < len(ws); i++ {
 		w := ws[i]
 		v := w.val
@@ -240,10 +242,10 @@ func (l lang) source(ws []word) codeSource {
 			return st.src
 		}
 		interactive = cmp.Or(st.interactive, interactive)
-		search = search || st.search
+		idle = idle || st.idle
 		i += st.used
 	}
-	if search && interactive == "" {
+	if idle && interactive == "" {
 		return codeSource{}
 	}
 	return l.script(nil, interactive)
@@ -251,12 +253,12 @@ func (l lang) source(ws []word) codeSource {
 
 // step is what one option word says: the words after it that it used as
 // its value, the option that makes the interpreter read standard input
-// too, whether it makes it look for files to run, and, when done, where
-// its code comes from.
+// too, whether it keeps it from reading standard input when no script is
+// given, and, when done, where its code comes from.
 type step struct {
 	used        int
 	interactive string
-	search      bool
+	idle        bool
 	done        bool
 	src         codeSource
 }
@@ -281,6 +283,8 @@ func (l lang) short(cluster string, after []word) step {
 			return settled(codePreload, opt, 0)
 		case strings.Contains(l.stdin, c):
 			st.interactive = opt
+		case strings.Contains(l.idle, c):
+			st.idle = true
 		case strings.Contains(l.flags, c):
 		case strings.Contains(l.optional, c):
 			return st
@@ -315,8 +319,8 @@ func (l lang) long(opt string, after []word) step {
 		return settled(codePreload, "--"+name, 0)
 	case slices.Contains(l.longStdin, name):
 		return step{interactive: "--" + name}
-	case slices.Contains(l.longSearch, name):
-		return step{search: true}
+	case slices.Contains(l.longIdle, name):
+		return step{idle: true}
 	case slices.Contains(l.longFile, name):
 		_, val, _ := strings.Cut(opt, "=")
 		val, used, ok := optionValue(val, after)
