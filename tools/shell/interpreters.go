@@ -82,8 +82,8 @@ func langTable(base string) (lang, bool) {
 		return lang{opts: opts{flags: "acdlnpsSvwUy", valued: "CEFI", optional: "x0WKT"},
 			code: "e", preload: "ri", quit: "h", longQuit: []string{"help", "version"}}, true
 	case "perl":
-		return lang{opts: opts{flags: "acnpsStTuUwWXf", valued: "IF", optional: "x0lDC"},
-			code: "eE", preload: "Mmid", quit: "hvV"}, true
+		return lang{opts: opts{flags: "acnpsStTuUwWXf", valued: "IF", optional: "x0lDCV"},
+			code: "eE", preload: "Mmid", quit: "hv", idle: "V"}, true
 	case "php":
 		return lang{opts: opts{flags: "nqeHlsw", valued: "t"}, code: "rRBE", preload: "dczFS", stdin: "a", file: "f",
 			quit: "himv", longQuit: []string{"help", "version", "ini"}}, true
@@ -285,6 +285,9 @@ func (l lang) short(cluster string, after []word) step {
 			st.interactive = opt
 		case strings.Contains(l.idle, c):
 			st.idle = true
+			if strings.Contains(l.optional, c) {
+				return st // perl -V:name
+			}
 		case strings.Contains(l.flags, c):
 		case strings.Contains(l.optional, c):
 			return st
