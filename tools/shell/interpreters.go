@@ -49,8 +49,9 @@ type lang struct {
 	// it reads code from standard input (R).
 	noOperand bool
 	// freeLong accepts long options it does not know in the glued form
-	// (--max-old-space-size=4096): the interpreter's own options through
-	// which code is chosen are all listed above.
+	// (--max-old-space-size=4096) and negations, which take no value
+	// (--no-addons): the interpreter's own options through which code is
+	// chosen are all listed above.
 	freeLong bool
 }
 
@@ -331,7 +332,7 @@ func (l lang) long(opt string, after []word) step {
 			return settled(codeUnknown, "--"+name, 0)
 		}
 		return l.fileStep(val, "--"+name, used)
-	case slices.Contains(l.opts.long, name), l.freeLong && glued:
+	case slices.Contains(l.opts.long, name), l.freeLong && (glued || strings.HasPrefix(name, "no-")):
 		return step{}
 	case slices.Contains(l.longVal, name):
 		if glued {

@@ -134,6 +134,8 @@ func TestAnalyzeInterpreters(t *testing.T) {
 		{"node app.js", file, 0},
 		{"node --enable-source-maps --max-old-space-size=4096 dist/main.js", file, 0},
 		{"node --test", file, 0},
+		{"node --no-addons --no-experimental-fetch app.js", file, 0},
+		{"node --no-addons <<< x", beyond, 0},
 		{"ruby x.rb", file, 0},
 		{"perl -w x.pl", file, 0},
 		{"php -f x.php", file, 0},
