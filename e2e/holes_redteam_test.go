@@ -85,8 +85,8 @@ func askedThenProven(t *testing.T, ws, allowed string, crafted []string, proof s
 	}
 	reqs := holeRun{lines: append(append([]string{allowed}, crafted...), proof),
 		answers: append(answers, "proceed_once")}.run(t, ws)
-	checkAsked(t, reqs, 1, append(crafted, proof))
 	noFile(t, filepath.Join(ws, "PWNED"))
+	checkAsked(t, reqs, 1, append(crafted, proof))
 	if _, err := os.Lstat(filepath.Join(ws, "PROOF")); err != nil {
 		t.Errorf("the line allowed once did not create PROOF: the test would not see the attack")
 	}
@@ -216,4 +216,68 @@ func TestHoleRedteamEmbeddedRepo(t *testing.T) {
 	if _, err := exec.Command("test", "-e", marker).CombinedOutput(); len(reqs) != 1 || err != nil {
 		t.Errorf("allowed once (asked %d times), the embedded repository's program did not run: the test would not see the attack", len(reqs))
 	}
+}
+
+// TestHoleRedteamInterpreterStdin (issue 26, item 5): after the user
+// allowed "python3 gen.py" for the session, python3 running code of the
+// model's choosing (a here-document, a here-string, a pipe, a file fed on
+// standard input, /dev/stdin, -i after the script, a module of the
+// repository) must still be asked about; rejected, nothing runs. The last
+// line, allowed once, shows the attack is real.
+func TestHoleRedteamInterpreterStdin(t *testing.T) {
+	systemFirst(t, "python3")
+	const code = "open('PWNED', 'w')"
+	ws := workspace(t, map[string]string{"gen.py": "print('generated')\n", "evil.py": code + "\n"})
+	crafted := []string{
+		"python3 <<'EOF'\n" + code + "\nEOF",
+		`python3 - <<< "` + code + `"`,
+		`echo "` + code + `" | python3`,
+		"python3 < evil.py",
+		`python3 /dev/stdin <<< "` + code + `"`,
+		`python3 -i gen.py <<< "` + code + `"`,
+		"python3 -m evil",
+		`python3 -Sc "` + code + `"`,
+	}
+	askedThenProven(t, ws, "python3 gen.py", crafted, "python3 <<'EOF'\nopen('PROOF', 'w')\nEOF")
+}
+
+// TestHoleRedteamBuiltinCallbacks (issue 26, item 7): after the user
+// allowed compgen and jobs for the session, their options that run a
+// command (compgen -C, a -W word list with a command substitution, jobs
+// -x) must still be asked about; rejected, nothing runs. The last line,
+// allowed once, shows the attack is real. In yolo the callbacks are code
+// known only at run time, asked about too, like mapfile -C.
+func TestHoleRedteamBuiltinCallbacks(t *testing.T) {
+	ws := workspace(t, nil)
+	crafted := []string{
+		"compgen -C 'touch PWNED' x",
+		"compgen -W '$(touch PWNED)' x",
+		"builtin compgen -C 'touch PWNED' x",
+		"jobs -x touch PWNED",
+	}
+	askedThenProven(t, ws, "compgen -A file x; jobs -l", crafted, "compgen -C 'touch PROOF' x")
+	yolo := []string{"compgen -C 'touch PWNED' x", "compgen -W '$(touch PWNED)' x", "command compgen -C 'touch PWNED' x",
+		"mapfile -C 'touch PWNED' -c 1 a <<< x"}
+	reqs := holeRun{mode: "yolo", lines: yolo, answers: []string{"reject_once"}}.run(t, ws)
+	checkAsked(t, reqs, 0, yolo)
+	noFile(t, filepath.Join(ws, "PWNED"))
+}
+
+// systemFirst puts the system's program (/usr/bin), else the one PATH
+// finds, first in PATH under its own name, so lines naming it do not go
+// through a version manager's shim (pyenv's hangs now and then). It
+// skips the test when there is none.
+func systemFirst(t *testing.T, name string) {
+	t.Helper()
+	prog := filepath.Join("/usr/bin", name)
+	if _, err := os.Stat(prog); err != nil {
+		if prog, err = exec.LookPath(name); err != nil {
+			t.Skip(name + " is not installed")
+		}
+	}
+	dir := t.TempDir()
+	if err := os.Symlink(prog, filepath.Join(dir, name)); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
 }

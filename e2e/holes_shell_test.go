@@ -18,9 +18,12 @@ import (
 // order (the last answer repeats).
 type holeRun struct {
 	settings string
-	lines    []string
-	calls    []string
-	answers  []string
+	// mode, when set, is the session's mode (session/set_mode) before
+	// the prompt.
+	mode    string
+	lines   []string
+	calls   []string
+	answers []string
 }
 
 // run plays the lines and calls in a session rooted at ws and returns the
@@ -47,6 +50,11 @@ func (h holeRun) run(t *testing.T, ws string) []acptest.PermissionRequest {
 	defer ed.Close()
 	ed.Initialize(map[string]any{})
 	id := ed.NewSession(ws)
+	if h.mode != "" {
+		if res := ed.Call("session/set_mode", map[string]any{"sessionId": id, "modeId": h.mode}); res.Error != nil {
+			t.Fatalf("set_mode %s: %v", h.mode, res.Error)
+		}
+	}
 	if got := ed.StopReason(ed.Wait(ed.Prompt(id, "go"))); got != "end_turn" {
 		t.Fatalf("stopReason = %q\n%s", got, ed.Stderr())
 	}

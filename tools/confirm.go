@@ -66,8 +66,11 @@ type Modifiable interface {
 // set, names an option through which the command runs other programs or
 // writes files (git -c, sed -i, find -delete), or a variable it runs with
 // that may make it do so ("with GOCACHEPROG set"): no allow rule covers it.
+// Fixed, when above zero, is how many leading words choose the code the
+// command runs (python3 -m pytest: 3): a rule must name them all.
 type ShellCommand struct {
 	Words   []string
 	Dynamic bool
 	Beyond  string
+	Fixed   int
 }

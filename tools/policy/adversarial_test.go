@@ -80,7 +80,9 @@ func TestShellHoles(t *testing.T) {
 	allow := []string{"shell(ls)", "shell(cd)", "shell(pushd)", "shell(echo)", "shell(git)", "shell(find)",
 		"shell(sed)", "shell(awk)", "shell(tar)", "shell(rsync)", "shell(man)", "shell(less)", "shell(curl)",
 		"shell(go)", "shell(make)", "shell(sort)", "shell(printf)", "shell(read)", "shell(test)", "shell([)",
-		"shell(declare)", "shell(let)", "shell(unset)", "shell(mapfile)", "shell(cp)", "shell(mv)", "shell(popd)"}
+		"shell(declare)", "shell(let)", "shell(unset)", "shell(mapfile)", "shell(cp)", "shell(mv)", "shell(popd)",
+		"shell(python3)", "shell(node)", "shell(perl)", "shell(bash)", "shell(compgen)", "shell(complete)", "shell(jobs)",
+		"shell(fc)", "shell(history)", "shell(bind)"}
 	p := New(Options{Trusted: true, Roots: roots, Rules: rules(t, allow, nil, nil)})
 	const x = `x='a[$(touch PWNED)]'; `
 	lines := []string{
@@ -110,6 +112,13 @@ func TestShellHoles(t *testing.T) {
 		"tar --to-command='touch PWNED' -xf a.tar", "tar -xf a.tar --checkpoint-action=exec=x",
 		"rsync -e 'touch PWNED' a b:", "man -P 'touch PWNED' ls", "less '+!touch PWNED' f",
 		"curl -o /outside/f url", "go build -o /outside/x .", "make CC='touch PWNED'", "sort -o /outside/f f",
+		// Issue 26, item 5: interpreters running code no rule names.
+		"python3 <<'EOF'\nopen('PWNED', 'w')\nEOF", "python3 <<< x", "cat f | python3", "python3 - < f",
+		"python3 /dev/stdin < f", "python3 -i f.py < g", "python3 -Sc x", "python3 -m http.server", "node <<< x",
+		"node -e x", "perl <<< x", "perl -e x", "bash < evil.sh", "cat f | bash /dev/stdin", "bash --rcfile f -i <<< ls",
+		// Issue 26, item 7: builtins running code given in an option.
+		"compgen -C 'touch PWNED' x", "compgen -W '$(touch PWNED)' x", "complete -C 'touch PWNED' ls",
+		"jobs -x touch PWNED", "history -s 'touch PWNED'; fc -s", "fc -e 'touch PWNED' -1", `bind -x '"a": touch PWNED'`,
 	}
 	for _, line := range lines {
 		if v := p.Decide(shellCall(line, root)); v.Decision == Allow {
@@ -117,7 +126,8 @@ func TestShellHoles(t *testing.T) {
 		}
 	}
 	for _, line := range []string{"ls $((1+2))", "cd src && ls", "git status", "git -C src diff", "find . -name x",
-		"sed -n 1p f", "echo hi > out", "cp a b", "cd ./src/.. && ls", "cp .gitignore x"} {
+		"sed -n 1p f", "echo hi > out", "cp a b", "cd ./src/.. && ls", "cp .gitignore x", "python3 gen.py < data",
+		"node app.js", "bash s.sh", "compgen -A file x", "jobs -x ls", "fc -l"} {
 		if v := p.Decide(shellCall(line, root)); v.Decision != Allow {
 			t.Errorf("%q should be allowed by the rules: %v (%s)", line, v.Decision, v.Reason)
 		}

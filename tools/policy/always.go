@@ -70,6 +70,9 @@ func shellRules(conf *tools.Confirmation) []Rule {
 			continue
 		}
 		words := ruleWords(cmd.Words)
+		if cmd.Fixed > len(words) && cmd.Fixed <= len(cmd.Words) {
+			words = cmd.Words[:cmd.Fixed] // python3 -m pytest: the module, not every module
+		}
 		if slices.ContainsFunc(words, func(w string) bool { return w == "" || strings.ContainsAny(w, " \t\n()") }) {
 			continue // a rule pattern cannot hold such a word
 		}

@@ -210,3 +210,92 @@ func TestRedteamEmbeddedBareRepo(t *testing.T) {
 		}
 	}
 }
+
+// TestRedteamInterpreterCode (issue 26, item 5): after "always allow" for
+// a script run by each interpreter, the model cannot run code of its own
+// choosing through it: fed on standard input (here-document, here-string,
+// pipe, "-", /dev/stdin, a file redirected in, -i after the script),
+// given on the command line (-c, -Sc, -e, --eval), loaded by an option
+// (-r, -M) or a module the rule does not name (python3 -m). These are
+// beyond any rule, not code known only at run time: yolo runs them, as
+// it runs python3 -c. A module the user allowed by name is covered.
+func TestRedteamInterpreterCode(t *testing.T) {
+	roots, root := testRoots(t)
+	p := New(Options{Trusted: true, Roots: roots})
+	for _, line := range []string{"python3 gen.py", "node app.js", "ruby x.rb", "perl x.pl", "php x.php", "lua x.lua",
+		"Rscript x.R", "tclsh x.tcl", "bash s.sh", "python3 -m pytest -x", "deno run main.ts", "bun x.ts",
+		"uv run python gen.py", "uv run python -m pytest -x"} {
+		p.Remember(true, AlwaysRules(shellCall(line, root), ScopeThis)...)
+	}
+	lines := []string{
+		"python3 <<'EOF'\nopen('PWNED', 'w')\nEOF", "python3 <<< \"open('PWNED', 'w')\"", "echo x | python3",
+		"python3 - <<< x", "python3 /dev/stdin <<< x", "python3 < evil.py", "python3 -i gen.py <<< x",
+		"python3 -c x", "python3 -Sc x", "python3 -m http.server", "python3 -m evil", "python3 -B -m pytest",
+		"python3 -mpytest", "python3 $F", "python3 -X dev <<< x", "/usr/bin/python3 <<< x", ".venv/bin/python3 <<< x",
+		"node <<< x", "node - < evil.js", "node -e x", "node --eval=x", "node -r ./evil.js app.js", "node -i <<< x",
+		"ruby <<< x", "ruby -e x", "ruby -r ./evil x.rb", "perl <<< x", "perl -e x", "perl -MEvil x.pl",
+		"php <<< x", "php -r x", "php -d auto_prepend_file=evil.php x.php", "lua <<< x", "lua -e x",
+		"Rscript - <<< x", "Rscript -e x", "tclsh <<< x", "bash < evil.sh", "echo x | bash /dev/stdin",
+		"bash --rcfile evil.sh -i <<< ls", "deno run - <<< x", "deno run -A /dev/stdin <<< x", "bun - <<< x",
+		"bun -e x", "bun --preload ./evil.ts x.ts", "python3 ../../../../dev/stdin <<< x", "ipython <<< x",
+		"uv run python <<< x", "uv run python -c x", "uv run python -m http.server", "uv run python - < evil.py",
+	}
+	for _, line := range lines {
+		if v := p.Decide(shellCall(line, root)); v.Decision == Allow {
+			t.Errorf("%q was allowed after always-allowing its interpreter", line)
+		}
+	}
+	for _, line := range []string{"python3 gen.py", "python3 gen.py < data.txt", "python3 -m pytest -x", "python3 -m pytest -k y",
+		"node app.js", "ruby x.rb", "perl x.pl", "php x.php", "lua x.lua", "Rscript x.R", "tclsh x.tcl", "bash s.sh",
+		"deno run main.ts", "bun x.ts", "uv run python gen.py", "uv run python -m pytest -k y"} {
+		if v := p.Decide(shellCall(line, root)); v.Decision != Allow {
+			t.Errorf("%q should be allowed by the always answers: %v (%s)", line, v.Decision, v.Reason)
+		}
+	}
+	yolo := New(Options{Mode: ModeYolo, Trusted: true, Roots: roots})
+	for _, line := range []string{"python3 <<< x", "python3 -c x", "python3 -m http.server", "node <<< x"} {
+		if v := yolo.Decide(shellCall(line, root)); v.Decision != Allow {
+			t.Errorf("yolo asked about %q: %v (%s)", line, v.Decision, v.Reason)
+		}
+	}
+}
+
+// TestRedteamBuiltinCallbacks (issue 26, item 7): with the builtins
+// allowed, the options through which they run code are asked about, in
+// yolo too: compgen and complete -C (a command run with words appended
+// at run time, as mapfile -C's), -W word lists holding an expansion,
+// bind -x and fc (which runs history entries again) are code known only
+// at run time; jobs -x runs its command, which must be allowed itself.
+func TestRedteamBuiltinCallbacks(t *testing.T) {
+	roots, root := testRoots(t)
+	allow := []string{"shell(compgen)", "shell(complete)", "shell(mapfile)", "shell(readarray)", "shell(bind)", "shell(fc)",
+		"shell(history)", "shell(jobs)", "shell(builtin)", "shell(command)", "shell(trap)", "shell(ls)"}
+	lines := []string{
+		"compgen -C 'touch PWNED' x", "compgen -aC 'touch PWNED' x", "compgen -C'touch PWNED' x",
+		"compgen -W '$(touch PWNED)' x", "compgen -W '`touch PWNED`' x", "compgen -W '<(touch PWNED)' x",
+		"complete -C 'touch PWNED' ls", "complete -W '$(touch PWNED)' ls", "builtin compgen -C 'touch PWNED' x",
+		"command compgen -C 'touch PWNED' x", "mapfile -C 'touch PWNED' -c 1 a < f", "readarray -tC 'touch PWNED' a < f",
+		`bind -x '"\C-x": touch PWNED'`, "history -s 'touch PWNED'; fc -s", "fc -e 'touch PWNED' -1", "compgen $OPT x",
+	}
+	for _, mode := range []string{ModeDefault, ModeYolo} {
+		p := New(Options{Mode: mode, Trusted: true, Roots: roots, Rules: rules(t, allow, nil, nil)})
+		for _, line := range lines {
+			if v := p.Decide(shellCall(line, root)); v.Decision == Allow {
+				t.Errorf("%s: %q was allowed", mode, line)
+			}
+		}
+	}
+	p := New(Options{Trusted: true, Roots: roots, Rules: rules(t, allow, nil, nil)})
+	for _, line := range []string{"jobs -x touch PWNED", "trap 'touch PWNED' EXIT", "f() { touch PWNED; }; compgen -F f x",
+		"compgen -F f x"} {
+		if v := p.Decide(shellCall(line, root)); v.Decision == Allow {
+			t.Errorf("%q was allowed", line)
+		}
+	}
+	for _, line := range []string{"compgen -A file x", "compgen -W 'start stop' -- st", "complete -p", "fc -l", "jobs -l",
+		"bind -p", "jobs -x ls"} {
+		if v := p.Decide(shellCall(line, root)); v.Decision != Allow {
+			t.Errorf("%q should be allowed by the rules: %v (%s)", line, v.Decision, v.Reason)
+		}
+	}
+}

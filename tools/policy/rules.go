@@ -91,13 +91,14 @@ func (r Rule) matchesPath(root, path string) bool {
 // command of the call: the rule's words must be the command's first
 // words, its program compared by sameProgram. A Dynamic command matches
 // nothing, and an allow or ask rule (deny false) never covers a command
-// whose options reach beyond its name (Beyond).
+// whose options reach beyond its name (Beyond), nor one whose leading
+// words choosing its code (Fixed: python3 -m pytest) it does not name.
 func (r Rule) matchesCommand(c Call, cmd tools.ShellCommand, deny bool) bool {
 	if cmd.Dynamic || (!deny && cmd.Beyond != "") {
 		return false
 	}
 	prefix := strings.Fields(r.Pattern)
-	if len(prefix) == 0 || len(prefix) > len(cmd.Words) {
+	if len(prefix) == 0 || len(prefix) > len(cmd.Words) || (!deny && len(prefix) < cmd.Fixed) {
 		return false
 	}
 	if !sameProgram(prefix[0], cmd.Words[0], c.workDir(), deny) {

@@ -30,6 +30,10 @@ type Command struct {
 	// more than a rule naming the program can promise, so no allow rule
 	// covers the command.
 	Beyond string
+	// Fixed, when above zero, is how many leading words choose the code
+	// the command runs (python3 -m pytest: 3): an allow or ask rule covers
+	// the command only when it names them all.
+	Fixed int
 }
 
 // Analysis is what a command line would do, found without running it.

@@ -131,7 +131,7 @@ func TestAnalyze(t *testing.T) {
 		{"long option missing value", "timeout --signal", cmds(d("timeout", "--signal")), nil},
 		{"unknown long option", "nice --frobnicate rm", cmds(d("nice", "--frobnicate", "rm")), nil},
 		{"option value not literal", "nice -n $N rm", cmds(d("nice", "-n", "$N", "rm")), nil},
-		{"bash --rcfile", "bash --norc --rcfile x -c 'rm y'", cmds(c("rm", "y")), nil},
+		{"bash --rcfile", "bash --norc --rcfile x -c 'rm y'", cmds(c("bash", "--norc", "--rcfile", "x", "-c", "rm y"), c("rm", "y")), nil},
 		{"bash -s reads stdin", "bash -s arg <<< 'rm z'", cmds(c("rm", "z")), nil},
 		{"bash unquoted heredoc", "bash <<EOF\nrm \\$x\nEOF", cmds(c("rm", "$x")), nil},
 		{"bash heredoc with expansion", "bash <<EOF\nrm $x\nEOF", cmds(d("bash")), nil},
@@ -214,7 +214,7 @@ func TestAnalyze(t *testing.T) {
 				t.Fatalf("Analyze(%q) did not parse", tt.line)
 			}
 			for i := range got.Commands {
-				got.Commands[i].Beyond = "" // TestAnalyzeBeyond checks it
+				got.Commands[i].Beyond, got.Commands[i].Fixed = "", 0 // TestAnalyzeBeyond and TestAnalyzeInterpreters check them
 			}
 			if !reflect.DeepEqual(got.Commands, tt.want) {
 				t.Errorf("Analyze(%q).Commands =\n  %s\nwant\n  %s", tt.line, show(got.Commands), show(tt.want))

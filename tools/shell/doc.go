@@ -6,7 +6,10 @@
 // command. What it cannot know (a program named at run time, a value bash
 // evaluates as code, a write after cd) it marks as unknown, and it flags
 // options through which a program reaches beyond its name (git -c, sed -i,
-// find -delete).
+// find -delete), among them an interpreter's code given otherwise than as a
+// script file (python3 -c, a here-document, node -r), and the leading words
+// that choose the module an interpreter runs (python3 -m pytest), which a
+// rule must name.
 //
 // It also says which shell runs lines on this machine and how a line is
 // handed to it (Local, Argv, SetCommandLine), so the shell tool and hooks

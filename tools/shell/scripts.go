@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"path"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -16,28 +17,41 @@ const (
 // shell reads the script a shell runs: bash -c 'script' and here-documents
 // are parsed in turn; a script file makes the shell an ordinary command;
 // code that only exists at run time (a variable, a pipe) makes it Dynamic.
+// A script file fed on standard input (bash < s.sh) and a start-up file
+// it is told to read (--rcfile) are files no rule names: Beyond.
 func (a *analyzer) shell(inv invocation) {
 	ws := inv.words
-	script, from, ok := shellArgs(ws[1:])
+	sc := shellArgs(ws[1:])
+	if sc.ok && sc.rcfile != "" {
+		a.beyondAt(a.add(ws, inv.risky), sc.rcfile+" runs the start-up file it names")
+	}
 	switch {
-	case !ok:
+	case !sc.ok:
 		a.add(ws, true)
-	case from == fromString:
-		if !script.named() || !a.nested(inv, script.val) {
+	case sc.from == fromString:
+		if !sc.script.named() || !a.nested(inv, sc.script.val) {
 			a.add(ws, true)
 		}
-	case from == fromFile:
+	case sc.from == fromFile:
 		a.add(ws, inv.risky)
 	default:
 		src, file, ok := stdinScript(inv.redirs)
 		switch {
 		case file:
-			a.add(ws, inv.risky)
+			a.beyondAt(a.add(ws, inv.risky), "reading its script from a file on standard input")
 		case !ok:
 			a.add(ws, true)
 		case !a.nested(inv, src):
 			a.add(ws, true)
 		}
+	}
+}
+
+// beyondAt gives the command recorded at index at the reason why, unless
+// it has one.
+func (a *analyzer) beyondAt(at int, why string) {
+	if at >= 0 && a.cmds[at].Beyond == "" {
+		a.cmds[at].Beyond = why
 	}
 }
 
@@ -49,10 +63,21 @@ func (a *analyzer) nested(inv invocation, src string) bool {
 	return inv.depth < maxDepth && a.script(src, inv.depth+1) && !inv.risky
 }
 
-// shellArgs reads a shell's options: it returns the script word (-c) or
-// script file word and where the script comes from. It fails when -c has
-// no script or an option word is not a plain literal.
-func shellArgs(ws []word) (word, int, bool) {
+// shellCall is what a shell's options say: the script word (-c) or
+// script file word, where the script comes from, the start-up file option
+// given (--rcfile), and false when they cannot be read.
+type shellCall struct {
+	script word
+	from   int
+	rcfile string
+	ok     bool
+}
+
+// shellArgs reads a shell's options. It fails when -c has no script, an
+// option word is not a plain literal, or the script file is a descriptor
+// other than standard input (/dev/fd/3).
+func shellArgs(ws []word) shellCall {
+	var sc shellCall
 	cflag, sflag := false, false
 	i := 0
 options:
@@ -60,7 +85,7 @@ options:
 		v := ws[i].val
 		switch {
 		case !ws[i].named():
-			return word{}, 0, false
+			return shellCall{}
 		case v == "--" || v == "-":
 			i++
 			break options
@@ -68,6 +93,7 @@ options:
 			break options
 		case strings.HasPrefix(v, "--"):
 			if v == "--rcfile" || v == "--init-file" {
+				sc.rcfile = v
 				i++
 			}
 			continue
@@ -86,13 +112,29 @@ options:
 	rest := ws[min(i, len(ws)):]
 	switch {
 	case cflag && len(rest) == 0:
-		return word{}, 0, false
+		return shellCall{}
 	case cflag:
-		return rest[0], fromString, true
+		sc.script, sc.from = rest[0], fromString
 	case sflag || len(rest) == 0:
-		return word{}, fromStdin, true
+		sc.from = fromStdin
+	case stdinPath(rest[0].val) && !isStdin(rest[0].val):
+		return shellCall{}
+	case stdinPath(rest[0].val):
+		sc.from = fromStdin
+	default:
+		sc.script, sc.from = rest[0], fromFile
 	}
-	return rest[0], fromFile, true
+	sc.ok = true
+	return sc
+}
+
+// isStdin reports whether a descriptor path names standard input.
+func isStdin(p string) bool {
+	switch path.Clean(p) {
+	case "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "/proc/thread-self/fd/0":
+		return true
+	}
+	return false
 }
 
 // stdinScript finds what a statement feeds to standard input: a script

@@ -85,6 +85,14 @@ func (a *analyzer) step(inv invocation) (invocation, bool) {
 		a.add(ws, true)
 	case "trap":
 		a.trap(inv)
+	case "compgen", "complete":
+		a.completion(inv)
+	case "bind":
+		a.bind(inv)
+	case "fc":
+		a.fc(inv)
+	case "jobs":
+		return a.jobs(inv)
 	case "alias":
 		a.alias(inv)
 	case "find":
@@ -100,7 +108,7 @@ func (a *analyzer) step(inv invocation) (invocation, bool) {
 		a.moved = true
 		a.add(ws, inv.risky)
 	default:
-		a.add(ws, inv.risky)
+		a.program(inv)
 	}
 	return invocation{}, false
 }
