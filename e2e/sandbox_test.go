@@ -402,13 +402,15 @@ func TestSandboxKilledWithAgent(t *testing.T) {
 	for _, backend := range sandboxBackends {
 		t.Run(backend, func(t *testing.T) {
 			needBackend(t, backend)
+			// The marks go into a folder: a workspace without .git has a
+			// read-only top level under both backends.
 			ws := filepath.Join(sandboxBase(t), "ws")
-			if err := os.MkdirAll(ws, 0o755); err != nil {
+			if err := os.MkdirAll(filepath.Join(ws, "src"), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			started, marker := filepath.Join(ws, "STARTED"), filepath.Join(ws, "MARKER")
+			started, marker := filepath.Join(ws, "src", "STARTED"), filepath.Join(ws, "src", "MARKER")
 			sleep := fmt.Sprintf("sleep 2.%d", len(backend))
-			sc := script(t, `{"turns":[{"chunks":[`+shellCall("touch STARTED; "+sleep+"; touch MARKER")+`]},{"chunks":[{"text":"ok"}]}]}`)
+			sc := script(t, `{"turns":[{"chunks":[`+shellCall("touch src/STARTED; "+sleep+"; touch src/MARKER")+`]},{"chunks":[{"text":"ok"}]}]}`)
 			cmd := exec.Command(binary, "run", "--sandbox", "workspace-write", "--approval-mode", "yolo", "--script", sc, "-p", "go")
 			cmd.Dir, cmd.Env = ws, env(t, sandbox.BackendEnv+"="+backend)
 			if err := cmd.Start(); err != nil {
@@ -422,7 +424,7 @@ func TestSandboxKilledWithAgent(t *testing.T) {
 			_ = cmd.Process.Kill()
 			_ = cmd.Wait()
 			deadline := time.Now().Add(time.Second)
-			left := func() bool { return len(groupMembers(pgid)) > 0 || groupOf("touch MARKER") != 0 }
+			left := func() bool { return len(groupMembers(pgid)) > 0 || groupOf("touch src/MARKER") != 0 }
 			for left() && time.Now().Before(deadline) {
 				time.Sleep(10 * time.Millisecond)
 			}

@@ -153,3 +153,49 @@ func TestLandlockGuards(t *testing.T) {
 		})
 	}
 }
+
+// TestBwrapGuards runs the attacks of issue 26 on bubblewrap, as root and
+// as an ordinary user: in a repository without .companion the top level
+// stays writable, yet .git can be neither renamed nor replaced and
+// .companion (made empty beforehand) not written; in a folder without
+// .git neither can be created.
+func TestBwrapGuards(t *testing.T) {
+	_, shared := sharedHelper(t)
+	plant := `printf '[core]\n\tfsmonitor = touch PWNED\n' >> .git/config`
+	for _, u := range testUsers() {
+		t.Run(u.name, func(t *testing.T) {
+			s := &Sandbox{Mode: WorkspaceWrite, Force: Bwrap}
+			if err := s.Available(); err != nil {
+				t.Skipf("bubblewrap cannot run here: %v", err)
+			}
+			base := userTree(t, shared, u.name, u)
+			repo := userTree(t, base, "repo", u, ".git/objects/", ".git/config", "src/")
+			fresh := userTree(t, base, "fresh", u, "src/")
+			run := func(root, script string) {
+				argv, err := s.Wrap([]string{root}, []string{"sh", "-c", script})
+				if err != nil {
+					t.Fatal(err)
+				}
+				cmd := asUser(exec.Command(argv[0], argv[1:]...), u)
+				cmd.Dir = root
+				if out, err := cmd.CombinedOutput(); err != nil && strings.Contains(string(out), "bwrap:") {
+					t.Skipf("bubblewrap cannot run as %s here: %s", u.name, out)
+				}
+			}
+			// With capabilities, root could undo the mounts or remount
+			// them writable.
+			run(repo, "umount .git/config .companion 2>/dev/null; mount -o remount,rw,bind / 2>/dev/null; touch ../outside-mark; "+
+				"touch top; mv .git .git-old; rm -rf .git; mkdir -p .companion; echo '{}' > .companion/settings.json; mkdir -p .git/hooks; echo x > .git/hooks/pre-commit; "+plant)
+			run(fresh, "mkdir .companion; echo '{}' > .companion/settings.json; git init -q . || mkdir -p .git; "+plant+"; touch src/ok top")
+			for p, want := range map[string]bool{"repo/top": true, "repo/.git-old": false, "repo/.companion": true, "repo/.companion/settings.json": false,
+				"repo/.git/hooks/pre-commit": false, "fresh/.companion": false, "fresh/.git": false, "fresh/src/ok": true, "fresh/top": false, "outside-mark": false} {
+				if _, err := os.Lstat(filepath.Join(base, p)); (err == nil) != want {
+					t.Errorf("%s exists %v, want %v", p, err == nil, want)
+				}
+			}
+			if b, _ := os.ReadFile(filepath.Join(repo, ".git", "config")); string(b) != "[core]\n" {
+				t.Errorf("repo/.git/config is %q: planted", b)
+			}
+		})
+	}
+}
