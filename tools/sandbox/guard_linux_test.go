@@ -150,6 +150,14 @@ func TestLandlockGuards(t *testing.T) {
 			if strings.Contains(out, holderSecret) {
 				t.Errorf("a sandboxed command read the holder's secret through /proc:\n%s", out)
 			}
+			// Without the sandbox only root reads it (docs/sandbox.md): an
+			// ordinary user's command meets a non-dumpable process.
+			if u.name == "user" {
+				plain, _ := asUser(exec.Command("cat", "/proc/"+pid+"/environ"), u).CombinedOutput()
+				if strings.Contains(string(plain), holderSecret) {
+					t.Errorf("an ordinary user's unsandboxed command read the secret of a non-dumpable process")
+				}
+			}
 		})
 	}
 }
