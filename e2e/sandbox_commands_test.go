@@ -118,8 +118,10 @@ func sbxHook(files ...string) map[string]any {
 // opt-out in the project's settings is ignored.
 func TestSandboxHooksAndMCP(t *testing.T) {
 	base := sbxBase(t)
+	// Writes go into a folder: the top level of a workspace without .git
+	// is read-only in the sandbox.
 	ws, out := filepath.Join(base, "ws"), filepath.Join(base, "outside")
-	for _, d := range []string{ws, out} {
+	for _, d := range []string{filepath.Join(ws, "src"), out} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -127,7 +129,7 @@ func TestSandboxHooksAndMCP(t *testing.T) {
 	srv := sbxMCPServer(t, base)
 	hookLn, boxedLn, nonetLn := testio.Listen(t, false), testio.Listen(t, false), testio.Listen(t, false)
 	server := func(name string, optOut bool) map[string]any {
-		s := map[string]any{"command": "bash", "args": []string{srv, "", filepath.Join(ws, name+"-in"), filepath.Join(out, name)}}
+		s := map[string]any{"command": "bash", "args": []string{srv, "", filepath.Join(ws, "src", name+"-in"), filepath.Join(out, name)}}
 		if optOut {
 			s["sandbox"] = false
 		}
@@ -137,20 +139,20 @@ func TestSandboxHooksAndMCP(t *testing.T) {
 	boxed["env"] = map[string]string{"SBX_CONNECT": strconv.Itoa(boxedLn.Port)}
 	nonet["env"], nonet["sandboxNetwork"] = map[string]string{"SBX_CONNECT": strconv.Itoa(nonetLn.Port)}, false
 	hook := map[string]any{"command": fmt.Sprintf("cat > /dev/null; touch %s %s 2>/dev/null; (exec 3<>/dev/tcp/127.0.0.1/%d) 2>/dev/null; exit 0",
-		filepath.Join(ws, "hook-user-in"), filepath.Join(out, "hook-user"), hookLn.Port)}
+		filepath.Join(ws, "src", "hook-user-in"), filepath.Join(out, "hook-user"), hookLn.Port)}
 	e := sbxEnv(t)
 	sbxUserSettings(t, e, map[string]any{"sandbox": "workspace-write",
 		"hooks":      map[string]any{"BeforeAgent": []any{hook}},
 		"mcpServers": map[string]any{"free": server("free", true), "boxed": boxed, "nonet": nonet}})
 	sbxWriteJSON(t, filepath.Join(ws, ".companion", "settings.json"), map[string]any{
-		"hooks":      map[string]any{"BeforeAgent": []any{sbxHook(filepath.Join(ws, "hook-proj-in"), filepath.Join(out, "hook-proj"))}},
+		"hooks":      map[string]any{"BeforeAgent": []any{sbxHook(filepath.Join(ws, "src", "hook-proj-in"), filepath.Join(out, "hook-proj"))}},
 		"mcpServers": map[string]any{"proj": server("proj", true)}})
 	sbxAccept(t, e, ws)
 	ed := acptest.Start(t, binary, []string{"acp", "--script", sbxScript(t, sbxText("ok"))}, e, acptest.NewFake().Handle)
 	ed.Initialize(map[string]any{})
 	id := ed.NewSession(ws)
 	for _, name := range []string{"free-in", "boxed-in", "nonet-in", "proj-in"} {
-		if !sbxWaitFile(filepath.Join(ws, name)) {
+		if !sbxWaitFile(filepath.Join(ws, "src", name)) {
 			t.Fatalf("MCP server %s did not start:\n%s", name, ed.Stderr())
 		}
 	}
@@ -158,7 +160,7 @@ func TestSandboxHooksAndMCP(t *testing.T) {
 		t.Fatalf("stopReason = %q", r)
 	}
 	for _, name := range []string{"hook-user-in", "hook-proj-in"} {
-		if !sbxExists(filepath.Join(ws, name)) {
+		if !sbxExists(filepath.Join(ws, "src", name)) {
 			t.Errorf("the hook did not write %s inside the workspace: it did not run", name)
 		}
 	}
@@ -179,8 +181,10 @@ func TestSandboxHooksAndMCP(t *testing.T) {
 // write in the workspace lands, its write outside does not.
 func TestSandboxFileCommand(t *testing.T) {
 	base := sbxBase(t)
+	// Writes go into a folder: the top level of a workspace without .git
+	// is read-only in the sandbox.
 	ws, out := filepath.Join(base, "ws"), filepath.Join(base, "outside")
-	for _, d := range []string{ws, out} {
+	for _, d := range []string{filepath.Join(ws, "src"), out} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -188,7 +192,7 @@ func TestSandboxFileCommand(t *testing.T) {
 	e := sbxEnv(t)
 	home := strings.TrimPrefix(e[0], "HOME=")
 	sbxWriteFile(t, filepath.Join(home, ".config", "companion", "commands", "mk.toml"),
-		fmt.Sprintf("prompt = \"\"\"!{touch %s %s 2>/dev/null; echo made}\"\"\"\n", filepath.Join(ws, "in"), filepath.Join(out, "out")))
+		fmt.Sprintf("prompt = \"\"\"!{touch %s %s 2>/dev/null; echo made}\"\"\"\n", filepath.Join(ws, "src", "in"), filepath.Join(out, "out")))
 	ed := acptest.Start(t, binary, []string{"acp", "--sandbox", "workspace-write", "--script", sbxScript(t, sbxText("ok"))},
 		e, acptest.NewFake().Handle)
 	ed.Initialize(map[string]any{})
@@ -196,7 +200,7 @@ func TestSandboxFileCommand(t *testing.T) {
 	if r := ed.StopReason(ed.Wait(ed.Prompt(id, "/mk"))); r != "end_turn" {
 		t.Fatalf("stopReason = %q\n%s", r, ed.Stderr())
 	}
-	if !sbxExists(filepath.Join(ws, "in")) {
+	if !sbxExists(filepath.Join(ws, "src", "in")) {
 		t.Fatal("the !{} command did not run")
 	}
 	if sbxExists(filepath.Join(out, "out")) {

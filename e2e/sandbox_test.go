@@ -69,6 +69,12 @@ func sandboxBase(t *testing.T) string {
 // sbxFixture is the world one run of the escape table acts on.
 type sbxFixture struct {
 	base, ws, outside, home string
+	// fresh is a workspace with neither .git nor .companion (the rows
+	// marked fresh run in it); else ws is a repository holding both.
+	fresh bool
+	// out is the command's result as the editor saw it, for the rows
+	// whose side effect is what the command printed.
+	out string
 	// hostTmp is a file name in the machine's /tmp a command must not
 	// create.
 	hostTmp        string
@@ -82,19 +88,27 @@ var secretMarks = []string{"GEMINI_API_KEY=mark-gemini-4711", "GITHUB_TOKEN=mark
 // keyText is the private key in the fixture's home.
 const keyText = "-----BEGIN OPENSSH PRIVATE KEY----- mark-key-4711\n"
 
-func newSbxFixture(t *testing.T) *sbxFixture {
+func newSbxFixture(t *testing.T, fresh bool) *sbxFixture {
 	t.Helper()
 	base := sandboxBase(t)
-	fx := &sbxFixture{base: base, ws: filepath.Join(base, "ws"), outside: filepath.Join(base, "outside"),
+	fx := &sbxFixture{base: base, ws: filepath.Join(base, "ws"), outside: filepath.Join(base, "outside"), fresh: fresh,
 		home: filepath.Join(base, "home"), hostTmp: "/tmp/" + filepath.Base(base) + "-host",
 		tcp: testio.Listen(t, false), curl: testio.Listen(t, false), raw: testio.Listen(t, false)}
 	t.Cleanup(func() { os.Remove(fx.hostTmp) })
-	for _, d := range []string{".git/hooks", ".companion", "src", "../outside", "../home/.ssh"} {
+	dirs := []string{"src", "../outside", "../home/.ssh"}
+	files := map[string]string{filepath.Join(fx.home, ".ssh", "id_rsa"): keyText}
+	if !fresh {
+		// A repository git status takes (HEAD, objects, refs), so that a
+		// planted config is one the host's git would run.
+		dirs = append(dirs, ".git/hooks", ".git/objects", ".git/refs", ".companion")
+		files[filepath.Join(fx.ws, ".git", "config")] = "[core]\n"
+		files[filepath.Join(fx.ws, ".git", "HEAD")] = "ref: refs/heads/main\n"
+	}
+	for _, d := range dirs {
 		if err := os.MkdirAll(filepath.Join(fx.ws, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	files := map[string]string{filepath.Join(fx.ws, ".git", "config"): "[core]\n", filepath.Join(fx.home, ".ssh", "id_rsa"): keyText}
 	for p, text := range files {
 		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
 			t.Fatal(err)
@@ -118,6 +132,9 @@ type escape struct {
 	want func(backend, mode string) bool
 	// needs is a program the row needs, or "".
 	needs string
+	// fresh rows run in a workspace without .git and .companion, the
+	// others in a repository.
+	fresh bool
 }
 
 func never(string, string) bool { return false }
@@ -193,9 +210,12 @@ func escapes() []escape {
 				}
 				return false
 			}, want: never},
-		touch("..", "../dotdot", func(fx *sbxFixture) string { return filepath.Join(fx.base, "dotdot") }),
 	}
-	return rows
+	rows = append(rows, protectRows()...)
+	// The last row fails wherever it runs.
+	return append(rows, touch("..", "../dotdot", func(fx *sbxFixture) string { return filepath.Join(fx.base, "dotdot") }),
+		escape{name: ".. (fresh workspace)", fresh: true, cmd: func(*sbxFixture) string { return "touch ../dotdot" },
+			happened: func(fx *sbxFixture) bool { return exists(filepath.Join(fx.base, "dotdot")) }, want: unsandboxed})
 }
 
 // runEscapes runs the table's command line through the real binary in
@@ -227,19 +247,31 @@ func runEscapes(t *testing.T, fx *sbxFixture, rows []escape, backend, mode strin
 // control that every attempt would work there. Every row is checked by its
 // side effect: a file made or changed, a connection accepted.
 func TestSandbox(t *testing.T) {
-	t.Run("control-off", func(t *testing.T) {
-		fx := newSbxFixture(t)
-		rows := usableRows(t, escapes())
-		runEscapes(t, fx, rows, "", "off")
+	for _, fresh := range []bool{false, true} {
+		testSandbox(t, fresh)
+	}
+}
+
+// testSandbox runs the rows for a repository or for a fresh workspace.
+func testSandbox(t *testing.T, fresh bool) {
+	ws := "repo"
+	if fresh {
+		ws = "fresh"
+	}
+	t.Run("control-off/"+ws, func(t *testing.T) {
+		fx := newSbxFixture(t, fresh)
+		rows := usableRows(t, escapes(), fresh)
+		fx.out, _ = runEscapes(t, fx, rows, "", "off")
 		checkRows(t, fx, rows, "", "off")
 	})
 	for _, backend := range sandboxBackends {
 		for _, mode := range []string{"workspace-write", "read-only"} {
-			t.Run(backend+"/"+mode, func(t *testing.T) {
+			t.Run(backend+"/"+mode+"/"+ws, func(t *testing.T) {
 				needBackend(t, backend)
-				fx := newSbxFixture(t)
-				rows := usableRows(t, escapes())
+				fx := newSbxFixture(t, fresh)
+				rows := usableRows(t, escapes(), fresh)
 				text, init := runEscapes(t, fx, rows, backend, mode)
+				fx.out = text
 				checkRows(t, fx, rows, backend, mode)
 				checkMeta(t, init, backend, mode)
 				if want := "ran in the " + mode + " sandbox"; !strings.Contains(text, want) {
@@ -253,10 +285,14 @@ func TestSandbox(t *testing.T) {
 	}
 }
 
-// usableRows drops the rows whose program is not installed, saying so.
-func usableRows(t *testing.T, rows []escape) []escape {
+// usableRows keeps the rows for a fresh workspace or a repository and
+// drops those whose program is not installed, saying so.
+func usableRows(t *testing.T, rows []escape, fresh bool) []escape {
 	var out []escape
 	for _, r := range rows {
+		if r.fresh != fresh {
+			continue
+		}
 		if _, err := exec.LookPath(r.needs); r.needs != "" && err != nil {
 			t.Logf("row %q skipped: no %s", r.name, r.needs)
 			continue
@@ -273,7 +309,7 @@ func checkRows(t *testing.T, fx *sbxFixture, rows []escape, backend, mode string
 			t.Errorf("%s: got through %v, want %v", r.name, got, want)
 		}
 	}
-	if mode == "workspace-write" && !exists(filepath.Join(fx.ws, "src", "env.txt")) {
+	if mode == "workspace-write" && !fx.fresh && !exists(filepath.Join(fx.ws, "src", "env.txt")) {
 		t.Error("the environment dump was not written: its row proves nothing")
 	}
 }
@@ -366,13 +402,15 @@ func TestSandboxKilledWithAgent(t *testing.T) {
 	for _, backend := range sandboxBackends {
 		t.Run(backend, func(t *testing.T) {
 			needBackend(t, backend)
+			// The marks go into a folder: a workspace without .git has a
+			// read-only top level under both backends.
 			ws := filepath.Join(sandboxBase(t), "ws")
-			if err := os.MkdirAll(ws, 0o755); err != nil {
+			if err := os.MkdirAll(filepath.Join(ws, "src"), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			started, marker := filepath.Join(ws, "STARTED"), filepath.Join(ws, "MARKER")
+			started, marker := filepath.Join(ws, "src", "STARTED"), filepath.Join(ws, "src", "MARKER")
 			sleep := fmt.Sprintf("sleep 2.%d", len(backend))
-			sc := script(t, `{"turns":[{"chunks":[`+shellCall("touch STARTED; "+sleep+"; touch MARKER")+`]},{"chunks":[{"text":"ok"}]}]}`)
+			sc := script(t, `{"turns":[{"chunks":[`+shellCall("touch src/STARTED; "+sleep+"; touch src/MARKER")+`]},{"chunks":[{"text":"ok"}]}]}`)
 			cmd := exec.Command(binary, "run", "--sandbox", "workspace-write", "--approval-mode", "yolo", "--script", sc, "-p", "go")
 			cmd.Dir, cmd.Env = ws, env(t, sandbox.BackendEnv+"="+backend)
 			if err := cmd.Start(); err != nil {
@@ -386,7 +424,7 @@ func TestSandboxKilledWithAgent(t *testing.T) {
 			_ = cmd.Process.Kill()
 			_ = cmd.Wait()
 			deadline := time.Now().Add(time.Second)
-			left := func() bool { return len(groupMembers(pgid)) > 0 || groupOf("touch MARKER") != 0 }
+			left := func() bool { return len(groupMembers(pgid)) > 0 || groupOf("touch src/MARKER") != 0 }
 			for left() && time.Now().Before(deadline) {
 				time.Sleep(10 * time.Millisecond)
 			}
@@ -443,37 +481,6 @@ func TestSandboxWithoutBwrap(t *testing.T) {
 				}
 				if want := "bubblewrap (bwrap) is not installed"; !strings.Contains(text, want) {
 					t.Errorf("updates lack %q:\n%s", want, text)
-				}
-			}
-		})
-	}
-}
-
-// TestSandboxStatusCommand: /status is offered in available_commands and
-// names the mode, the backend in use and the network, under each backend.
-func TestSandboxStatusCommand(t *testing.T) {
-	for _, backend := range sandboxBackends {
-		t.Run(backend, func(t *testing.T) {
-			needBackend(t, backend)
-			ws := workspace(t, nil)
-			sc := script(t, `{"turns":[{"chunks":[{"text":"unused"}]}]}`)
-			ed := acptest.Start(t, binary, []string{"acp", "--sandbox", "read-only", "--script", sc},
-				env(t, sandbox.BackendEnv+"="+backend), acptest.NewFake().Handle)
-			ed.Initialize(map[string]any{})
-			id := ed.NewSession(ws)
-			if cmds := ed.WaitUpdate(id, "available_commands_update"); !strings.Contains(string(cmds.Raw), `"name":"status"`) {
-				t.Errorf("available_commands lack status: %s", cmds.Raw)
-			}
-			ed.Wait(ed.Prompt(id, "/status"))
-			var text string
-			for _, u := range ed.Updates(id) {
-				if u.Kind == "agent_message_chunk" {
-					text += string(u.Raw)
-				}
-			}
-			for _, want := range []string{"Sandbox: read-only, backend " + backend, "network blocked", "Approval mode: ", ws} {
-				if !strings.Contains(text, want) {
-					t.Errorf("/status lacks %q:\n%s", want, text)
 				}
 			}
 		})

@@ -24,6 +24,11 @@ import (
 var version = "0.1.0-dev"
 
 func main() {
+	// Before anything else, in every role: the environment holds the
+	// user's keys, and a non-dumpable process's /proc files are closed to
+	// the user's other processes, sandboxed commands among them (see
+	// sandbox.NoDump). Each re-executed role (guard, helper) runs this too.
+	_ = sandbox.NoDump()
 	// The guard of a command's process group runs before anything else:
 	// no flags, no settings, no logging (see procgroup.Guard).
 	if len(os.Args) > 1 && os.Args[1] == procgroup.GuardCommand {

@@ -27,8 +27,13 @@ func TestRunShellSandboxed(t *testing.T) {
 	// Outside /tmp, which the sandbox replaces with a private one.
 	outside := filepath.Join("/var/tmp", filepath.Base(root)+"-outside")
 	t.Cleanup(func() { _ = os.Remove(outside) })
-	res, _ := runShell(t, env, opts, map[string]any{"command": "touch inside && touch " + outside})
-	if _, err := os.Stat(filepath.Join(root, "inside")); err != nil {
+	// In a folder of the root: the top level of a root without .git is
+	// read-only in the sandbox.
+	if err := os.Mkdir(filepath.Join(root, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res, _ := runShell(t, env, opts, map[string]any{"command": "touch src/inside && touch " + outside})
+	if _, err := os.Stat(filepath.Join(root, "src", "inside")); err != nil {
 		t.Errorf("write in the root: %v", err)
 	}
 	if _, err := os.Stat(outside); err == nil {
@@ -49,12 +54,12 @@ func TestRunShellSandboxed(t *testing.T) {
 	}
 
 	opts.Timeout = 300 * time.Millisecond
-	res, _ = runShell(t, env, opts, map[string]any{"command": "sleep 1 & wait; touch marker"})
+	res, _ = runShell(t, env, opts, map[string]any{"command": "sleep 1 & wait; touch src/marker"})
 	if !res.IsError || !strings.Contains(res.Text, "ran longer than") {
 		t.Errorf("result = %q, want a timeout", res.Text)
 	}
 	time.Sleep(1500 * time.Millisecond)
-	if _, err := os.Stat(filepath.Join(root, "marker")); err == nil {
+	if _, err := os.Stat(filepath.Join(root, "src", "marker")); err == nil {
 		t.Error("the sandboxed command outlived its timeout")
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"path/filepath"
 	"slices"
-	"strings"
 )
 
 // HelperCommand is the hidden subcommand of companion that runs the
@@ -64,41 +63,34 @@ func parseHelperArgs(args []string) (helperSpec, []string, error) {
 // planWrites returns the hierarchies a Landlock-confined command may
 // write in mode m, beside its private temporary folder and the null-like
 // devices. Landlock rights hold for a whole hierarchy and cannot be taken
-// back below, so a root holding .git or .companion is not granted whole:
-// its entries are, save .git and .companion, and .git's entries save hooks
-// and config; nothing is granted on the root itself or on .git (a right to
-// create, remove or rename there would reach the protected paths too).
-// Symbolic links among those entries are skipped: a rule would follow them
-// out of the root. lstat and readDir are os.Lstat and os.ReadDir, injected
-// for tests.
-func planWrites(m Mode, roots []string, lstat func(string) (fs.FileInfo, error), readDir func(string) ([]fs.DirEntry, error)) []string {
-	var full []string
+// back below, and a right to create, remove or rename in a folder holds
+// for every name in it: so a root is never granted whole (its .git or
+// .companion could be renamed, replaced or created), only its entries that
+// exist, save .git and .companion, and .git's entries save hooks and
+// config (writableEntries). Symbolic links among those entries are
+// skipped: a rule would follow them out of the root.
+func planWrites(m Mode, roots []string, look Look) []string {
 	if m != WorkspaceWrite {
 		return nil
 	}
+	var full []string
 	for _, r := range roots {
-		if !holdsProtected(r, lstat) {
-			full = append(full, r)
-			continue
-		}
-		full = append(full, entriesExcept(r, readDir, ".git", ".companion")...)
-		if st, err := lstat(filepath.Join(r, ".git")); err == nil && st.IsDir() {
-			full = append(full, entriesExcept(filepath.Join(r, ".git"), readDir, "hooks", "config")...)
-		}
+		full = append(full, writableEntries(r, guarded, look)...)
 	}
 	return full
 }
 
-// holdsProtected reports whether root has an entry a protected path
-// starts with.
-func holdsProtected(root string, lstat func(string) (fs.FileInfo, error)) bool {
-	for _, p := range protected {
-		top, _, _ := strings.Cut(p, "/")
-		if _, err := lstat(filepath.Join(root, top)); err == nil {
-			return true
+// writableEntries are dir's entries save the guarded ones gs and symbolic
+// links, and those of each guarded folder with inner guards, in turn.
+func writableEntries(dir string, gs []guard, look Look) []string {
+	out := entriesExcept(dir, look.ReadDir, guardNames(gs)...)
+	for _, g := range gs {
+		p := filepath.Join(dir, g.name)
+		if st, err := look.Lstat(p); err == nil && st.IsDir() && g.inner != nil {
+			out = append(out, writableEntries(p, g.inner, look)...)
 		}
 	}
-	return false
+	return out
 }
 
 // entriesExcept lists dir's entries, save the names skipped and symbolic

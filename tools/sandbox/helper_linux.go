@@ -21,8 +21,8 @@ const nprocHeadroom = 1024
 // (args are those after HelperCommand; see helperArgs). It confines its
 // own thread and then executes the command in its place, so the command
 // keeps the helper's pid, process group and standard streams: a private
-// temporary folder as TMPDIR, RLIMIT_NPROC, no_new_privs, the Landlock
-// ruleset and the seccomp filter. It returns only when it could not, with
+// temporary folder as TMPDIR, RLIMIT_NPROC, no_new_privs, no capability,
+// the Landlock ruleset and the seccomp filter. It returns only when it could not, with
 // 125 and one line on standard error.
 func RunHelper(args []string) int {
 	runtime.LockOSThread() // the restrictions are the thread's; exec keeps them
@@ -61,7 +61,10 @@ func confineAndExec(args []string) error {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("no_new_privs: %w", err)
 	}
-	rules := landlockRules(planWrites(sp.Mode, sp.Roots, os.Lstat, os.ReadDir), tmp, handledFS(abi))
+	if err := dropCaps(); err != nil {
+		return err
+	}
+	rules := landlockRules(planWrites(sp.Mode, sp.Roots, osLook), tmp, handledFS(abi))
 	if err := restrictLandlock(abi, rules, sp.Network); err != nil {
 		return err
 	}

@@ -28,13 +28,15 @@ func TestHelperArgsRoundTrip(t *testing.T) {
 	}
 }
 
-// TestPlanWrites grants a root without protected paths whole, and a root
-// with them entry by entry, without the protected ones, without symbolic
-// links, and nothing in read-only.
+// TestPlanWrites grants every root entry by entry, without the guarded
+// entries (whether they exist or not: a root lacking them is not granted
+// whole either, so they cannot be created), without symbolic links, and
+// nothing in read-only.
 func TestPlanWrites(t *testing.T) {
-	plain, repo := t.TempDir(), t.TempDir()
-	for _, d := range []string{".git/hooks", ".git/objects", ".companion", "src"} {
-		if err := os.MkdirAll(filepath.Join(repo, d), 0o755); err != nil {
+	base := t.TempDir()
+	plain, repo := filepath.Join(base, "plain"), filepath.Join(base, "ws")
+	for _, d := range []string{"ws/.git/hooks", "ws/.git/objects", "ws/.companion", "ws/src", "plain/lib"} {
+		if err := os.MkdirAll(filepath.Join(base, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -46,13 +48,13 @@ func TestPlanWrites(t *testing.T) {
 	if err := os.Symlink(t.TempDir(), filepath.Join(repo, "out")); err != nil {
 		t.Fatal(err)
 	}
-	got := planWrites(WorkspaceWrite, []string{plain, repo}, os.Lstat, os.ReadDir)
-	want := []string{plain, filepath.Join(repo, "README"), filepath.Join(repo, "src"),
+	got := planWrites(WorkspaceWrite, []string{plain, repo}, osLook)
+	want := []string{filepath.Join(plain, "lib"), filepath.Join(repo, "README"), filepath.Join(repo, "src"),
 		filepath.Join(repo, ".git", "HEAD"), filepath.Join(repo, ".git", "objects")}
 	if !slices.Equal(got, want) {
 		t.Errorf("planWrites =\n%q\nwant\n%q", got, want)
 	}
-	if got := planWrites(ReadOnly, []string{plain}, os.Lstat, os.ReadDir); len(got) != 0 {
+	if got := planWrites(ReadOnly, []string{plain}, osLook); len(got) != 0 {
 		t.Errorf("read-only planWrites = %q, want nothing", got)
 	}
 }

@@ -43,6 +43,11 @@ func (s *Sandbox) note() string {
 	}
 	msg := fmt.Sprintf("The command ran in the %s sandbox: writes outside %s are blocked%s.", s.Mode, where, net)
 	switch s.Backend().Name {
+	case Bwrap:
+		if s.Mode == WorkspaceWrite {
+			msg += " In a session folder without .git nothing can be created, removed or renamed at its top level " +
+				"(write inside its folders); .git itself, .git/hooks, .git/config and .companion are never writable."
+		}
 	case Landlock:
 		msg += " " + LandlockLimits(s.Mode)
 	case Seatbelt:
@@ -58,7 +63,7 @@ func LandlockLimits(m Mode) string {
 		"private folder removed once the command has ended; programs that ignore $TMPDIR fail to write /tmp. Starting a new session or " +
 		"process group (setsid, setpgid) is refused."
 	if m == WorkspaceWrite {
-		s += " In a folder holding .git or .companion, nothing can be created, removed or renamed at its top level " +
+		s += " In a session folder nothing can be created, removed or renamed at its top level " +
 			"or in .git itself (so git add and commit fail: .git/index.lock cannot be made), only inside the entries " +
 			"that existed when the command started, .git/hooks, .git/config and .companion excepted."
 	}

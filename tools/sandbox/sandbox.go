@@ -3,6 +3,7 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,10 +53,55 @@ func SettingsMode(s string) Mode {
 // Sandboxed reports whether m wraps commands.
 func (m Mode) Sandboxed() bool { return m == ReadOnly || m == WorkspaceWrite }
 
-// protected are the paths inside a writable root that stay read-only: a
-// command that could write them would run code outside the sandbox the
-// next time the user runs git or companion.
-var protected = []string{".git/hooks", ".git/config", ".companion"}
+// protected are the paths inside a writable root that stay read-only,
+// whether they exist or not: a command that could write them (or rename,
+// remove or create them, or the .git entry itself) would run code outside
+// the sandbox the next time the user runs git or companion. Seatbelt
+// denies them by path; bwrap and Landlock walk guarded.
+var protected = []string{".git", ".git/hooks", ".git/config", ".companion"}
+
+// guard is an entry of a writable folder that a command may not write,
+// rename, remove, replace or create.
+type guard struct {
+	name string
+	// inner are the entries of a guarded folder that stay read-only while
+	// the rest of it stays writable; nil makes all of it read-only.
+	inner []guard
+}
+
+// guarded are the entries a session root guards: .git, writable inside
+// save its hooks and config, and .companion, read-only.
+var guarded = []guard{{".git", []guard{{"hooks", nil}, {"config", nil}}}, {".companion", nil}}
+
+// guardNames are the names of gs.
+func guardNames(gs []guard) []string {
+	names := make([]string, len(gs))
+	for i, g := range gs {
+		names[i] = g.name
+	}
+	return names
+}
+
+// Look is how the sandbox reads the folders it confines a command to:
+// os.Lstat and os.ReadDir, or fakes in tests.
+type Look struct {
+	Lstat   func(string) (fs.FileInfo, error)
+	ReadDir func(string) ([]fs.DirEntry, error)
+}
+
+// osLook is the real file system.
+var osLook = Look{Lstat: os.Lstat, ReadDir: os.ReadDir}
+
+// pinnable reports whether path is a folder or a file, which a bind mount
+// can pin (a mount point is neither renamed nor removed); a path that is
+// missing, a symbolic link or anything else cannot be.
+func (l Look) pinnable(path string) (fs.FileInfo, bool) {
+	st, err := l.Lstat(path)
+	if err != nil {
+		return nil, false
+	}
+	return st, st.IsDir() || st.Mode().IsRegular()
+}
 
 // Backend names the engine that confines commands.
 type Backend string
@@ -179,10 +225,10 @@ func (s *Sandbox) WrapWith(roots, argv []string, o WrapOpts) ([]string, error) {
 	case Bwrap:
 		if s.Mode == WorkspaceWrite {
 			for _, r := range real {
-				ensureHooks(r)
+				ensureGuarded(r)
 			}
 		}
-		return append([]string{s.eng.path}, Args(s.Mode, network, real, exists, argv)...), nil
+		return append([]string{s.eng.path}, Args(s.Mode, network, real, osLook, argv)...), nil
 	case Landlock:
 		return helperArgs(s.eng.path, helperSpec{Mode: s.Mode, Network: network, Roots: real}, argv), nil
 	case Seatbelt:
@@ -203,17 +249,23 @@ func realRoots(roots []string) []string {
 	return real
 }
 
-// ensureHooks creates a repository's missing .git/hooks (empty, as git
-// init would), so that it exists to be bound read-only: else a sandboxed
-// command could create it and plant a hook that runs outside the sandbox.
-func ensureHooks(root string) {
-	if st, err := os.Stat(filepath.Join(root, ".git")); err == nil && st.IsDir() {
-		_ = os.Mkdir(filepath.Join(root, ".git", "hooks"), 0o755)
+// ensureGuarded creates, in a repository root, the guarded paths that
+// bubblewrap can only pin where they exist: .git/hooks and an empty
+// .git/config (as git init would) and an empty .companion, so that the
+// root keeps a writable top level (see Args). A folder without .git gets
+// nothing: its top level is read-only whatever exists. Best effort: what
+// cannot be made leaves its folder's top level read-only.
+func ensureGuarded(root string) {
+	git := filepath.Join(root, ".git")
+	st, ok := osLook.pinnable(git)
+	if !ok {
+		return
 	}
-}
-
-// exists reports whether path names something (following symlinks).
-func exists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
+	if st.IsDir() {
+		_ = os.Mkdir(filepath.Join(git, "hooks"), 0o755)
+		if f, err := os.OpenFile(filepath.Join(git, "config"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644); err == nil {
+			_ = f.Close()
+		}
+	}
+	_ = os.Mkdir(filepath.Join(root, ".companion"), 0o755)
 }

@@ -2,6 +2,8 @@ package sandbox
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -18,10 +20,40 @@ func TestParseMode(t *testing.T) {
 	}
 }
 
+// tree makes the entries under a fresh folder ("name/" a folder, "name@"
+// a symbolic link out of it, else an empty file) and returns the folder.
+func tree(t *testing.T, entries ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, e := range entries {
+		p := filepath.Join(dir, strings.TrimRight(e, "/@"))
+		var err error
+		switch {
+		case strings.HasSuffix(e, "/"):
+			err = os.MkdirAll(p, 0o755)
+		case strings.HasSuffix(e, "@"):
+			err = os.Symlink(t.TempDir(), p)
+		default:
+			err = os.WriteFile(p, nil, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestArgs: a root whose guarded entries all exist stays writable with
+// each pinned by a mount; a missing or linked one makes the top level of
+// its folder read-only and binds the other entries writable one by one.
 func TestArgs(t *testing.T) {
 	base := "--ro-bind / / --dev /dev --proc /proc --tmpfs /tmp"
-	tail := "--unshare-pid --die-with-parent --new-session -- sh -c x"
-	existing := map[string]bool{"/w/.git/hooks": true, "/w/.companion": true, "/v/.git/config": true}
+	tail := "--unshare-pid --die-with-parent --new-session --cap-drop ALL -- sh -c x"
+	repo := tree(t, ".git/hooks/", ".git/config", ".git/objects/", ".companion/", "src/")
+	gitFile := tree(t, ".git", ".companion/", "README")
+	fresh := tree(t, "src/", "README", "out@")
+	noConfig := tree(t, ".git/hooks/", ".git/HEAD", ".companion/")
+	linked := tree(t, ".git/hooks/", ".git/config", ".companion@", "src/")
 	tests := []struct {
 		name    string
 		mode    Mode
@@ -31,15 +63,31 @@ func TestArgs(t *testing.T) {
 	}{
 		{"read-only binds roots read-only", ReadOnly, false, []string{"/w", "/v"}, base + " --ro-bind /w /w --ro-bind /v /v --unshare-net " + tail},
 		{"read-only with network", ReadOnly, true, []string{"/w"}, base + " --ro-bind /w /w " + tail},
-		{"workspace-write binds roots, then protects what exists", WorkspaceWrite, false, []string{"/w", "/v"},
-			base + " --bind /w /w --bind /v /v --ro-bind /w/.git/hooks /w/.git/hooks --ro-bind /w/.companion /w/.companion" +
-				" --ro-bind /v/.git/config /v/.git/config --unshare-net " + tail},
+		{"repository: .git pinned writable, the rest read-only", WorkspaceWrite, false, []string{repo},
+			base + " --bind $R $R --bind $R/.git $R/.git --ro-bind $R/.git/hooks $R/.git/hooks --ro-bind $R/.git/config $R/.git/config" +
+				" --ro-bind $R/.companion $R/.companion --unshare-net " + tail},
+		{".git as a file is pinned read-only", WorkspaceWrite, true, []string{gitFile},
+			base + " --bind $R $R --ro-bind $R/.git $R/.git --ro-bind $R/.companion $R/.companion " + tail},
+		{"no .git: top level read-only, entries writable, links skipped", WorkspaceWrite, true, []string{fresh},
+			base + " --ro-bind $R $R --bind $R/README $R/README --bind $R/src $R/src " + tail},
+		{"no .git/config: .git's top level read-only", WorkspaceWrite, true, []string{noConfig},
+			base + " --bind $R $R --ro-bind $R/.git $R/.git --bind $R/.git/HEAD $R/.git/HEAD --ro-bind $R/.git/hooks $R/.git/hooks" +
+				" --ro-bind $R/.companion $R/.companion " + tail},
+		{".companion a link: top level read-only", WorkspaceWrite, true, []string{linked},
+			base + " --ro-bind $R $R --bind $R/src $R/src --bind $R/.git $R/.git --ro-bind $R/.git/hooks $R/.git/hooks" +
+				" --ro-bind $R/.git/config $R/.git/config " + tail},
 		{"workspace-write no roots", WorkspaceWrite, true, nil, base + " " + tail},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Args(tt.mode, tt.network, tt.roots, func(p string) bool { return existing[p] }, []string{"sh", "-c", "x"})
-			if want := strings.Fields(tt.want); !slices.Equal(got, want) {
+			got := Args(tt.mode, tt.network, tt.roots, osLook, []string{"sh", "-c", "x"})
+			want := strings.Fields(tt.want)
+			for i, w := range want {
+				if len(tt.roots) > 0 {
+					want[i] = strings.ReplaceAll(w, "$R", tt.roots[0])
+				}
+			}
+			if !slices.Equal(got, want) {
 				t.Errorf("Args =\n%q\nwant\n%q", got, want)
 			}
 		})

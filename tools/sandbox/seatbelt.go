@@ -10,7 +10,9 @@ import (
 // parameters, KEY=VALUE for -D: everything may be read; writes are denied
 // save to tmp (the command's TMPDIR), to the null-like devices and the
 // terminal, and in workspace-write to the roots minus their protected
-// paths (denied whether they exist yet or not: Seatbelt matches paths).
+// paths (denied whether they exist yet or not: Seatbelt matches paths;
+// the .git entry itself is denied, so it is neither renamed, removed nor
+// replaced, while what is inside it stays writable).
 // Without network, IP connections, listening and binding are denied;
 // local (Unix) sockets stay. Paths travel as parameters, never inside the
 // profile text, so no path can change the profile.
@@ -33,7 +35,7 @@ func seatbeltProfile(m Mode, network bool, roots []string, tmp string) (string, 
 				key := fmt.Sprintf("ROOT_%d_PROTECTED_%d", i, j)
 				params = append(params, key+"="+filepath.Join(r, p))
 				kind := "subpath"
-				if p == ".git/config" {
+				if p == ".git" || p == ".git/config" {
 					kind = "literal"
 				}
 				fmt.Fprintf(&b, "\n  (%s (param %q))", kind, key)
