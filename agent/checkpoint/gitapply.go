@@ -13,16 +13,28 @@ import (
 
 // apply carries out plan in the work tree, through an os.Root so that no
 // write or removal can leave it. It returns the paths removed and written.
+// Nothing is changed unless every blob to write can be read (one borrowed
+// from the project's store may have been pruned by git gc).
 func (b *gitBackend) apply(ctx context.Context, plan []change) (removed, written []string, err error) {
+	var writes []change
+	var blobs []string
+	for _, c := range plan {
+		if c.mode != "" {
+			writes = append(writes, c)
+			blobs = append(blobs, c.blob)
+		}
+	}
+	borrow := b.borrowable()
+	if err := b.r.checkBlobs(ctx, blobs, borrow); err != nil {
+		return nil, nil, err
+	}
 	root, err := os.OpenRoot(b.r.workTree)
 	if err != nil {
 		return nil, nil, fmt.Errorf("open project root: %w", err)
 	}
 	defer root.Close()
-	var writes []change
 	for _, c := range plan {
 		if c.mode != "" {
-			writes = append(writes, c)
 			continue
 		}
 		if err := ctx.Err(); err != nil {
@@ -36,11 +48,7 @@ func (b *gitBackend) apply(ctx context.Context, plan []change) (removed, written
 			removed = append(removed, c.path)
 		}
 	}
-	blobs := make([]string, len(writes))
-	for i, c := range writes {
-		blobs[i] = c.blob
-	}
-	err = b.r.catBlobs(ctx, blobs, func(i int, content io.Reader) error {
+	err = b.r.catBlobs(ctx, blobs, borrow, func(i int, content io.Reader) error {
 		if err := writeGitEntry(root, writes[i], content); err != nil {
 			return err
 		}
@@ -66,9 +74,29 @@ func writeGitEntry(root *os.Root, c change, content io.Reader) error {
 	}
 }
 
+// checkBlobs fails with ErrCorrupt unless every blob of ids can be read
+// (from the shadow store or those in borrow).
+func (r *gitRunner) checkBlobs(ctx context.Context, ids []string, borrow []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	out, err := r.run(ctx, gitCall{args: []string{"cat-file", "--batch-check=%(objecttype)"},
+		stdin: strings.NewReader(strings.Join(ids, "\n") + "\n"), borrow: borrow})
+	if err != nil {
+		return err
+	}
+	for i, line := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
+		if line != "blob" && i < len(ids) {
+			return fmt.Errorf("%w: the content %s is gone (pruned from the project's repository?)", ErrCorrupt, ids[i])
+		}
+	}
+	return nil
+}
+
 // catBlobs streams the blobs ids, in order, through fn from one
-// `git cat-file --batch`. fn need not read all of its reader.
-func (r *gitRunner) catBlobs(ctx context.Context, ids []string, fn func(i int, content io.Reader) error) error {
+// `git cat-file --batch` reading the shadow store and those in borrow. fn
+// need not read all of its reader.
+func (r *gitRunner) catBlobs(ctx context.Context, ids, borrow []string, fn func(i int, content io.Reader) error) error {
 	if len(ids) == 0 {
 		return nil
 	}
@@ -79,7 +107,7 @@ func (r *gitRunner) catBlobs(ctx context.Context, ids []string, fn func(i int, c
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	cmd := r.command(ctx, bin, gitCall{args: []string{"cat-file", "--batch"},
-		stdin: strings.NewReader(strings.Join(ids, "\n") + "\n")})
+		stdin: strings.NewReader(strings.Join(ids, "\n") + "\n"), borrow: borrow})
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	stdout, err := cmd.StdoutPipe()

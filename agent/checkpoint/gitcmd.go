@@ -66,11 +66,17 @@ func (r *gitRunner) lookPath() (string, error) {
 }
 
 // env is the complete environment of a git command c: pathspecs are
-// literal (no globs or magic) unless c.noLiteral, and c.index, when set,
-// replaces the shadow repository's own index.
+// literal (no globs or magic) unless c.noLiteral, c.index, when set,
+// replaces the shadow repository's own index, c.repo the shadow
+// repository itself, and c.borrow are object directories read besides
+// the shadow repository's own.
 func (r *gitRunner) env(c gitCall) []string {
+	gitDir := r.gitDir
+	if c.repo != "" {
+		gitDir = c.repo
+	}
 	env := []string{
-		"GIT_DIR=" + r.gitDir,
+		"GIT_DIR=" + gitDir,
 		"GIT_WORK_TREE=" + r.workTree,
 		"HOME=" + r.gitDir, // no ~/.config/git/{ignore,attributes}
 		"GIT_CONFIG_GLOBAL=/dev/null",
@@ -90,6 +96,9 @@ func (r *gitRunner) env(c gitCall) []string {
 	if !c.noLiteral {
 		env = append(env, "GIT_LITERAL_PATHSPECS=1")
 	}
+	if len(c.borrow) > 0 {
+		env = append(env, "GIT_ALTERNATE_OBJECT_DIRECTORIES="+strings.Join(c.borrow, string(os.PathListSeparator)))
+	}
 	for _, k := range []string{"PATH", "TMPDIR", "SYSTEMROOT", "TEMP", "TMP"} {
 		if v, ok := os.LookupEnv(k); ok {
 			env = append(env, k+"="+v)
@@ -106,6 +115,12 @@ type gitCall struct {
 	// noLiteral is for commands that reject the literal-pathspec setting
 	// (check-ignore takes paths, not pathspecs).
 	noLiteral bool
+	// repo, when set, is the git directory to use instead of the shadow
+	// repository (the project's own, read only).
+	repo string
+	// borrow are the object directories (the project's own store) a
+	// command may read objects from; nothing is ever written there.
+	borrow []string
 }
 
 // run runs c and returns its standard output. A failure is an error naming
