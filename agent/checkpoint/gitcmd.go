@@ -152,10 +152,10 @@ func (r *gitRunner) command(ctx context.Context, bin string, c gitCall) *exec.Cm
 	for _, kv := range config {
 		args = append(args, "-c", kv)
 	}
-	// The project's own .git/info/exclude is read (never written): files the
+	// The project's own info/exclude is read (never written): files the
 	// user keeps out of git stay out of snapshots too.
-	if exclude := filepath.Join(r.workTree, ".git", "info", "exclude"); fileExists(exclude) {
-		args = append(args, "-c", "core.excludesFile="+exclude)
+	if common := commonDir(r.workTree); common != "" && fileExists(filepath.Join(common, "info", "exclude")) {
+		args = append(args, "-c", "core.excludesFile="+filepath.Join(common, "info", "exclude"))
 	}
 	cmd := exec.CommandContext(ctx, bin, append(args, c.args...)...)
 	cmd.Env = r.env(c)

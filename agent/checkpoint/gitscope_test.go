@@ -22,7 +22,7 @@ func (p *project) saveFiles(label string, paths ...string) Checkpoint {
 func TestSaveFilesScenarios(t *testing.T) {
 	cases := []struct {
 		name    string
-		gitOnly bool // whole-tree snapshots: the file backend keeps named paths only
+		gitOnly bool                    // whole-tree snapshots: the file backend keeps named paths only
 		run     func(p *project) string // returns the checkpoint to restore
 		want    map[string]string
 	}{{

@@ -42,13 +42,7 @@ func findUserRepo(root string) (userRepo, bool) {
 	if !ok || !fileExists(filepath.Join(gitDir, "index")) {
 		return userRepo{}, false
 	}
-	common := gitDir
-	if data, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
-		common = strings.TrimSpace(string(data))
-		if !filepath.IsAbs(common) {
-			common = filepath.Join(gitDir, common)
-		}
-	}
+	common := commonDir(root)
 	for _, dir := range []string{gitDir, common} {
 		if _, err := os.Stat(filepath.Join(dir, "info", "sparse-checkout")); err == nil {
 			return userRepo{}, false
@@ -59,6 +53,25 @@ func findUserRepo(root string) (userRepo, bool) {
 		return userRepo{}, false
 	}
 	return userRepo{gitDir: gitDir, objects: objects}, true
+}
+
+// commonDir returns the directory holding the objects, refs and
+// info/exclude of the repository whose work tree top is root ("" when
+// there is none): its git directory, or for a worktree the main one's.
+func commonDir(root string) string {
+	gitDir, ok := gitDirOf(filepath.Join(root, ".git"))
+	if !ok {
+		return ""
+	}
+	data, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	if err != nil {
+		return gitDir
+	}
+	common := strings.TrimSpace(string(data))
+	if !filepath.IsAbs(common) {
+		common = filepath.Join(gitDir, common)
+	}
+	return filepath.Clean(common)
 }
 
 // gitDirOf returns the git directory a .git entry stands for: the

@@ -127,3 +127,24 @@ func TestGitSeedFromAWorktreeWithALockedIndex(t *testing.T) {
 	p.restore(cp.ID)
 	p.expect(map[string]string{"a.txt": "a", "b.txt": "b", "c.txt": "<absent>"})
 }
+
+func TestGitWorktreeHonoursTheMainInfoExclude(t *testing.T) {
+	main := committedProject(t, map[string]string{"a.txt": "a"})
+	if err := os.WriteFile(main.path(".git/info/exclude"), []byte("*.dat\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wt := filepath.Join(filepath.Dir(main.root), "wt")
+	projectGit(t, main.root, "worktree", "add", "-q", wt)
+	s, err := Open(filepath.Join(t.TempDir(), "state"), wt, testLogger(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &project{t: t, root: wt, state: s.stateDir, store: s}
+	p.write("local.dat", "mine")
+	cp := p.save("shell")
+	p.write("local.dat", "changed")
+	p.restore(cp.ID)
+	if got := p.read("local.dat"); got != "changed" {
+		t.Errorf("local.dat = %q: a file the project's info/exclude ignores was restored", got)
+	}
+}
