@@ -24,8 +24,7 @@ func (b *gitBackend) apply(ctx context.Context, plan []change) (removed, written
 			blobs = append(blobs, c.blob)
 		}
 	}
-	borrow := b.borrowable()
-	if err := b.r.checkBlobs(ctx, blobs, borrow); err != nil {
+	if err := b.r.checkBlobs(ctx, blobs); err != nil {
 		return nil, nil, err
 	}
 	root, err := os.OpenRoot(b.r.workTree)
@@ -48,7 +47,7 @@ func (b *gitBackend) apply(ctx context.Context, plan []change) (removed, written
 			removed = append(removed, c.path)
 		}
 	}
-	err = b.r.catBlobs(ctx, blobs, borrow, func(i int, content io.Reader) error {
+	err = b.r.catBlobs(ctx, blobs, func(i int, content io.Reader) error {
 		if err := writeGitEntry(root, writes[i], content); err != nil {
 			return err
 		}
@@ -75,13 +74,13 @@ func writeGitEntry(root *os.Root, c change, content io.Reader) error {
 }
 
 // checkBlobs fails with ErrCorrupt unless every blob of ids can be read
-// (from the shadow store or those in borrow).
-func (r *gitRunner) checkBlobs(ctx context.Context, ids []string, borrow []string) error {
+// (from the shadow store or a borrowed one).
+func (r *gitRunner) checkBlobs(ctx context.Context, ids []string) error {
 	if len(ids) == 0 {
 		return nil
 	}
 	out, err := r.run(ctx, gitCall{args: []string{"cat-file", "--batch-check=%(objecttype)"},
-		stdin: strings.NewReader(strings.Join(ids, "\n") + "\n"), borrow: borrow})
+		stdin: strings.NewReader(strings.Join(ids, "\n") + "\n")})
 	if err != nil {
 		return err
 	}
@@ -94,9 +93,8 @@ func (r *gitRunner) checkBlobs(ctx context.Context, ids []string, borrow []strin
 }
 
 // catBlobs streams the blobs ids, in order, through fn from one
-// `git cat-file --batch` reading the shadow store and those in borrow. fn
-// need not read all of its reader.
-func (r *gitRunner) catBlobs(ctx context.Context, ids, borrow []string, fn func(i int, content io.Reader) error) error {
+// `git cat-file --batch`. fn need not read all of its reader.
+func (r *gitRunner) catBlobs(ctx context.Context, ids []string, fn func(i int, content io.Reader) error) error {
 	if len(ids) == 0 {
 		return nil
 	}
@@ -107,7 +105,7 @@ func (r *gitRunner) catBlobs(ctx context.Context, ids, borrow []string, fn func(
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	cmd := r.command(ctx, bin, gitCall{args: []string{"cat-file", "--batch"},
-		stdin: strings.NewReader(strings.Join(ids, "\n") + "\n"), borrow: borrow})
+		stdin: strings.NewReader(strings.Join(ids, "\n") + "\n")})
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	stdout, err := cmd.StdoutPipe()

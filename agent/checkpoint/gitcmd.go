@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -54,6 +55,10 @@ type gitRunner struct {
 	gitDir   string
 	workTree string
 	log      *slog.Logger
+	// borrow are the object directories of the project's own repository
+	// the shadow repository's snapshots refer to (see seedIfStale); every
+	// command on the shadow repository may read objects there.
+	borrow []string
 }
 
 // lookPath resolves the git binary, wrapping ErrNoGit when it is missing.
@@ -96,8 +101,9 @@ func (r *gitRunner) env(c gitCall) []string {
 	if !c.noLiteral {
 		env = append(env, "GIT_LITERAL_PATHSPECS=1")
 	}
-	if len(c.borrow) > 0 {
-		env = append(env, "GIT_ALTERNATE_OBJECT_DIRECTORIES="+strings.Join(c.borrow, string(os.PathListSeparator)))
+	if borrow := c.borrow; c.repo == "" && !c.ownStore && len(borrow)+len(r.borrow) > 0 {
+		borrow = append(slices.Clone(r.borrow), borrow...)
+		env = append(env, "GIT_ALTERNATE_OBJECT_DIRECTORIES="+strings.Join(borrow, string(os.PathListSeparator)))
 	}
 	for _, k := range []string{"PATH", "TMPDIR", "SYSTEMROOT", "TEMP", "TMP"} {
 		if v, ok := os.LookupEnv(k); ok {
@@ -118,9 +124,15 @@ type gitCall struct {
 	// repo, when set, is the git directory to use instead of the shadow
 	// repository (the project's own, read only).
 	repo string
-	// borrow are the object directories (the project's own store) a
-	// command may read objects from; nothing is ever written there.
+	// borrow are object directories (the project's own store) a command
+	// may read objects from besides gitRunner.borrow; nothing is ever
+	// written there (git writes new objects to the shadow store only).
 	borrow []string
+	// ownStore is for commands that add blobs (git add): they look up and
+	// write objects in the shadow store only, so every blob a snapshot
+	// adds is the shadow store's own, and the project's store is not
+	// touched (git refreshes the time of an object it finds when writing).
+	ownStore bool
 }
 
 // run runs c and returns its standard output. A failure is an error naming

@@ -164,6 +164,7 @@ func (b *gitBackend) seed(ctx context.Context, repo userRepo, head string) error
 	if err := b.recordBorrowed(repo.objects); err != nil {
 		return err
 	}
+	b.r.borrow = b.borrowable()
 	if err := os.Rename(tmp, filepath.Join(b.r.gitDir, "index")); err != nil {
 		return err
 	}

@@ -91,6 +91,7 @@ func (b *gitBackend) prepare(ctx context.Context) error {
 			b.log.Info("checkpoint: removed a stale git file", "file", filepath.Base(name))
 		}
 	}
+	b.r.borrow = b.borrowable()
 	attrs := filepath.Join(dir, "info", "attributes")
 	if _, err := os.Stat(attrs); err == nil {
 		return nil
@@ -113,7 +114,7 @@ func (b *gitBackend) stage(ctx context.Context, named []string) (st staged, err 
 	if st.excluded, err = b.excludeUntracked(ctx); err != nil {
 		return st, err
 	}
-	if _, err := b.r.run(ctx, gitCall{args: []string{"add", "--all", "--ignore-errors"}}); err != nil {
+	if _, err := b.r.run(ctx, gitCall{args: []string{"add", "--all", "--ignore-errors"}, ownStore: true}); err != nil {
 		if exitCode(err) != 1 {
 			return st, err
 		}
@@ -139,7 +140,7 @@ func (b *gitBackend) forceAdd(ctx context.Context, paths []string, index string)
 	}
 	_, err := b.r.run(ctx, gitCall{
 		args:  []string{"add", "--force", "--ignore-errors", "--pathspec-from-file=-", "--pathspec-file-nul"},
-		stdin: nulJoin(paths), index: index,
+		stdin: nulJoin(paths), index: index, ownStore: true,
 	})
 	if exitCode(err) == 1 {
 		b.log.Warn("checkpoint: some named files could not be read into the snapshot", "err", err)
