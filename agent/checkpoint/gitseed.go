@@ -38,7 +38,7 @@ type userRepo struct {
 // submodules). Sparse checkouts are left out: their index holds files the
 // work tree does not.
 func findUserRepo(root string) (userRepo, bool) {
-	gitDir, ok := gitDirOf(filepath.Join(root, ".git"))
+	gitDir, ok := GitDirOf(filepath.Join(root, ".git"))
 	if !ok || !fileExists(filepath.Join(gitDir, "index")) {
 		return userRepo{}, false
 	}
@@ -59,7 +59,7 @@ func findUserRepo(root string) (userRepo, bool) {
 // info/exclude of the repository whose work tree top is root ("" when
 // there is none): its git directory, or for a worktree the main one's.
 func commonDir(root string) string {
-	gitDir, ok := gitDirOf(filepath.Join(root, ".git"))
+	gitDir, ok := GitDirOf(filepath.Join(root, ".git"))
 	if !ok {
 		return ""
 	}
@@ -74,9 +74,10 @@ func commonDir(root string) string {
 	return filepath.Clean(common)
 }
 
-// gitDirOf returns the git directory a .git entry stands for: the
-// directory itself, or the one a "gitdir:" file names.
-func gitDirOf(dotGit string) (string, bool) {
+// GitDirOf returns the git directory a .git entry stands for: the
+// directory itself, or the one a "gitdir:" file names (worktrees,
+// submodules). It reads files only; git need not be installed.
+func GitDirOf(dotGit string) (string, bool) {
 	fi, err := os.Stat(dotGit)
 	switch {
 	case err != nil:

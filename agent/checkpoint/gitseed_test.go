@@ -109,7 +109,7 @@ func TestGitSeedFromAWorktreeWithALockedIndex(t *testing.T) {
 	wt := filepath.Join(filepath.Dir(main.root), "wt")
 	projectGit(t, main.root, "worktree", "add", "-q", wt)
 	settle(t, wt)
-	gitDir, _ := gitDirOf(filepath.Join(wt, ".git"))
+	gitDir, _ := GitDirOf(filepath.Join(wt, ".git"))
 	if err := os.WriteFile(filepath.Join(gitDir, "index.lock"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
