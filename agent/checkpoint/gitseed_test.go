@@ -148,3 +148,23 @@ func TestGitWorktreeHonoursTheMainInfoExclude(t *testing.T) {
 		t.Errorf("local.dat = %q: a file the project's info/exclude ignores was restored", got)
 	}
 }
+
+func TestGitSeedWithASubmoduleLeavesItAlone(t *testing.T) {
+	requireGit(t)
+	sub := t.TempDir()
+	projectGit(t, sub, "init", "-q")
+	if err := os.WriteFile(filepath.Join(sub, "lib.go"), []byte("lib v1"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	projectGit(t, sub, "add", "-A")
+	projectGit(t, sub, "commit", "-q", "-m", "lib")
+	p := committedProject(t, map[string]string{"main.go": "v1"})
+	projectGit(t, p.root, "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "deps/lib")
+	projectGit(t, p.root, "commit", "-q", "-m", "add submodule")
+	settle(t, p.root)
+	cp := p.save("shell")
+	p.write("main.go", "v2")
+	p.write("deps/lib/lib.go", "lib changed")
+	p.restore(cp.ID)
+	p.expect(map[string]string{"main.go": "v1", "deps/lib/lib.go": "lib changed"})
+}
