@@ -16,16 +16,20 @@ func (p *project) saveFiles(label string, paths ...string) Checkpoint {
 	return cp
 }
 
-// TestSaveFilesScenarios: checkpoints of named paths only, alone or mixed
-// with snapshots of the whole work tree, restore what the agent changed
-// and nothing the user changed meanwhile that no snapshot knows.
-func TestSaveFilesScenarios(t *testing.T) {
-	cases := []struct {
-		name    string
-		gitOnly bool                    // whole-tree snapshots: the file backend keeps named paths only
-		run     func(p *project) string // returns the checkpoint to restore
-		want    map[string]string
-	}{{
+// saveFilesCase is a sequence of saves and changes, the checkpoint to
+// restore and the files expected after restoring it.
+type saveFilesCase struct {
+	name    string
+	gitOnly bool                    // whole-tree snapshots: the file backend keeps named paths only
+	run     func(p *project) string // returns the checkpoint to restore
+	want    map[string]string
+}
+
+// saveFilesCases: checkpoints of named paths only, alone or mixed with
+// snapshots of the whole work tree, restore what the agent changed and
+// nothing the user changed meanwhile that no snapshot knows.
+func saveFilesCases() []saveFilesCase {
+	return []saveFilesCase{{
 		name: "an edit is undone and the user's other changes stay",
 		run: func(p *project) string {
 			cp := p.saveFiles("edit a", "a.txt")
@@ -79,8 +83,11 @@ func TestSaveFilesScenarios(t *testing.T) {
 		},
 		want: map[string]string{"gone.txt": "g", "new": "<absent>"},
 	}}
+}
+
+func TestSaveFilesScenarios(t *testing.T) {
 	for _, bc := range backends(t) {
-		for _, tc := range cases {
+		for _, tc := range saveFilesCases() {
 			t.Run(bc.name+"/"+tc.name, func(t *testing.T) {
 				bc.skipWithoutGit(t)
 				if tc.gitOnly && bc.backend != BackendGit {
