@@ -251,7 +251,11 @@ func (s *Store) listLocked(ctx context.Context) ([]Checkpoint, error) {
 // as a checkpoint labelled "before restore of <id>" (Restoration.Undo), so
 // the restore itself can be undone. Modified files get their old content
 // and mode, deleted files come back, and files created since are removed;
-// ignored files the snapshot does not hold are left alone. All writes stay
+// ignored files the snapshot does not hold are left alone. Each path takes
+// the state recorded by the oldest checkpoint from id on that knows it:
+// one naming it, or the first whole-tree snapshot (Save) since; so when
+// only SaveFiles checkpoints were taken since id, only the paths they
+// named are compared and put back. All writes stay
 // inside the root. If it fails part way (ErrBlocked, a cancelled ctx), the
 // files already put back stay so; the returned Restoration.Undo, when its
 // ID is set, still restores the state from before.
