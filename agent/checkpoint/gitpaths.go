@@ -27,7 +27,7 @@ func (b *gitBackend) saveFiles(ctx context.Context, label string, named []string
 	if err := b.prepare(ctx); err != nil {
 		return Checkpoint{}, err
 	}
-	snap, err := b.snapshotPaths(ctx, named)
+	snap, err := b.snapshotPaths(ctx, named, false)
 	if err != nil {
 		return Checkpoint{}, err
 	}
@@ -36,24 +36,28 @@ func (b *gitBackend) saveFiles(ctx context.Context, label string, named []string
 
 // snapshotPaths hashes the named paths that exist into a fresh temporary
 // index and writes it as a tree. A file that could not be read is
-// skipped, never taken for absent.
-func (b *gitBackend) snapshotPaths(ctx context.Context, named []string) (pathSnap, error) {
+// skipped, never taken for absent. The entries are listed when withEntries
+// is set (or some file could not be read).
+func (b *gitBackend) snapshotPaths(ctx context.Context, named []string, withEntries bool) (pathSnap, error) {
 	add, skipped, err := b.forceList(named, nil)
 	if err != nil {
 		return pathSnap{}, err
 	}
 	index := filepath.Join(b.r.gitDir, pathsIndexPrefix+rand.Text()[:10])
 	defer os.Remove(index)
-	if err := b.forceAdd(ctx, add, index); err != nil {
-		return pathSnap{}, err
-	}
-	entries, err := b.lsFiles(ctx, index)
+	complete, err := b.forceAdd(ctx, add, index)
 	if err != nil {
 		return pathSnap{}, err
 	}
-	for _, p := range add {
-		if _, ok := entries[p]; !ok {
-			skipped = append(skipped, p)
+	var entries map[string]treeEntry
+	if withEntries || !complete {
+		if entries, err = b.lsFiles(ctx, index); err != nil {
+			return pathSnap{}, err
+		}
+		for _, p := range add {
+			if _, ok := entries[p]; !ok {
+				skipped = append(skipped, p)
+			}
 		}
 	}
 	slices.Sort(skipped)
@@ -125,7 +129,7 @@ func (b *gitBackend) restorePaths(ctx context.Context, target Checkpoint, goal m
 		paths = append(paths, p)
 	}
 	slices.Sort(paths)
-	cur, err := b.snapshotPaths(ctx, paths)
+	cur, err := b.snapshotPaths(ctx, paths, true)
 	if err != nil {
 		return Restoration{}, err
 	}

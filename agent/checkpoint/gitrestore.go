@@ -210,7 +210,7 @@ func (b *gitBackend) saveUndo(ctx context.Context, target Checkpoint, plan []cha
 	if err != nil {
 		return Checkpoint{}, err
 	}
-	if err := b.forceAdd(ctx, add, ""); err != nil {
+	if _, err := b.forceAdd(ctx, add, ""); err != nil {
 		return Checkpoint{}, err
 	}
 	tree, err := b.writeTree(ctx, "")

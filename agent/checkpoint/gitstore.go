@@ -124,7 +124,7 @@ func (b *gitBackend) stage(ctx context.Context, named []string) (st staged, err 
 	if add, st.skipped, err = b.forceList(named, st.excluded); err != nil {
 		return st, err
 	}
-	if err := b.forceAdd(ctx, add, ""); err != nil {
+	if _, err := b.forceAdd(ctx, add, ""); err != nil {
 		return st, err
 	}
 	st.excluded = without(st.excluded, add)
@@ -133,20 +133,20 @@ func (b *gitBackend) stage(ctx context.Context, named []string) (st staged, err 
 }
 
 // forceAdd adds paths to the index (or the given index file) even when
-// ignored.
-func (b *gitBackend) forceAdd(ctx context.Context, paths []string, index string) error {
+// ignored. complete is false when some could not be read.
+func (b *gitBackend) forceAdd(ctx context.Context, paths []string, index string) (complete bool, err error) {
 	if len(paths) == 0 {
-		return nil
+		return true, nil
 	}
-	_, err := b.r.run(ctx, gitCall{
+	_, err = b.r.run(ctx, gitCall{
 		args:  []string{"add", "--force", "--ignore-errors", "--pathspec-from-file=-", "--pathspec-file-nul"},
 		stdin: nulJoin(paths), index: index, ownStore: true,
 	})
 	if exitCode(err) == 1 {
 		b.log.Warn("checkpoint: some named files could not be read into the snapshot", "err", err)
-		return nil
+		return false, nil
 	}
-	return err
+	return err == nil, err
 }
 
 // writeTree writes the index (or the given index file) as a tree. Blobs
