@@ -12,7 +12,11 @@ import (
 // Checkpointer saves files before changes and puts them back;
 // *checkpoint.Store is the implementation.
 type Checkpointer interface {
+	// Save snapshots the whole work tree, keeping paths exactly.
 	Save(ctx context.Context, label string, paths []string) (checkpoint.Checkpoint, error)
+	// SaveFiles snapshots only paths, before a change that touches nothing
+	// else (a file edit); it costs what the files do, not the work tree.
+	SaveFiles(ctx context.Context, label string, paths []string) (checkpoint.Checkpoint, error)
 	List(ctx context.Context) ([]checkpoint.Checkpoint, error)
 	Restore(ctx context.Context, id string) (checkpoint.Restoration, error)
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"companion/agent/checkpoint"
 )
 
 // osName is the operating system and architecture, as Go names them.
@@ -15,7 +17,7 @@ func osName() string { return runtime.GOOS + "/" + runtime.GOARCH }
 // the repository's files rather than running git, which may be missing.
 func gitBranch(dir string) (bool, string) {
 	for d := dir; ; {
-		gitDir, ok := gitDirOf(filepath.Join(d, ".git"))
+		gitDir, ok := checkpoint.GitDirOf(filepath.Join(d, ".git"))
 		if ok {
 			head, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
 			if err != nil {
@@ -33,29 +35,4 @@ func gitBranch(dir string) (bool, string) {
 		}
 		d = parent
 	}
-}
-
-// gitDirOf returns the git directory a .git entry stands for: the
-// directory itself, or the one a "gitdir:" file names (worktrees,
-// submodules).
-func gitDirOf(dotGit string) (string, bool) {
-	fi, err := os.Stat(dotGit)
-	switch {
-	case err != nil:
-		return "", false
-	case fi.IsDir():
-		return dotGit, true
-	}
-	data, err := os.ReadFile(dotGit)
-	if err != nil {
-		return "", false
-	}
-	target, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir: ")
-	if !ok {
-		return "", false
-	}
-	if !filepath.IsAbs(target) {
-		target = filepath.Join(filepath.Dir(dotGit), target)
-	}
-	return target, true
 }

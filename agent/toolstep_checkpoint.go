@@ -15,8 +15,9 @@ func (s *Session) checkpointStep(ctx context.Context, p *prepared, next toolNext
 	next(ctx, p)
 }
 
-// checkpoint saves what a mutating call may touch. A failure is logged,
-// not fatal: the change still runs, as the user approved it.
+// checkpoint saves what a mutating call may touch: an edit's files, or
+// the whole work tree for anything else. A failure is logged, not fatal:
+// the change still runs, as the user approved it.
 func (s *Session) checkpoint(ctx context.Context, p *prepared, conf *tools.Confirmation) {
 	if s.opts.Checkpoints == nil || conf.Type == tools.ConfirmInfo {
 		return
@@ -28,7 +29,11 @@ func (s *Session) checkpoint(ctx context.Context, p *prepared, conf *tools.Confi
 	for _, l := range p.inv.Locations() {
 		paths = append(paths, l.Path)
 	}
-	cp, err := s.opts.Checkpoints.Save(ctx, "before "+p.inv.Title(), paths)
+	save := s.opts.Checkpoints.Save // a command or an MCP tool may change anything
+	if conf.Type == tools.ConfirmEdit && len(paths) > 0 {
+		save = s.opts.Checkpoints.SaveFiles
+	}
+	cp, err := save(ctx, "before "+p.inv.Title(), paths)
 	if err != nil {
 		s.opts.Log.Warn("checkpoint failed", "tool", p.fc.Name, "err", err)
 		return

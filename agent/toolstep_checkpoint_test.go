@@ -14,12 +14,21 @@ import (
 type fakeCheckpoints struct {
 	mu    sync.Mutex
 	saved [][]string
+	whole []bool // whether each save was of the whole work tree
 }
 
 func (f *fakeCheckpoints) Save(_ context.Context, _ string, paths []string) (checkpoint.Checkpoint, error) {
+	return f.record(paths, true)
+}
+
+func (f *fakeCheckpoints) SaveFiles(_ context.Context, _ string, paths []string) (checkpoint.Checkpoint, error) {
+	return f.record(paths, false)
+}
+
+func (f *fakeCheckpoints) record(paths []string, whole bool) (checkpoint.Checkpoint, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.saved = append(f.saved, paths)
+	f.saved, f.whole = append(f.saved, paths), append(f.whole, whole)
 	return checkpoint.Checkpoint{ID: "c1"}, nil
 }
 func (f *fakeCheckpoints) List(context.Context) ([]checkpoint.Checkpoint, error) { return nil, nil }
@@ -34,7 +43,7 @@ func TestCheckpointStep(t *testing.T) {
 		args map[string]any
 		want int
 	}{
-		{"an edit is saved first", "fake_edit", map[string]any{"Path": "a.txt", "Text": "x"}, 1},
+		{"an edit's file is saved first", "fake_edit", map[string]any{"Path": "a.txt", "Text": "x"}, 1},
 		{"a call that changes nothing is not", "echo", map[string]any{"text": "hi"}, 0},
 	}
 	for _, tt := range tests {
@@ -53,8 +62,8 @@ func TestCheckpointStep(t *testing.T) {
 			if len(cps.saved) != tt.want {
 				t.Fatalf("saved %d checkpoints, want %d", len(cps.saved), tt.want)
 			}
-			if tt.want > 0 && !slices.Contains(cps.saved[0], p.conf.Path) {
-				t.Errorf("saved %q, want the edited file %s", cps.saved[0], p.conf.Path)
+			if tt.want > 0 && (!slices.Contains(cps.saved[0], p.conf.Path) || cps.whole[0]) {
+				t.Errorf("saved %q (whole tree: %v), want only the edited file %s", cps.saved[0], cps.whole[0], p.conf.Path)
 			}
 		})
 	}

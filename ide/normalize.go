@@ -60,21 +60,26 @@ func normalizeFolders(in []WorkspaceFolder) []WorkspaceFolder {
 	return out
 }
 
-// normalizeFiles applies the open-file rules of Normalize.
+// normalizeFiles applies the open-file rules of Normalize. Files are
+// taken newest first and canonicalised only until MaxOpenFiles are kept,
+// so an editor with hundreds of open files costs little more than one
+// with ten.
 func normalizeFiles(in []OpenFile) []OpenFile {
-	out := make([]OpenFile, 0, len(in))
-	for _, f := range in {
+	sorted := slices.Clone(in)
+	slices.SortStableFunc(sorted, func(a, b OpenFile) int { return cmp.Compare(b.Timestamp, a.Timestamp) })
+	out := make([]OpenFile, 0, min(len(sorted), MaxOpenFiles))
+	seen := make(map[string]bool, MaxOpenFiles)
+	for _, f := range sorted {
+		if len(out) == MaxOpenFiles {
+			break
+		}
 		uri, ok := canonicalURI(f.URI)
-		if !ok {
+		if !ok || seen[uri] {
 			continue
 		}
+		seen[uri] = true
 		f.URI = uri
 		out = append(out, f)
-	}
-	slices.SortStableFunc(out, func(a, b OpenFile) int { return cmp.Compare(b.Timestamp, a.Timestamp) })
-	out = dedupFiles(out)
-	if len(out) > MaxOpenFiles {
-		out = out[:MaxOpenFiles:MaxOpenFiles]
 	}
 	for i := range out {
 		f := &out[i]
@@ -86,16 +91,6 @@ func normalizeFiles(in []OpenFile) []OpenFile {
 		f.SelectedText = truncateSelection(f.SelectedText)
 	}
 	return out
-}
-
-// dedupFiles keeps the first (newest) entry of each URI.
-func dedupFiles(in []OpenFile) []OpenFile {
-	seen := make(map[string]bool, len(in))
-	return slices.DeleteFunc(in, func(f OpenFile) bool {
-		dup := seen[f.URI]
-		seen[f.URI] = true
-		return dup
-	})
 }
 
 // clonePtr copies *p so a normalised context shares nothing with its input.

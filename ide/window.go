@@ -24,10 +24,12 @@ func writeWindow(ctx context.Context, b *strings.Builder, f OpenFile, readFile R
 	if err != nil {
 		return
 	}
-	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
-	cursor := min(int(f.Cursor.Line), len(lines)-1)
+	text = strings.TrimSuffix(text, "\n")
+	n := strings.Count(text, "\n") + 1
+	cursor := min(int(f.Cursor.Line), n-1)
 	first := max(0, cursor-windowRadius)
-	last := min(len(lines)-1, cursor+windowRadius)
+	last := min(n-1, cursor+windowRadius)
+	lines := linesFrom(text, first, last-first+1)
 	fmt.Fprintf(b, "\nLines %d-%d of %s (cursor line %d marked >):\n", first+1, last+1, p, cursor+1)
 	width := len(strconv.Itoa(last + 1))
 	var body strings.Builder
@@ -36,10 +38,33 @@ func writeWindow(ctx context.Context, b *strings.Builder, f OpenFile, readFile R
 		if i == cursor {
 			mark = "> "
 		}
-		line := cutLine(strings.TrimSuffix(lines[i], "\r"))
+		line := cutLine(strings.TrimSuffix(lines[i-first], "\r"))
 		fmt.Fprintf(&body, "%s%*d  %s\n", mark, width, i+1, line)
 	}
 	writeFenced(b, f.URI, body.String())
+}
+
+// linesFrom returns count lines of text from line first (0-based), without
+// splitting the rest of it: a large file costs a scan, not a slice of
+// every line.
+func linesFrom(text string, first, count int) []string {
+	for ; first > 0; first-- {
+		i := strings.IndexByte(text, '\n')
+		if i < 0 {
+			return nil
+		}
+		text = text[i+1:]
+	}
+	lines := make([]string, 0, count)
+	for len(lines) < count {
+		line, rest, found := strings.Cut(text, "\n")
+		lines = append(lines, line)
+		if !found {
+			break
+		}
+		text = rest
+	}
+	return lines
 }
 
 // cutLine shortens a line to maxLineBytes on a rune boundary.

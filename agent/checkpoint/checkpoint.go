@@ -23,8 +23,9 @@ const (
 	BackendFiles = "files"
 )
 
-// DefaultMaxFileSize is the size above which a file the store was not
-// explicitly told to keep is left out of snapshots (see WithMaxFileSize).
+// DefaultMaxFileSize is the size above which an untracked file the store
+// was not told to keep is left out of whole-tree snapshots (see
+// WithMaxFileSize).
 const DefaultMaxFileSize = 10 << 20
 
 // Checkpoint describes one snapshot of the project, taken before a change.
@@ -41,10 +42,14 @@ type Checkpoint struct {
 	// (content, mode, or absence). With git the snapshot covers the whole
 	// work tree besides.
 	Paths []string
-	// Skipped are named paths the snapshot could not keep (larger than the
-	// size limit, or not a regular file, symlink or directory); restore
-	// leaves them alone.
+	// Skipped are named paths the snapshot could not keep (not a regular
+	// file, symlink or directory, unreadable, beyond a symlink or in a
+	// nested repository); restore leaves them alone.
 	Skipped []string
+	// PathsOnly is set when the snapshot holds only Paths (SaveFiles, and
+	// every checkpoint of the file backend); otherwise it holds the whole
+	// work tree besides.
+	PathsOnly bool
 	// Backend is BackendGit or BackendFiles.
 	Backend string
 
@@ -89,8 +94,10 @@ func WithoutGit() Option { return func(o *options) { o.noGit = true } }
 // default "git").
 func WithGit(bin string) Option { return func(o *options) { o.gitBin = bin } }
 
-// WithMaxFileSize sets the size limit for files that are not already part of
-// the snapshot (default DefaultMaxFileSize); n <= 0 means no limit.
+// WithMaxFileSize sets the size limit for untracked files that are not
+// already part of the snapshot and were not named (default
+// DefaultMaxFileSize); n <= 0 means no limit. Named paths are always kept:
+// the change is about to rewrite them.
 func WithMaxFileSize(n int64) Option { return func(o *options) { o.maxSize = n } }
 
 // Store saves and restores checkpoints of one project root. Its data lives in
@@ -142,7 +149,7 @@ func Open(stateDir, root string, log *slog.Logger, opts ...Option) (*Store, erro
 		return nil, fmt.Errorf("%w: %s", ErrStateInRoot, stateDir)
 	}
 	s := &Store{stateDir: stateDir, root: root, realRoot: realRoot, log: log}
-	s.files = &fileBackend{dir: filepath.Join(stateDir, "files"), root: realRoot, max: o.maxSize}
+	s.files = &fileBackend{dir: filepath.Join(stateDir, "files"), root: realRoot}
 	if !o.noGit {
 		s.git = newGitBackend(o.gitBin, filepath.Join(stateDir, "git"), realRoot, o.maxSize, log)
 	}
@@ -157,6 +164,20 @@ func Open(stateDir, root string, log *slog.Logger, opts ...Option) (*Store, erro
 // may be empty for a shell command. A path outside the root fails with
 // ErrOutsideRoot, one inside .git with ErrGitDir.
 func (s *Store) Save(ctx context.Context, label string, paths []string) (Checkpoint, error) {
+	return s.save(ctx, label, paths, false)
+}
+
+// SaveFiles snapshots only the named paths before a change that touches
+// nothing else (a file edit), as Save keeps them; its cost follows those
+// files, not the size of the work tree. Restoring it (or an older
+// checkpoint) puts back the paths named since, and, when a snapshot of the
+// whole work tree was taken since, everything else as that snapshot holds
+// it.
+func (s *Store) SaveFiles(ctx context.Context, label string, paths []string) (Checkpoint, error) {
+	return s.save(ctx, label, paths, true)
+}
+
+func (s *Store) save(ctx context.Context, label string, paths []string, pathsOnly bool) (Checkpoint, error) {
 	if err := ctx.Err(); err != nil {
 		return Checkpoint{}, err
 	}
@@ -175,12 +196,16 @@ func (s *Store) Save(ctx context.Context, label string, paths []string) (Checkpo
 	if err := s.claim(); err != nil {
 		return Checkpoint{}, err
 	}
-	return s.saveLocked(ctx, label, rels)
+	return s.saveLocked(ctx, label, rels, pathsOnly)
 }
 
-func (s *Store) saveLocked(ctx context.Context, label string, rels []string) (Checkpoint, error) {
+func (s *Store) saveLocked(ctx context.Context, label string, rels []string, pathsOnly bool) (Checkpoint, error) {
 	if s.git != nil && !s.gitFailed {
-		cp, err := s.git.save(ctx, label, rels)
+		save := s.git.save
+		if pathsOnly {
+			save = s.git.saveFiles
+		}
+		cp, err := save(ctx, label, rels)
 		if err == nil {
 			return cp, nil
 		}
@@ -226,7 +251,11 @@ func (s *Store) listLocked(ctx context.Context) ([]Checkpoint, error) {
 // as a checkpoint labelled "before restore of <id>" (Restoration.Undo), so
 // the restore itself can be undone. Modified files get their old content
 // and mode, deleted files come back, and files created since are removed;
-// ignored files the snapshot does not hold are left alone. All writes stay
+// ignored files the snapshot does not hold are left alone. Each path takes
+// the state recorded by the oldest checkpoint from id on that knows it:
+// one naming it, or the first whole-tree snapshot (Save) since; so when
+// only SaveFiles checkpoints were taken since id, only the paths they
+// named are compared and put back. All writes stay
 // inside the root. If it fails part way (ErrBlocked, a cancelled ctx), the
 // files already put back stay so; the returned Restoration.Undo, when its
 // ID is set, still restores the state from before.

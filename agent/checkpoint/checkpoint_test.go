@@ -410,22 +410,24 @@ func TestRestoreStaysInsideRoot(t *testing.T) {
 	}
 }
 
-func TestLargeFilesSkipped(t *testing.T) {
+func TestLargeNamedFilesKept(t *testing.T) {
 	for _, bc := range backends(t) {
 		t.Run(bc.name, func(t *testing.T) {
 			bc.skipWithoutGit(t)
-			big := string(make([]byte, 200))
-			p := newProject(t, map[string]string{"big.bin": big, "small.txt": "s"},
+			big := strings.Repeat("B", 200)
+			p := newProject(t, map[string]string{"big.bin": big, "small.txt": "s", "other.bin": big},
 				append(bc.opts, WithMaxFileSize(100))...)
 			cp := p.save("edit", "big.bin", "small.txt")
-			if !slices.Equal(cp.Skipped, []string{"big.bin"}) || !slices.Equal(cp.Paths, []string{"small.txt"}) {
-				t.Errorf("Skipped = %v, Paths = %v; want [big.bin], [small.txt]", cp.Skipped, cp.Paths)
+			if len(cp.Skipped) != 0 || !slices.Equal(cp.Paths, []string{"big.bin", "small.txt"}) {
+				t.Errorf("Skipped = %v, Paths = %v; want none, [big.bin small.txt]", cp.Skipped, cp.Paths)
 			}
 			p.write("big.bin", big+"more")
 			p.write("small.txt", "t")
+			p.write("other.bin", big+"other") // untracked, too large and not named: left out
 			p.restore(cp.ID)
-			if p.read("big.bin") != big+"more" || p.read("small.txt") != "s" {
-				t.Errorf("big.bin touched or small.txt not restored: small.txt=%q", p.read("small.txt"))
+			if p.read("big.bin") != big || p.read("small.txt") != "s" || p.read("other.bin") != big+"other" {
+				t.Errorf("after restore big.bin has %d bytes, small.txt=%q, other.bin has %d bytes",
+					len(p.read("big.bin")), p.read("small.txt"), len(p.read("other.bin")))
 			}
 		})
 	}

@@ -12,19 +12,22 @@
 // Each project needs its own state directory: open the Store with
 // StateDir(base, root), not with base itself.
 //
-// The agent calls Store.Save before every mutating tool call, naming the
-// paths the call will touch (none for a shell command). `/undo` restores
-// the newest checkpoint; `/restore` lists checkpoints (Store.List, newest
-// first) and restores one. Store.Restore first saves the current state as a
-// checkpoint labelled "before restore of <id>" (Restoration.Undo), so a
-// restore can itself be undone by restoring that checkpoint.
+// The agent calls Store.SaveFiles before a file edit, naming the paths it
+// will touch, and Store.Save before any other mutating call (a shell
+// command, an MCP tool), which snapshots the whole work tree. `/undo`
+// restores the newest checkpoint; `/restore` lists checkpoints (Store.List,
+// newest first) and restores one. Store.Restore first saves the current
+// state as a checkpoint labelled "before restore of <id>"
+// (Restoration.Undo), so a restore can itself be undone by restoring that
+// checkpoint.
 //
 // # Git backend
 //
 // When git (2.25 or later) is installed, checkpoints are commits of a
 // shadow repository: GIT_DIR is <state>/git and the work tree is the
-// project root. The project's own .git is never written, and nothing in it
-// is read but info/exclude (git skips every .git entry of a work tree).
+// project root. The project's own .git is never written; what is read
+// there is info/exclude, and the index, HEAD and objects for the seed
+// below (git skips every .git entry of a work tree).
 // Every git command gets an explicit
 // environment: GIT_DIR, GIT_WORK_TREE, GIT_CONFIG_GLOBAL=/dev/null,
 // GIT_CONFIG_NOSYSTEM=1, HOME set to the shadow repository (so no user
@@ -34,40 +37,70 @@
 // repository's info/attributes turns off every content conversion
 // (text, eol, filters, ident, encodings), so files come back byte for byte.
 //
-// A snapshot is `git add --all` into the shadow index (which honours the
+// A snapshot of named paths only (SaveFiles) adds them to a fresh
+// temporary index and commits its tree: its cost follows those files,
+// never the size of the work tree. A snapshot of the whole work tree
+// (Save) is `git add --all` into the shadow index (which honours the
 // project's .gitignore files and, read only, its .git/info/exclude), then
-// write-tree and commit-tree; the ref refs/companion/checkpoints moves to
-// the new commit last, and only from the commit it was built on, so a crash
-// mid-save leaves every earlier checkpoint intact. It is incremental: the
-// index caches file stats, so only changed files are read, and git stores
-// each distinct content once. The snapshot covers the whole work tree, so
-// changes made by shell commands are covered too. Left out are: ignored
-// files; untracked files larger than the size limit (WithMaxFileSize,
-// default 10 MiB; once a file is in the snapshot it stays whatever its
-// size); nested repositories (untracked directories with their own .git).
-// The last two are written to the shadow repository's info/exclude, which
+// write-tree and commit-tree. Either way the ref refs/companion/checkpoints
+// moves to the new commit last, and only from the commit it was built on,
+// so a crash mid-save leaves every earlier checkpoint intact. The
+// commit's metadata says which kind it is (Checkpoint.PathsOnly).
+//
+// The shadow index caches file stats, so only changed files are read.
+// When the root is the top of a git work tree (a worktree and a submodule
+// too, not a sparse checkout), the shadow index starts as a copy of the
+// project's own index (kept with its modification time, for git's racy
+// file check) whenever the project's HEAD has moved since the last copy,
+// the way `git stash create` works: files git already knows are not read
+// again, and their blobs are borrowed from the project's object store,
+// which commands that read blobs get through
+// GIT_ALTERNATE_OBJECT_DIRECTORIES (never an alternates file, and nothing
+// is written there). Only entries equal to the HEAD commit's are kept:
+// git keeps a commit's objects while any ref or reflog entry reaches it.
+// Staged changes, conflicts, assume-unchanged and skip-worktree entries
+// are dropped from the copy, so the next add reads those files and writes
+// their blobs to the shadow store, as every new blob. If the project's
+// history is rewritten and pruned (`git reflog expire` and `git gc
+// --prune=now`), a borrowed blob can vanish: a restore that needs it then
+// fails with ErrCorrupt before changing anything.
+//
+// A whole-tree snapshot covers changes made by shell commands too. Left
+// out are: ignored files; untracked files larger than the size limit
+// (WithMaxFileSize, default 10 MiB; once a file is in the snapshot it
+// stays whatever its size, and tracked files are in it from the seed);
+// nested repositories (untracked directories with their own .git). The
+// last two are written to the shadow repository's info/exclude, which
 // every save recomputes, and recorded in the commit, so a restore leaves
 // them alone.
 //
-// Named paths are always kept exactly, even when ignored: existing ones are
-// force-added, and the commit message (a JSON line after the label) records
-// the names, so a named path missing from the tree is known to have been
-// absent. Named paths that cannot be kept (too large and untracked, inside
-// a nested repository, beyond a symlink, not a file or symlink) are listed
-// in Checkpoint.Skipped instead.
+// Named paths are always kept exactly, even when ignored and whatever
+// their size (the change is about to rewrite them): existing ones are
+// force-added, and the commit message (a JSON line after the label)
+// records the names, so a named path missing from the tree is known to
+// have been absent. Named paths that cannot be kept (inside a nested
+// repository, beyond a symlink, not a file or symlink, unreadable) are
+// listed in Checkpoint.Skipped instead.
 //
-// Restoring checkpoint T: the current state is staged, and the target
-// tree is T's tree, completed for ignored paths that T neither holds nor
-// names but a newer checkpoint named (their state comes from the oldest
-// such checkpoint). The difference between the two trees is the plan: files
-// that differ or are missing are written (content, and the executable bit;
-// other permission bits of an existing file are kept), symlinks recreated,
-// and files T lacks removed, unless they are ignored now or were left out
-// of T, and are not known to have been absent. Ignored files the snapshots
-// do not hold are never touched. Before applying the plan, the current
-// state is committed as the undo checkpoint, with every planned path
-// force-added and named (whatever its size), so undoing the restore is
-// exact. Directories emptied by removals are removed, as git does.
+// Restoring checkpoint T gives each path the state recorded by the oldest
+// checkpoint from T on that knows it: one that names it, or the first
+// whole-tree snapshot W taken since T. Without such a W only named paths
+// are compared and put back (their current state is snapshotted first in
+// a temporary index, as the undo checkpoint), so a restore after edits
+// costs what the edited files do, and changes the user made to other
+// files are left alone. With W, the current state is staged, and the
+// target tree is W's tree with the paths named before it put as they were
+// then, completed for ignored paths that W neither holds nor names but a
+// newer checkpoint named. The difference between the two trees is the
+// plan: files that differ or are missing are written (content, and the
+// executable bit; other permission bits of an existing file are kept),
+// symlinks recreated, and files the target lacks removed, unless they are
+// ignored now or were left out of W, and are not known to have been
+// absent. Ignored files the snapshots do not hold are never touched.
+// Before applying the plan, every blob it writes is checked to be
+// readable, and the current state is committed as the undo checkpoint,
+// with every planned path force-added and named, so undoing the restore
+// is exact. Directories emptied by removals are removed, as git does.
 //
 // # File backend
 //
@@ -76,8 +109,8 @@
 // <state>/files: file contents stored once under objects/ by SHA-256, and a
 // JSON manifest per checkpoint (manifests/<seq>-<id>.json) mapping each path
 // to a file (hash and permission bits), a symlink (target), a directory
-// (existence only) or absent. Files larger than the size limit are skipped
-// and listed in Checkpoint.Skipped. Restoring T puts back every path named
+// (existence only) or absent. Save and SaveFiles are the same there, and
+// cost what the named files do. Restoring T puts back every path named
 // by T or a newer checkpoint, each from the oldest of those checkpoints
 // naming it (its state before the first change since T): absent paths are
 // deleted, and a directory only when empty. A shell command (no paths)

@@ -32,8 +32,4 @@ var (
 	// ErrCorrupt is returned when the store's own data is unreadable or
 	// incomplete (a missing object, a malformed manifest).
 	ErrCorrupt = errors.New("checkpoint data is damaged")
-
-	// errTooLarge reports a file that grew past the size limit while the
-	// file store was copying it; the path is then skipped.
-	errTooLarge = errors.New("file grew past the size limit")
 )

@@ -54,7 +54,6 @@ type entry struct {
 type fileBackend struct {
 	dir  string // <state>/files
 	root string // the project root
-	max  int64
 }
 
 // save records the named paths as a new manifest. Objects are written
@@ -94,7 +93,7 @@ func (b *fileBackend) save(ctx context.Context, label string, named []string) (C
 }
 
 // capture records the current state of rel; false when it cannot be kept
-// (too large, or not a file, symlink or directory). buf is copy space.
+// (not a file, symlink or directory). buf is copy space.
 func (b *fileBackend) capture(root *os.Root, rel string, buf []byte) (entry, bool, error) {
 	e := entry{Path: rel}
 	fi, err := root.Lstat(rel)
@@ -111,14 +110,11 @@ func (b *fileBackend) capture(root *os.Root, rel string, buf []byte) (entry, boo
 		e.Kind = kindSymlink
 		e.Target, err = root.Readlink(rel)
 		return e, err == nil, err
-	case !fi.Mode().IsRegular() || b.max > 0 && fi.Size() > b.max:
+	case !fi.Mode().IsRegular():
 		return e, false, nil
 	}
 	e.Kind, e.Perm = kindFile, fi.Mode().Perm()
 	e.Hash, err = b.storeObject(root, rel, buf)
-	if errors.Is(err, errTooLarge) {
-		return e, false, nil
-	}
 	return e, err == nil, err
 }
 
@@ -141,7 +137,7 @@ func (b *fileBackend) storeObject(root *os.Root, rel string, buf []byte) (sum st
 		}
 	}()
 	h := sha256.New()
-	if err := copyLimited(io.MultiWriter(tmp, h), src, b.max, buf); err != nil {
+	if _, err := io.CopyBuffer(io.MultiWriter(tmp, h), src, buf); err != nil {
 		return "", fmt.Errorf("snapshot %s: %w", rel, err)
 	}
 	if err = tmp.Sync(); err != nil {
@@ -157,20 +153,6 @@ func (b *fileBackend) storeObject(root *os.Root, rel string, buf []byte) (sum st
 		return "", err
 	}
 	return sum, os.Rename(tmp.Name(), final)
-}
-
-// copyLimited copies src to dst through buf, failing with errTooLarge past
-// max bytes (max <= 0: no limit).
-func copyLimited(dst io.Writer, src io.Reader, max int64, buf []byte) error {
-	if max <= 0 {
-		_, err := io.CopyBuffer(dst, src, buf)
-		return err
-	}
-	n, err := io.CopyBuffer(dst, io.LimitReader(src, max+1), buf)
-	if err == nil && n > max {
-		return errTooLarge
-	}
-	return err
 }
 
 // objectPath is where the content with hash sum is stored.
@@ -195,7 +177,7 @@ func (b *fileBackend) writeManifest(m manifest) (Checkpoint, error) {
 
 // checkpoint describes m.
 func (m manifest) checkpoint(id, name string) Checkpoint {
-	cp := Checkpoint{ID: id, Label: m.Label, Time: m.Time, Skipped: m.Skipped, Backend: BackendFiles, rev: name}
+	cp := Checkpoint{ID: id, Label: m.Label, Time: m.Time, Skipped: m.Skipped, PathsOnly: true, Backend: BackendFiles, rev: name}
 	for _, e := range m.Entries {
 		cp.Paths = append(cp.Paths, e.Path)
 	}

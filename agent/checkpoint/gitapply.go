@@ -13,16 +13,27 @@ import (
 
 // apply carries out plan in the work tree, through an os.Root so that no
 // write or removal can leave it. It returns the paths removed and written.
+// Nothing is changed unless every blob to write can be read (one borrowed
+// from the project's store may have been pruned by git gc).
 func (b *gitBackend) apply(ctx context.Context, plan []change) (removed, written []string, err error) {
+	var writes []change
+	var blobs []string
+	for _, c := range plan {
+		if c.mode != "" {
+			writes = append(writes, c)
+			blobs = append(blobs, c.blob)
+		}
+	}
+	if err := b.r.checkBlobs(ctx, blobs); err != nil {
+		return nil, nil, err
+	}
 	root, err := os.OpenRoot(b.r.workTree)
 	if err != nil {
 		return nil, nil, fmt.Errorf("open project root: %w", err)
 	}
 	defer root.Close()
-	var writes []change
 	for _, c := range plan {
 		if c.mode != "" {
-			writes = append(writes, c)
 			continue
 		}
 		if err := ctx.Err(); err != nil {
@@ -35,10 +46,6 @@ func (b *gitBackend) apply(ctx context.Context, plan []change) (removed, written
 		if gone {
 			removed = append(removed, c.path)
 		}
-	}
-	blobs := make([]string, len(writes))
-	for i, c := range writes {
-		blobs[i] = c.blob
 	}
 	err = b.r.catBlobs(ctx, blobs, func(i int, content io.Reader) error {
 		if err := writeGitEntry(root, writes[i], content); err != nil {
@@ -64,6 +71,25 @@ func writeGitEntry(root *os.Root, c change, content io.Reader) error {
 	default:
 		return fmt.Errorf("%w: %s has unknown mode %s", ErrCorrupt, c.path, c.mode)
 	}
+}
+
+// checkBlobs fails with ErrCorrupt unless every blob of ids can be read
+// (from the shadow store or a borrowed one).
+func (r *gitRunner) checkBlobs(ctx context.Context, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	out, err := r.run(ctx, gitCall{args: []string{"cat-file", "--batch-check=%(objecttype)"},
+		stdin: strings.NewReader(strings.Join(ids, "\n") + "\n")})
+	if err != nil {
+		return err
+	}
+	for i, line := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
+		if line != "blob" && i < len(ids) {
+			return fmt.Errorf("%w: the content %s is gone (pruned from the project's repository?)", ErrCorrupt, ids[i])
+		}
+	}
+	return nil
 }
 
 // catBlobs streams the blobs ids, in order, through fn from one

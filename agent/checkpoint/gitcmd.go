@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -54,6 +55,10 @@ type gitRunner struct {
 	gitDir   string
 	workTree string
 	log      *slog.Logger
+	// borrow are the object directories of the project's own repository
+	// the shadow repository's snapshots refer to (see seedIfStale); every
+	// command on the shadow repository may read objects there.
+	borrow []string
 }
 
 // lookPath resolves the git binary, wrapping ErrNoGit when it is missing.
@@ -66,11 +71,17 @@ func (r *gitRunner) lookPath() (string, error) {
 }
 
 // env is the complete environment of a git command c: pathspecs are
-// literal (no globs or magic) unless c.noLiteral, and c.index, when set,
-// replaces the shadow repository's own index.
+// literal (no globs or magic) unless c.noLiteral, c.index, when set,
+// replaces the shadow repository's own index, c.repo the shadow
+// repository itself, and c.borrow are object directories read besides
+// the shadow repository's own.
 func (r *gitRunner) env(c gitCall) []string {
+	gitDir := r.gitDir
+	if c.repo != "" {
+		gitDir = c.repo
+	}
 	env := []string{
-		"GIT_DIR=" + r.gitDir,
+		"GIT_DIR=" + gitDir,
 		"GIT_WORK_TREE=" + r.workTree,
 		"HOME=" + r.gitDir, // no ~/.config/git/{ignore,attributes}
 		"GIT_CONFIG_GLOBAL=/dev/null",
@@ -90,6 +101,10 @@ func (r *gitRunner) env(c gitCall) []string {
 	if !c.noLiteral {
 		env = append(env, "GIT_LITERAL_PATHSPECS=1")
 	}
+	if borrow := c.borrow; c.repo == "" && !c.ownStore && len(borrow)+len(r.borrow) > 0 {
+		borrow = append(slices.Clone(r.borrow), borrow...)
+		env = append(env, "GIT_ALTERNATE_OBJECT_DIRECTORIES="+strings.Join(borrow, string(os.PathListSeparator)))
+	}
 	for _, k := range []string{"PATH", "TMPDIR", "SYSTEMROOT", "TEMP", "TMP"} {
 		if v, ok := os.LookupEnv(k); ok {
 			env = append(env, k+"="+v)
@@ -106,6 +121,18 @@ type gitCall struct {
 	// noLiteral is for commands that reject the literal-pathspec setting
 	// (check-ignore takes paths, not pathspecs).
 	noLiteral bool
+	// repo, when set, is the git directory to use instead of the shadow
+	// repository (the project's own, read only).
+	repo string
+	// borrow are object directories (the project's own store) a command
+	// may read objects from besides gitRunner.borrow; nothing is ever
+	// written there (git writes new objects to the shadow store only).
+	borrow []string
+	// ownStore is for commands that add blobs (git add): they look up and
+	// write objects in the shadow store only, so every blob a snapshot
+	// adds is the shadow store's own, and the project's store is not
+	// touched (git refreshes the time of an object it finds when writing).
+	ownStore bool
 }
 
 // run runs c and returns its standard output. A failure is an error naming
@@ -137,10 +164,10 @@ func (r *gitRunner) command(ctx context.Context, bin string, c gitCall) *exec.Cm
 	for _, kv := range config {
 		args = append(args, "-c", kv)
 	}
-	// The project's own .git/info/exclude is read (never written): files the
+	// The project's own info/exclude is read (never written): files the
 	// user keeps out of git stay out of snapshots too.
-	if exclude := filepath.Join(r.workTree, ".git", "info", "exclude"); fileExists(exclude) {
-		args = append(args, "-c", "core.excludesFile="+exclude)
+	if common := commonDir(r.workTree); common != "" && fileExists(filepath.Join(common, "info", "exclude")) {
+		args = append(args, "-c", "core.excludesFile="+filepath.Join(common, "info", "exclude"))
 	}
 	cmd := exec.CommandContext(ctx, bin, append(args, c.args...)...)
 	cmd.Env = r.env(c)

@@ -22,23 +22,35 @@ type treeEntry struct {
 }
 
 // restore puts the work tree back as it was at target; since are the git
-// checkpoints from the newest down to target.
+// checkpoints from the newest down to target. Each path takes its state
+// from the oldest checkpoint since target that knows it: one naming it,
+// or the first snapshot of the whole work tree. When there is no such
+// snapshot, only named paths are restored (restorePaths).
 func (b *gitBackend) restore(ctx context.Context, target Checkpoint, since []Checkpoint) (Restoration, error) {
 	if err := b.prepare(ctx); err != nil {
 		return Restoration{}, err
+	}
+	known, leave, full, err := b.pathGoals(ctx, since)
+	if err != nil {
+		return Restoration{}, err
+	}
+	if full < 0 {
+		return b.restorePaths(ctx, target, known)
 	}
 	current, err := b.stage(ctx, namedPaths(since))
 	if err != nil {
 		return Restoration{}, err
 	}
-	goal, absent, err := b.goalTree(ctx, target, since)
+	base := since[full]
+	goal, absent, err := b.goalTree(ctx, base, since[:full], known)
 	if err != nil {
 		return Restoration{}, err
 	}
-	plan, err := b.plan(ctx, current, goal, absent, target.excluded)
+	plan, err := b.plan(ctx, current, goal, absent, base.excluded)
 	if err != nil {
 		return Restoration{}, err
 	}
+	plan = slices.DeleteFunc(plan, func(c change) bool { return leave[c.path] })
 	undo, err := b.saveUndo(ctx, target, plan, current.excluded)
 	if err != nil {
 		return Restoration{}, err
@@ -49,72 +61,85 @@ func (b *gitBackend) restore(ctx context.Context, target Checkpoint, since []Che
 }
 
 // goalTree returns the tree to restore and the paths known to have been
-// absent. It is target's tree, completed for ignored paths that target does
-// not hold but a newer checkpoint named: the oldest such checkpoint tells
-// their state before the changes since target (content, or absent).
-func (b *gitBackend) goalTree(ctx context.Context, target Checkpoint, since []Checkpoint) (string, map[string]bool, error) {
-	entries, err := b.lsTree(ctx, target.rev)
-	if err != nil {
-		return "", nil, err
-	}
-	absent := map[string]bool{}
-	for _, p := range target.Paths {
-		if _, ok := entries[p]; !ok {
-			absent[p] = true
-		}
-	}
-	extra, err := b.ignoredExtras(ctx, entries, target, since)
-	if err != nil || len(extra) == 0 {
-		return target.rev + "^{tree}", absent, err
-	}
-	var info strings.Builder
-	for i := len(since) - 2; i >= 0; i-- {
-		cp, decided := since[i], []string{}
-		for _, p := range cp.Paths {
-			if extra[p] {
-				decided = append(decided, p)
-			}
-		}
-		if len(decided) == 0 {
-			continue
-		}
-		cpEntries, err := b.lsTree(ctx, cp.rev)
-		if err != nil {
-			return "", nil, err
-		}
-		for _, p := range decided {
-			delete(extra, p)
-			if e, ok := cpEntries[p]; ok {
-				fmt.Fprintf(&info, "%s %s\t%s\x00", e.mode, e.blob, p)
-			} else {
-				absent[p] = true
-			}
-		}
-	}
-	if info.Len() == 0 {
-		return target.rev + "^{tree}", absent, nil
-	}
-	tree, err := b.amendTree(ctx, target.rev, info.String())
-	return tree, absent, err
-}
-
-// ignoredExtras returns the paths named by checkpoints newer than target
-// that target neither holds nor names and that are ignored now.
-func (b *gitBackend) ignoredExtras(ctx context.Context, entries map[string]treeEntry, target Checkpoint, since []Checkpoint) (map[string]bool, error) {
-	seen := map[string]bool{}
-	for _, p := range target.Paths {
-		seen[p] = true
+// absent. It is base's tree (a snapshot of the whole work tree), with the
+// paths known from older checkpoints (known) put as they were then, and
+// completed for ignored paths that base neither holds nor names but a
+// newer checkpoint named: the oldest such checkpoint tells their state
+// before the changes since base (content, or absent).
+func (b *gitBackend) goalTree(ctx context.Context, base Checkpoint, newer []Checkpoint, known map[string]*treeEntry) (string, map[string]bool, error) {
+	named := map[string]bool{}
+	for _, p := range base.Paths {
+		named[p] = true
 	}
 	var cand []string
-	for _, cp := range since[:len(since)-1] {
+	for _, cp := range newer {
 		for _, p := range cp.Paths {
-			if _, held := entries[p]; !held && !seen[p] {
-				seen[p] = true
+			if _, ok := known[p]; !ok && !named[p] {
+				named[p] = true
 				cand = append(cand, p)
 			}
 		}
 	}
-	return b.ignored(ctx, cand)
+	held, err := b.lsTreePaths(ctx, base.rev, append(slices.Clone(base.Paths), cand...))
+	if err != nil {
+		return "", nil, err
+	}
+	absent := map[string]bool{}
+	for _, p := range base.Paths {
+		if _, ok := held[p]; !ok {
+			absent[p] = true
+		}
+	}
+	extra, err := b.ignored(ctx, slices.DeleteFunc(cand, func(p string) bool { _, ok := held[p]; return ok }))
+	if err != nil {
+		return "", nil, err
+	}
+	for i := len(newer) - 1; i >= 0 && len(extra) > 0; i-- {
+		if err := b.decideExtras(ctx, newer[i], extra, known); err != nil {
+			return "", nil, err
+		}
+	}
+	var info strings.Builder
+	for p, e := range known {
+		delete(absent, p)
+		if e == nil {
+			absent[p] = true
+			fmt.Fprintf(&info, "0 %s\t%s\x00", nullOID, p)
+		} else {
+			fmt.Fprintf(&info, "%s %s\t%s\x00", e.mode, e.blob, p)
+		}
+	}
+	if info.Len() == 0 {
+		return base.rev + "^{tree}", absent, nil
+	}
+	tree, err := b.amendTree(ctx, base.rev, info.String())
+	return tree, absent, err
+}
+
+// nullOID stands for no object in update-index input (mode 0 removes).
+const nullOID = "0000000000000000000000000000000000000000"
+
+// decideExtras moves the paths of extra that cp names into known, with
+// their state in cp.
+func (b *gitBackend) decideExtras(ctx context.Context, cp Checkpoint, extra map[string]bool, known map[string]*treeEntry) error {
+	var decided []string
+	for _, p := range cp.Paths {
+		if extra[p] {
+			decided = append(decided, p)
+		}
+	}
+	entries, err := b.lsTreePaths(ctx, cp.rev, decided)
+	if err != nil {
+		return err
+	}
+	for _, p := range decided {
+		delete(extra, p)
+		known[p] = nil
+		if e, ok := entries[p]; ok {
+			known[p] = &e
+		}
+	}
+	return nil
 }
 
 // amendTree writes the tree of rev with the index-info entries added, using
@@ -170,10 +195,7 @@ func (b *gitBackend) plan(ctx context.Context, current staged, goal string, abse
 			removes = append(removes, change{path: p})
 		}
 	}
-	slices.SortFunc(removes, func(x, y change) int {
-		return strings.Count(y.path, "/") - strings.Count(x.path, "/")
-	})
-	return append(removes, writes...), nil
+	return append(deepestFirst(removes), writes...), nil
 }
 
 // saveUndo commits the current state, with every path plan touches kept
@@ -184,11 +206,11 @@ func (b *gitBackend) saveUndo(ctx context.Context, target Checkpoint, plan []cha
 		paths[i] = c.path
 	}
 	slices.Sort(paths)
-	add, skipped, err := b.forceList(ctx, paths, nil, true)
+	add, skipped, err := b.forceList(paths, nil)
 	if err != nil {
 		return Checkpoint{}, err
 	}
-	if err := b.forceAdd(ctx, add); err != nil {
+	if _, err := b.forceAdd(ctx, add, ""); err != nil {
 		return Checkpoint{}, err
 	}
 	tree, err := b.writeTree(ctx, "")
@@ -199,9 +221,9 @@ func (b *gitBackend) saveUndo(ctx context.Context, target Checkpoint, plan []cha
 		gitMeta{Paths: without(paths, skipped), Skipped: skipped, Excluded: without(excluded, paths)})
 }
 
-// lsTree lists the files of rev's tree.
-func (b *gitBackend) lsTree(ctx context.Context, rev string) (map[string]treeEntry, error) {
-	out, err := b.r.run(ctx, gitCall{args: []string{"ls-tree", "-r", "-z", "--full-tree", rev}})
+// lsTree runs ls-tree with args and returns the files it lists.
+func (b *gitBackend) lsTree(ctx context.Context, args []string) (map[string]treeEntry, error) {
+	out, err := b.r.run(ctx, gitCall{args: args})
 	if err != nil {
 		return nil, err
 	}

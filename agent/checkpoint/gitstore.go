@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -33,7 +34,13 @@ type gitMeta struct {
 	// Excluded are the untracked paths left out of the tree (large files,
 	// nested repositories as "dir/").
 	Excluded []string `json:"excluded,omitempty"`
+	// Scope is scopePaths when the tree holds only Paths (SaveFiles);
+	// empty for a snapshot of the whole work tree.
+	Scope string `json:"scope,omitempty"`
 }
+
+// scopePaths marks a checkpoint of the named paths only.
+const scopePaths = "paths"
 
 // staged is the result of staging the work tree.
 type staged struct {
@@ -74,12 +81,17 @@ func (b *gitBackend) prepare(ctx context.Context) error {
 		return err
 	}
 	dir := b.r.gitDir
+	leftovers, _ := filepath.Glob(filepath.Join(dir, pathsIndexPrefix+"*"))
 	for _, name := range []string{"index.lock", "HEAD.lock", "config.lock", "packed-refs.lock",
-		filepath.FromSlash(checkpointRef) + ".lock", "index.restore"} {
-		if err := os.Remove(filepath.Join(dir, name)); err == nil {
-			b.log.Info("checkpoint: removed a stale git lock", "file", name)
+		filepath.FromSlash(checkpointRef) + ".lock", "index.restore", seedIndex, seedIndex + ".lock"} {
+		leftovers = append(leftovers, filepath.Join(dir, name))
+	}
+	for _, name := range leftovers {
+		if err := os.Remove(name); err == nil {
+			b.log.Info("checkpoint: removed a stale git file", "file", filepath.Base(name))
 		}
 	}
+	b.r.borrow = b.borrowable()
 	attrs := filepath.Join(dir, "info", "attributes")
 	if _, err := os.Stat(attrs); err == nil {
 		return nil
@@ -98,57 +110,62 @@ func (b *gitBackend) prepare(ctx context.Context) error {
 // repositories), adds the named paths even when ignored, and writes the
 // index as a tree.
 func (b *gitBackend) stage(ctx context.Context, named []string) (st staged, err error) {
+	b.seedIfStale(ctx)
 	if st.excluded, err = b.excludeUntracked(ctx); err != nil {
 		return st, err
 	}
-	if _, err := b.r.run(ctx, gitCall{args: []string{"add", "--all", "--ignore-errors"}}); err != nil {
+	if _, err := b.r.run(ctx, gitCall{args: []string{"add", "--all", "--ignore-errors"}, ownStore: true}); err != nil {
 		if exitCode(err) != 1 {
 			return st, err
 		}
 		b.log.Warn("checkpoint: some files could not be read into the snapshot", "err", err)
 	}
 	var add []string
-	if add, st.skipped, err = b.forceList(ctx, named, st.excluded, false); err != nil {
+	if add, st.skipped, err = b.forceList(named, st.excluded); err != nil {
 		return st, err
 	}
-	if err := b.forceAdd(ctx, add); err != nil {
+	if _, err := b.forceAdd(ctx, add, ""); err != nil {
 		return st, err
 	}
+	st.excluded = without(st.excluded, add)
 	st.tree, err = b.writeTree(ctx, "")
 	return st, err
 }
 
-// forceAdd adds paths to the index even when ignored.
-func (b *gitBackend) forceAdd(ctx context.Context, paths []string) error {
+// forceAdd adds paths to the index (or the given index file) even when
+// ignored. complete is false when some could not be read.
+func (b *gitBackend) forceAdd(ctx context.Context, paths []string, index string) (complete bool, err error) {
 	if len(paths) == 0 {
-		return nil
+		return true, nil
 	}
-	_, err := b.r.run(ctx, gitCall{
+	_, err = b.r.run(ctx, gitCall{
 		args:  []string{"add", "--force", "--ignore-errors", "--pathspec-from-file=-", "--pathspec-file-nul"},
-		stdin: nulJoin(paths),
+		stdin: nulJoin(paths), index: index, ownStore: true,
 	})
 	if exitCode(err) == 1 {
 		b.log.Warn("checkpoint: some named files could not be read into the snapshot", "err", err)
-		return nil
+		return false, nil
 	}
-	return err
+	return err == nil, err
 }
 
-// writeTree writes the index (or the given index file) as a tree.
+// writeTree writes the index (or the given index file) as a tree. Blobs
+// borrowed from the project's store are not looked up; the trees are
+// written to the shadow store.
 func (b *gitBackend) writeTree(ctx context.Context, index string) (string, error) {
-	out, err := b.r.run(ctx, gitCall{args: []string{"write-tree"}, index: index})
+	out, err := b.r.run(ctx, gitCall{args: []string{"write-tree", "--missing-ok"}, index: index})
 	return strings.TrimSpace(string(out)), err
 }
 
 // forceList sorts named paths into those to add explicitly (files and
-// symlinks that exist) and those the snapshot cannot keep: files larger than
-// the limit and not yet in the index (unless always), other file types,
+// symlinks that exist, whatever their size: the change is about to
+// rewrite them) and those the snapshot cannot keep: other file types,
 // paths beyond a symlink and paths in nested repositories (directories
-// among excluded). Absent paths and directories are neither.
-func (b *gitBackend) forceList(ctx context.Context, named, excluded []string, always bool) (add, skipped []string, err error) {
-	var big []string
+// among excluded, or below a directory holding a .git). Absent paths and
+// directories are neither.
+func (b *gitBackend) forceList(named, excluded []string) (add, skipped []string, err error) {
 	for _, p := range named {
-		if inDirs(excluded, p) || !plainParents(b.r.workTree, p) {
+		if inDirs(excluded, p) || !plainParents(b.r.workTree, p) || inNestedRepo(b.r.workTree, p) {
 			skipped = append(skipped, p)
 			continue
 		}
@@ -157,36 +174,24 @@ func (b *gitBackend) forceList(ctx context.Context, named, excluded []string, al
 		case isAbsent(err) || err == nil && fi.IsDir():
 		case err != nil:
 			return nil, nil, fmt.Errorf("snapshot %s: %w", p, err)
-		case fi.Mode()&fs.ModeSymlink != 0:
+		case fi.Mode()&fs.ModeSymlink != 0 || fi.Mode().IsRegular():
 			add = append(add, p)
-		case !fi.Mode().IsRegular():
-			skipped = append(skipped, p)
-		case !always && b.max > 0 && fi.Size() > b.max:
-			big = append(big, p)
 		default:
-			add = append(add, p)
-		}
-	}
-	if len(big) == 0 {
-		return add, skipped, nil
-	}
-	tracked, err := b.tracked(ctx, big)
-	for _, p := range big {
-		if !tracked[p] {
 			skipped = append(skipped, p)
 		}
 	}
-	return add, skipped, err
+	return add, skipped, nil
 }
 
-// tracked reports which of paths are in the shadow index.
-func (b *gitBackend) tracked(ctx context.Context, paths []string) (map[string]bool, error) {
-	out, err := b.r.run(ctx, gitCall{args: append([]string{"ls-files", "-z", "--cached", "--"}, paths...)})
-	set := map[string]bool{}
-	for _, p := range nulSplit(out) {
-		set[p] = true
+// inNestedRepo reports whether a directory above rel (below root) holds a
+// .git: its files belong to another repository.
+func inNestedRepo(root, rel string) bool {
+	for dir := path.Dir(rel); dir != "."; dir = path.Dir(dir) {
+		if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(dir), ".git")); err == nil {
+			return true
+		}
 	}
-	return set, err
+	return false
 }
 
 // plainParents reports whether no directory above rel (below root) is a
@@ -239,8 +244,8 @@ func (b *gitBackend) commit(ctx context.Context, tree, label string, m gitMeta) 
 	if _, err := b.r.run(ctx, gitCall{args: []string{"update-ref", checkpointRef, rev, parent}}); err != nil {
 		return Checkpoint{}, err
 	}
-	return Checkpoint{ID: shortID(rev), Label: label, Time: m.Time, Paths: m.Paths,
-		Skipped: m.Skipped, Backend: BackendGit, rev: rev, excluded: m.Excluded}, nil
+	return Checkpoint{ID: shortID(rev), Label: label, Time: m.Time, Paths: m.Paths, Skipped: m.Skipped,
+		PathsOnly: m.Scope == scopePaths, Backend: BackendGit, rev: rev, excluded: m.Excluded}, nil
 }
 
 // list reads the checkpoint commits, newest first.
@@ -281,6 +286,7 @@ func parseCommit(rec string) (Checkpoint, bool) {
 		var m gitMeta
 		if js, ok := strings.CutPrefix(line, metaPrefix); ok && json.Unmarshal([]byte(js), &m) == nil {
 			cp.Time, cp.Paths, cp.Skipped, cp.excluded = m.Time, m.Paths, m.Skipped, m.Excluded
+			cp.PathsOnly = m.Scope == scopePaths
 		}
 	}
 	return cp, true
