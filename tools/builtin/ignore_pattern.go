@@ -31,11 +31,11 @@ type ignoreSeg struct {
 type segKind uint8
 
 const (
-	segLiteral  segKind = iota // the name itself
-	segSuffix                  // "*" then a literal: "*.o"
-	segAny                     // "*": any one name
-	segDoubleStar              // "**": any number of names
-	segGlob                    // anything else, matched by path.Match
+	segLiteral    segKind = iota // the name itself
+	segSuffix                    // "*" then a literal: "*.o"
+	segAny                       // "*": any one name
+	segDoubleStar                // "**": any number of names
+	segGlob                      // anything else, matched by path.Match
 )
 
 // parseIgnoreLine compiles one line of an ignore file; ok is false for
