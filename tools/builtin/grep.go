@@ -5,12 +5,10 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -30,9 +28,7 @@ type grepParams struct {
 // with a parallel search in Go; both give the same output.
 type grepTool struct {
 	opts ReadOnlyOptions
-	// rgOnce guards the lazy lookup of rg; rgPath is "" when rg is not used.
-	rgOnce sync.Once
-	rgPath string
+	rg   rgLocator
 }
 
 func newGrep(o ReadOnlyOptions) tools.Tool {
@@ -41,27 +37,12 @@ func newGrep(o ReadOnlyOptions) tools.Tool {
 		"{max_line_length}", strconv.Itoa(o.MaxGrepLineLength),
 		"{max_file_size}", tools.FormatSize(o.MaxGrepFileSize),
 	).Replace(grepDescription)
-	t := &grepTool{opts: o}
+	t := &grepTool{opts: o, rg: rgLocator{setting: o.RipgrepPath}}
 	return tools.Define(tools.Def[grepParams]{
 		Name: "grep", Kind: tools.KindSearch,
 		Description: desc,
 		Prepare:     t.prepare,
 	})
-}
-
-// ripgrep returns the rg binary to run, or "" to search in Go. The PATH
-// lookup happens once, on first use.
-func (t *grepTool) ripgrep() string {
-	t.rgOnce.Do(func() {
-		switch t.opts.RipgrepPath {
-		case "-":
-		case "":
-			t.rgPath, _ = exec.LookPath("rg")
-		default:
-			t.rgPath = t.opts.RipgrepPath
-		}
-	})
-	return t.rgPath
 }
 
 func (t *grepTool) prepare(env *tools.Env, p grepParams) (tools.Invocation, error) {
@@ -179,7 +160,7 @@ func (c *grepCall) Execute(ctx context.Context, _ tools.Output) (*tools.Result, 
 // report the files left out for their size, which rg does not tell: a walk
 // beside it counts them.
 func (c *grepCall) search(ctx context.Context) ([]grepLine, grepLarge, string, error) {
-	if rg := c.tool.ripgrep(); rg != "" {
+	if rg := c.tool.rg.find(); rg != "" {
 		type counted struct {
 			large grepLarge
 			err   error

@@ -35,6 +35,14 @@ type walker struct {
 	maxDepth int
 	// ignored counts entries skipped by the ignore rules.
 	ignored int
+	// rg, when set, is the ripgrep binary that lists the files instead of
+	// the Go walk, in no particular order (see walkRipgrep).
+	rg string
+	// nameGlob, when set, is a glob every file's name matches (the last
+	// component of the caller's pattern): rg lists only those. foldCase
+	// matches it ignoring case.
+	nameGlob string
+	foldCase bool
 }
 
 // visitFunc receives one regular file: its absolute path, its components
@@ -49,6 +57,16 @@ func (w *walker) walk(ctx context.Context, visit visitFunc) error {
 			return nil // an unreadable start is an empty walk, as below
 		}
 		defer w.close()
+	}
+	if w.rg != "" {
+		err := w.walkRipgrep(ctx, visit)
+		if !errors.Is(err, errRgInexact) && !errors.Is(err, errRipgrep) {
+			if errors.Is(err, errStopWalk) {
+				return nil
+			}
+			return err
+		}
+		w.ignored = 0
 	}
 	err := w.walkDir(ctx, w.dir, relComponents(w.root, w.dir), nil, visit)
 	if errors.Is(err, errStopWalk) {
