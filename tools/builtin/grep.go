@@ -84,7 +84,7 @@ type grepQuery struct {
 	maxFileSize int64
 }
 
-// walker returns the walk the Go search and findLarge make.
+// walker returns the walk the Go search makes.
 func (q *grepQuery) walker() *walker {
 	return &walker{roots: q.roots, root: q.root, dir: q.dir, ignore: newIgnoreTree(q.root)}
 }
@@ -157,23 +157,12 @@ func (c *grepCall) Execute(ctx context.Context, _ tools.Output) (*tools.Result, 
 
 // search runs ripgrep when available, falling back to the Go search when rg
 // fails (a pattern RE2 accepts and rg's regex engine does not, say). Both
-// report the files left out for their size, which rg does not tell: a walk
-// beside it counts them.
+// report the files left out for their size.
 func (c *grepCall) search(ctx context.Context) ([]grepLine, grepLarge, string, error) {
 	if rg := c.tool.rg.find(); rg != "" {
-		type counted struct {
-			large grepLarge
-			err   error
-		}
-		done := make(chan counted, 1)
-		go func() {
-			l, err := findLarge(ctx, c.q)
-			done <- counted{l, err}
-		}()
-		lines, err := searchRipgrep(ctx, rg, c.q)
-		n := <-done
-		if err == nil && n.err == nil {
-			return lines, n.large, "ripgrep", nil
+		lines, large, err := searchRipgrep(ctx, rg, c.q)
+		if err == nil {
+			return lines, large, "ripgrep", nil
 		}
 		if ctx.Err() != nil {
 			return nil, grepLarge{}, "", ctx.Err()
@@ -181,9 +170,6 @@ func (c *grepCall) search(ctx context.Context) ([]grepLine, grepLarge, string, e
 		c.env.Log.Warn("ripgrep failed; searching in Go", "err", err)
 	}
 	lines, large, err := searchGo(ctx, c.q)
-	if err == nil && len(lines) > c.q.limit {
-		large, err = findLarge(ctx, c.q) // the search stopped early: count them all
-	}
 	return lines, large, "go", err
 }
 

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -19,22 +20,18 @@ import (
 // rgStderrCap bounds how much of rg's stderr is kept for error messages.
 const rgStderrCap = 4 << 10
 
-// rgArgs builds ripgrep's command line. rg runs in q.dir and searches ".".
-// Its own ignore handling is narrowed to what the Go search does (nested
-// .gitignore files, with or without a git repository); the results are then
-// filtered by the same include glob and ignore rules as the Go search, which
-// adds .geminiignore files and the ignore files between the root and q.dir.
+// rgArgs builds ripgrep's command line. rg runs in q.dir and searches "."
+// with all its threads, in no particular order; each file's matches stop
+// at limit+1. --debug makes it name the files it skips for their size
+// (see readRgLarge). Ignore handling is rgIgnoreArgs'; the results are then
+// filtered by the same include glob and ignore rules as the Go search.
 func rgArgs(q grepQuery) []string {
-	args := []string{
-		"--json", "--no-config", "--hidden", "--sort", "path",
-		"--no-require-git", "--no-ignore-parent", "--no-ignore-global",
-		"--no-ignore-exclude", "--no-ignore-dot",
-		"--max-filesize", strconv.FormatInt(q.maxFileSize, 10),
-	}
+	args := append([]string{"--json", "--debug", "--max-count", strconv.Itoa(q.limit + 1),
+		"--max-filesize", strconv.FormatInt(q.maxFileSize, 10)}, rgIgnoreArgs(true)...)
 	if q.include != "" {
 		args = append(args, "--glob", q.include)
 	}
-	return append(args, "--glob", "!"+gitDir, "--regexp", q.re.String(), "--", ".")
+	return append(args, "--regexp", q.re.String(), "--", ".")
 }
 
 // rgMessage is the part of one line of `rg --json` output that grep reads.
@@ -64,76 +61,134 @@ func (d rgData) String() string {
 	return string(b)
 }
 
-// searchRipgrep runs rg and returns up to limit+1 matches in path order. rg
-// is killed as soon as enough matches are in, or when ctx is cancelled.
-func searchRipgrep(parent context.Context, rg string, q grepQuery) ([]grepLine, error) {
+// searchRipgrep runs rg and returns the first limit+1 matches in walk
+// order (path by path, as the Go search gives them), and the files it
+// skipped for their size. rg is killed when ctx is cancelled.
+func searchRipgrep(parent context.Context, rg string, q grepQuery) ([]grepLine, grepLarge, error) {
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, rg, rgArgs(q)...)
 	cmd.Dir = q.dir
 	cmd.WaitDelay = time.Second
-	stderr := &cappedBuffer{max: rgStderrCap}
-	cmd.Stderr = stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", errRipgrep, err)
+		return nil, grepLarge{}, errors.Join(errRipgrep, err)
+	}
+	stderrPipe, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, grepLarge{}, errors.Join(errRipgrep, err)
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("%w: %w", errRipgrep, err)
+		return nil, grepLarge{}, errors.Join(errRipgrep, err)
 	}
-	out, readErr := readRipgrep(stdout, q)
-	full := len(out) > q.limit
-	cancel() // kills rg if it is still running: we have all we need
+	filter := newIgnoreFilter(newIgnoreTree(q.root), relComponents(q.root, q.dir))
+	stderr := &cappedBuffer{max: rgStderrCap}
+	largeDone := make(chan []string, 1)
+	go func() { largeDone <- readRgLarge(stderrPipe, stderr) }()
+	top := &grepTop{k: q.limit + 1}
+	readErr := readRipgrep(stdout, q, filter, top)
+	if readErr != nil {
+		cancel()
+	}
+	largePaths := <-largeDone
 	waitErr := cmd.Wait()
 	switch {
 	case parent.Err() != nil:
-		return nil, parent.Err()
-	case full:
-		return out, nil
+		return nil, grepLarge{}, parent.Err()
 	case readErr != nil:
-		return nil, fmt.Errorf("%w: reading output: %w", errRipgrep, readErr)
+		return nil, grepLarge{}, fmt.Errorf("%w: reading output: %w", errRipgrep, readErr)
 	}
 	var exit *exec.ExitError
-	if errors.As(waitErr, &exit) && exit.ExitCode() == 1 {
-		return out, nil // no match
+	if waitErr != nil && !(errors.As(waitErr, &exit) && exit.ExitCode() == 1) && top.total == 0 {
+		return nil, grepLarge{}, fmt.Errorf("%w: %w: %s", errRipgrep, waitErr, strings.TrimSpace(stderr.String()))
 	}
-	if waitErr != nil && len(out) == 0 {
-		return nil, fmt.Errorf("%w: %w: %s", errRipgrep, waitErr, strings.TrimSpace(stderr.String()))
-	}
-	return out, nil
+	return top.lines(), largeFiles(q, filter, largePaths), nil
 }
 
-// readRipgrep reads rg's JSON stream, keeping the matches in files that pass
-// the include glob and ignore rules, until limit+1 are in.
-func readRipgrep(r io.Reader, q grepQuery) ([]grepLine, error) {
+// readRipgrep reads rg's JSON stream, one file's messages after another,
+// offering the matches of each file that passes the include glob and the
+// ignore rules to top.
+func readRipgrep(r io.Reader, q grepQuery, filter *ignoreFilter, top *grepTop) error {
 	br := bufio.NewReaderSize(r, 64<<10)
-	ignore := newIgnoreTree(q.root)
-	fromRoot := relComponents(q.root, q.dir)
-	var out []grepLine
-	for len(out) <= q.limit {
+	var file string
+	var lines []grepLine
+	flush := func() {
+		if len(lines) > 0 {
+			rel := strings.Split(file, "/")
+			if q.included(rel) && !filter.ignored(rel) {
+				top.add(file, lines)
+			}
+		}
+		lines = nil
+	}
+	for {
 		line, err := br.ReadBytes('\n')
-		if len(line) > 0 {
+		if bytes.HasPrefix(line, []byte(`{"type":"match"`)) {
 			var m rgMessage
 			if jerr := json.Unmarshal(line, &m); jerr != nil {
-				return out, jerr
+				return jerr
 			}
-			if m.Type == "match" {
-				path := strings.TrimPrefix(filepath.ToSlash(m.Data.Path.String()), "./")
-				rel := strings.Split(path, "/")
-				if q.included(rel) && !ignore.ignored(append(fromRoot[:len(fromRoot):len(fromRoot)], rel...), false) {
-					text := strings.TrimSuffix(m.Data.Lines.String(), "\n")
-					out = append(out, grepLine{abs: filepath.Join(q.dir, path), line: m.Data.LineNumber, text: text})
-				}
+			path := strings.TrimPrefix(filepath.ToSlash(m.Data.Path.String()), "./")
+			if path != file {
+				flush()
+				file = path
+			}
+			if top.wants(path) {
+				text := strings.TrimSuffix(m.Data.Lines.String(), "\n")
+				lines = append(lines, grepLine{abs: filepath.Join(q.dir, path), line: m.Data.LineNumber, text: text})
 			}
 		}
 		if errors.Is(err, io.EOF) {
-			return out, nil
+			flush()
+			return nil
 		}
 		if err != nil {
-			return out, err
+			return err
 		}
 	}
-	return out, nil
+}
+
+// readRgLarge reads rg's --debug stderr, returning the paths it skipped for
+// their size (its "ignoring PATH: N bytes" lines) and keeping the first
+// bytes of the rest for error messages.
+func readRgLarge(r io.Reader, keep *cappedBuffer) []string {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	var paths []string
+	for sc.Scan() {
+		line := sc.Text()
+		i := strings.Index(line, "ignoring ")
+		if i < 0 || !strings.HasSuffix(line, " bytes") {
+			if !strings.Contains(line, "DEBUG|") {
+				_, _ = keep.Write([]byte(line + "\n"))
+			}
+			continue
+		}
+		rest := strings.TrimSuffix(line[i+len("ignoring "):], " bytes")
+		j := strings.LastIndex(rest, ": ")
+		if j < 0 {
+			continue
+		}
+		if _, err := strconv.ParseInt(rest[j+2:], 10, 64); err == nil {
+			paths = append(paths, strings.TrimPrefix(filepath.ToSlash(rest[:j]), "./"))
+		}
+	}
+	_, _ = io.Copy(io.Discard, r)
+	return paths
+}
+
+// largeFiles keeps the skipped files that pass the include glob and the
+// ignore rules, in walk order.
+func largeFiles(q grepQuery, filter *ignoreFilter, paths []string) grepLarge {
+	slices.SortFunc(paths, comparePaths)
+	var large grepLarge
+	for _, p := range paths {
+		rel := strings.Split(p, "/")
+		if q.included(rel) && !filter.ignored(rel) {
+			large.add(filepath.Join(q.dir, p))
+		}
+	}
+	return large
 }
 
 // cappedBuffer keeps the first max bytes written to it and drops the rest.
