@@ -74,7 +74,39 @@ func runScale(b *testing.B, dir string, cases []scaleCase) {
 			})
 		}
 	}
+	for _, engine := range scaleEngines() {
+		b.Run("cancel/"+engine.name, func(b *testing.B) {
+			d := measureCancel(b, dir, engine.rg, cases[2].args)
+			table = append(table, fmt.Sprintf("| grep cancelled after 200 ms | %s | returned %.0f ms after the cancel | | | |",
+				engine.name, float64(d.Microseconds())/1000))
+		})
+	}
 	b.Log("\n" + strings.Join(table, "\n"))
+}
+
+// measureCancel starts a whole-tree grep, cancels it after 200 ms and
+// reports how long the call took to return after the cancel (median).
+func measureCancel(b *testing.B, dir, rg, args string) time.Duration {
+	env := scaleEnv(b, dir)
+	tool := scaleTool(b, "grep", rg)
+	var ds []time.Duration
+	for range max(b.N, 3) {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancelled := make(chan time.Time, 1)
+		timer := time.AfterFunc(200*time.Millisecond, func() { cancelled <- time.Now(); cancel() })
+		runToolCtx(b, ctx, tool, env, args)
+		end := time.Now()
+		if !timer.Stop() {
+			ds = append(ds, end.Sub(<-cancelled))
+		}
+		cancel()
+	}
+	if len(ds) == 0 {
+		return 0
+	}
+	d := median(ds)
+	b.ReportMetric(float64(d.Microseconds())/1000, "ms-after-cancel")
+	return d
 }
 
 // scaleEngine is a grep/glob engine choice: rg's path, or "-" for Go.

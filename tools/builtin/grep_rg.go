@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -22,12 +23,13 @@ const rgStderrCap = 4 << 10
 
 // rgArgs builds ripgrep's command line. rg runs in q.dir and searches "."
 // with all its threads, in no particular order; each file's matches stop
-// at limit+1. --debug makes it name the files it skips for their size
-// (see readRgLarge). Ignore handling is rgIgnoreArgs'; the results are then
-// filtered by the same include glob and ignore rules as the Go search.
+// at limit+1. rg is given no size limit, since it would skip files without
+// a word: the matches of files over it are withheld here and the files
+// named instead (a large file without a match needs no note). Ignore
+// handling is rgIgnoreArgs'; the results are then filtered by the same
+// include glob and ignore rules as the Go search.
 func rgArgs(q grepQuery) []string {
-	args := append([]string{"--json", "--debug", "--max-count", strconv.Itoa(q.limit + 1),
-		"--max-filesize", strconv.FormatInt(q.maxFileSize, 10)}, rgIgnoreArgs(true)...)
+	args := append([]string{"--json", "--max-count", strconv.Itoa(q.limit + 1)}, rgIgnoreArgs(true)...)
 	if q.include != "" {
 		args = append(args, "--glob", q.include)
 	}
@@ -74,23 +76,17 @@ func searchRipgrep(parent context.Context, rg string, q grepQuery) ([]grepLine, 
 	if err != nil {
 		return nil, grepLarge{}, errors.Join(errRipgrep, err)
 	}
-	stderrPipe, err := cmd.StderrPipe()
-	if err != nil {
-		return nil, grepLarge{}, errors.Join(errRipgrep, err)
-	}
+	stderr := &cappedBuffer{max: rgStderrCap}
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		return nil, grepLarge{}, errors.Join(errRipgrep, err)
 	}
 	filter := newIgnoreFilter(newIgnoreTree(q.root), relComponents(q.root, q.dir))
-	stderr := &cappedBuffer{max: rgStderrCap}
-	largeDone := make(chan []string, 1)
-	go func() { largeDone <- readRgLarge(stderrPipe, stderr) }()
 	top := &grepTop{k: q.limit + 1}
-	readErr := readRipgrep(stdout, q, filter, top)
+	largePaths, readErr := readRipgrep(stdout, q, filter, top)
 	if readErr != nil {
 		cancel()
 	}
-	largePaths := <-largeDone
 	waitErr := cmd.Wait()
 	switch {
 	case parent.Err() != nil:
@@ -107,15 +103,20 @@ func searchRipgrep(parent context.Context, rg string, q grepQuery) ([]grepLine, 
 
 // readRipgrep reads rg's JSON stream, one file's messages after another,
 // offering the matches of each file that passes the include glob and the
-// ignore rules to top.
-func readRipgrep(r io.Reader, q grepQuery, filter *ignoreFilter, top *grepTop) error {
+// ignore rules to top; it returns the files with matches that are over
+// the size limit instead.
+func readRipgrep(r io.Reader, q grepQuery, filter *ignoreFilter, top *grepTop) (large []string, _ error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var file string
 	var lines []grepLine
 	flush := func() {
 		if len(lines) > 0 {
 			rel := strings.Split(file, "/")
-			if q.included(rel) && !filter.ignored(rel) {
+			switch {
+			case !q.included(rel) || filter.ignored(rel):
+			case fileSize(filepath.Join(q.dir, file)) > q.maxFileSize:
+				large = append(large, file)
+			default:
 				top.add(file, lines)
 			}
 		}
@@ -126,59 +127,40 @@ func readRipgrep(r io.Reader, q grepQuery, filter *ignoreFilter, top *grepTop) e
 		if bytes.HasPrefix(line, []byte(`{"type":"match"`)) {
 			var m rgMessage
 			if jerr := json.Unmarshal(line, &m); jerr != nil {
-				return jerr
+				return large, jerr
 			}
 			path := strings.TrimPrefix(filepath.ToSlash(m.Data.Path.String()), "./")
 			if path != file {
 				flush()
 				file = path
 			}
-			if top.wants(path) {
+			if top.wants(path) || len(lines) == 0 {
 				text := strings.TrimSuffix(m.Data.Lines.String(), "\n")
 				lines = append(lines, grepLine{abs: filepath.Join(q.dir, path), line: m.Data.LineNumber, text: text})
 			}
 		}
 		if errors.Is(err, io.EOF) {
 			flush()
-			return nil
+			return large, nil
 		}
 		if err != nil {
-			return err
+			return large, err
 		}
 	}
 }
 
-// readRgLarge reads rg's --debug stderr, returning the paths it skipped for
-// their size (its "ignoring PATH: N bytes" lines) and keeping the first
-// bytes of the rest for error messages.
-func readRgLarge(r io.Reader, keep *cappedBuffer) []string {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	var paths []string
-	for sc.Scan() {
-		line := sc.Text()
-		i := strings.Index(line, "ignoring ")
-		if i < 0 || !strings.HasSuffix(line, " bytes") {
-			if !strings.Contains(line, "DEBUG|") {
-				_, _ = keep.Write([]byte(line + "\n"))
-			}
-			continue
-		}
-		rest := strings.TrimSuffix(line[i+len("ignoring "):], " bytes")
-		j := strings.LastIndex(rest, ": ")
-		if j < 0 {
-			continue
-		}
-		if _, err := strconv.ParseInt(rest[j+2:], 10, 64); err == nil {
-			paths = append(paths, strings.TrimPrefix(filepath.ToSlash(rest[:j]), "./"))
-		}
+// fileSize is a file's size, not following a symbolic link; 0 when it
+// cannot be read.
+func fileSize(abs string) int64 {
+	fi, err := os.Lstat(abs)
+	if err != nil {
+		return 0
 	}
-	_, _ = io.Copy(io.Discard, r)
-	return paths
+	return fi.Size()
 }
 
-// largeFiles keeps the skipped files that pass the include glob and the
-// ignore rules, in walk order.
+// largeFiles lists the files whose matches were withheld for their size,
+// in walk order.
 func largeFiles(q grepQuery, filter *ignoreFilter, paths []string) grepLarge {
 	slices.SortFunc(paths, comparePaths)
 	var large grepLarge
