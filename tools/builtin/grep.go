@@ -63,7 +63,7 @@ func (t *grepTool) prepare(env *tools.Env, p grepParams) (tools.Invocation, erro
 	}
 	root, _ := env.Roots.RootOf(dir)
 	q := grepQuery{
-		roots: env.Roots, re: re, root: root, dir: dir, include: include,
+		roots: env.Roots, re: re, whole: wholeFileRegexp(p.Pattern), root: root, dir: dir, include: include,
 		limit: t.opts.MaxGrepMatches, maxFileSize: t.opts.MaxGrepFileSize,
 	}
 	return &grepCall{env: env, tool: t, p: p, q: q}, nil
@@ -74,6 +74,10 @@ type grepQuery struct {
 	// roots confines the opening of dir.
 	roots *tools.Roots
 	re    *regexp.Regexp
+	// whole, when set, matches a whole file's text wherever re matches one
+	// of its lines (and maybe more): the Go search skips files it does
+	// not match without splitting them into lines.
+	whole *regexp.Regexp
 	// root is the workspace root holding dir; ignore rules start there.
 	root, dir string
 	// include is the optional file glob, with forward slashes.
@@ -87,6 +91,20 @@ type grepQuery struct {
 // walker returns the walk the Go search makes.
 func (q *grepQuery) walker() *walker {
 	return &walker{roots: q.roots, root: q.root, dir: q.dir, ignore: newIgnoreTree(q.root)}
+}
+
+// wholeFileRegexp returns pattern in multi-line mode, where ^ and $ match
+// at every line, so it matches a file wherever pattern matches a line;
+// nil for patterns that pin the text's own ends or turn that mode off.
+func wholeFileRegexp(pattern string) *regexp.Regexp {
+	if strings.Contains(pattern, `\A`) || strings.Contains(pattern, `\z`) || strings.Contains(pattern, "-m") {
+		return nil
+	}
+	re, err := regexp.Compile("(?m:" + pattern + ")")
+	if err != nil {
+		return nil
+	}
+	return re
 }
 
 // grepLine is one matching line.

@@ -165,7 +165,7 @@ func grepFile(ctx context.Context, q grepQuery, w *walker, j grepJob) (_ []grepL
 		return nil, false
 	}
 	data = data[:n]
-	if bytes.IndexByte(data, 0) >= 0 {
+	if bytes.IndexByte(data, 0) >= 0 || (q.whole != nil && !q.whole.Match(data)) {
 		return nil, false
 	}
 	var out []grepLine
