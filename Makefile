@@ -124,7 +124,7 @@ bench-linux:
 	  git -C "$(BENCH_LINUX_DIR).tmp" -c user.name=bench -c user.email=bench@localhost commit -qm "linux 6.1" && \
 	  mv "$(BENCH_LINUX_DIR).tmp" "$(BENCH_LINUX_DIR)"; \
 	fi
-	COMPANION_BENCH_LINUX="$(BENCH_LINUX_DIR)" $(GO) test -run='^$$' -bench=ScaleLinux -benchtime=3x -timeout=60m -v ./bench | grep -v "^=== RUN"
+	COMPANION_BENCH_LINUX="$(BENCH_LINUX_DIR)" $(GO) test -run='^$$' -bench=ScaleLinux -benchtime=3x -timeout=60m -v ./bench
 
 # eval runs the task suite with the model the environment names (GEMINI_API_KEY,
 # or EVAL_FLAGS="--openai-base-url URL --model NAME"); without one it says how.
