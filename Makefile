@@ -12,7 +12,7 @@ FUZZTIME  ?= 10s
 VERSION       ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 RELEASE_FLAGS = -trimpath -tags=grpcnotrace -ldflags="-s -w -X main.version=$(VERSION)"
 
-.PHONY: help build release dist cross test test-all test-deps conformance editors nvim vscode vscode-e2e fuzz lint generate check bench eval clean
+.PHONY: help build release dist cross test test-all test-deps conformance editors nvim vscode vscode-e2e fuzz lint generate check bench bench-linux eval clean
 
 help:
 	@echo "build        build $(BIN)"
@@ -32,6 +32,7 @@ help:
 	@echo "generate     regenerate the ACP types from acp/schema"
 	@echo "check        go mod tidy + generate, then fail if the tree changed"
 	@echo "bench        benchmarks: protocol, agent, start-up and headless runs (see bench/doc.go)"
+	@echo "bench-linux  glob, grep, read_many_files and list_directory in the Linux 6.1 tree against rg (bench/README.md)"
 	@echo "eval         the task suite that measures the agent (eval/README.md): needs a model key or EVAL_FLAGS"
 	@echo "clean        remove bin/ and dist/"
 
@@ -110,6 +111,22 @@ check:
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./rpc ./acp ./agent/... ./bench
+
+# bench-linux installs Debian's linux-source-6.1, unpacks and commits it once
+# into BENCH_LINUX_DIR, then prints the search tools' times against rg.
+BENCH_LINUX_DIR ?= $(HOME)/.cache/companion-bench/linux
+SUDO ?= $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+bench-linux:
+	@command -v rg >/dev/null || $(SUDO) apt-get install -y ripgrep
+	@if [ ! -e "$(BENCH_LINUX_DIR)/.git" ]; then \
+	  [ -f /usr/src/linux-source-6.1.tar.xz ] || $(SUDO) apt-get install -y linux-source-6.1; \
+	  rm -rf "$(BENCH_LINUX_DIR).tmp" && mkdir -p "$(BENCH_LINUX_DIR).tmp" && \
+	  tar -xJf /usr/src/linux-source-6.1.tar.xz -C "$(BENCH_LINUX_DIR).tmp" --strip-components=1 && \
+	  git -C "$(BENCH_LINUX_DIR).tmp" init -q && git -C "$(BENCH_LINUX_DIR).tmp" add -A && \
+	  git -C "$(BENCH_LINUX_DIR).tmp" -c user.name=bench -c user.email=bench@localhost commit -qm "linux 6.1" && \
+	  mv "$(BENCH_LINUX_DIR).tmp" "$(BENCH_LINUX_DIR)"; \
+	fi
+	COMPANION_BENCH_LINUX="$(BENCH_LINUX_DIR)" $(GO) test -run='^$$' -bench=ScaleLinux -benchtime=3x -timeout=60m -v ./bench
 
 # eval runs the task suite with the model the environment names (GEMINI_API_KEY,
 # or EVAL_FLAGS="--openai-base-url URL --model NAME"); without one it says how.

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/bmatcuk/doublestar/v4"
 )
@@ -37,10 +38,11 @@ type globParams struct {
 // globTool finds files by name pattern.
 type globTool struct {
 	opts ReadOnlyOptions
+	rg   rgLocator
 }
 
 func newGlob(o ReadOnlyOptions) tools.Tool {
-	t := &globTool{opts: o}
+	t := &globTool{opts: o, rg: rgLocator{setting: o.RipgrepPath}}
 	return tools.Define(tools.Def[globParams]{
 		Name: "glob", Kind: tools.KindSearch,
 		Description: globDescription,
@@ -60,7 +62,7 @@ func (t *globTool) prepare(env *tools.Env, p globParams) (tools.Invocation, erro
 	if err != nil {
 		return nil, err
 	}
-	c := &globCall{env: env, opts: t.opts, dir: dir, start: dir, pattern: pattern, p: p}
+	c := &globCall{env: env, opts: t.opts, rg: t.rg.find(), dir: dir, start: dir, pattern: pattern, p: p}
 	// Start the walk below the pattern's literal prefix ("src/" in
 	// "src/**/*.go"); an absolute pattern must name a place in the roots.
 	if filepath.IsAbs(pattern) || p.CaseSensitive {
@@ -82,6 +84,8 @@ type globCall struct {
 	env *tools.Env
 	// opts are the tool's limits.
 	opts ReadOnlyOptions
+	// rg is the ripgrep binary that lists the files; "" walks in Go.
+	rg string
 	// dir is the directory the model named; start is where the walk begins
 	// and pattern is what is left to match below it.
 	dir, start, pattern string
@@ -130,7 +134,8 @@ func (c *globCall) Execute(ctx context.Context, _ tools.Output) (*tools.Result, 
 // walker builds the walk for this call.
 func (c *globCall) walker() *walker {
 	root, _ := c.env.Roots.RootOf(c.start)
-	w := &walker{roots: c.env.Roots, root: root, dir: c.start}
+	w := &walker{roots: c.env.Roots, root: root, dir: c.start, rg: c.rg, foldCase: !c.p.CaseSensitive}
+	w.nameGlob = rgNameGlob(c.pattern)
 	if c.p.RespectGitIgnore {
 		w.ignore = newIgnoreTree(root)
 	}
@@ -138,6 +143,36 @@ func (c *globCall) walker() *walker {
 		w.maxDepth = strings.Count(c.pattern, "/") + 1
 	}
 	return w
+}
+
+// rgNameGlob returns the glob every file pattern matches has as its name
+// (the pattern's last component) when ripgrep's glob syntax reads it as
+// doublestar does, else "" (rg then lists every file).
+func rgNameGlob(pattern string) string {
+	name := pattern[strings.LastIndexByte(pattern, '/')+1:]
+	if name == "" || strings.Contains(name, "**") {
+		return ""
+	}
+	depth := 0
+	for _, r := range name {
+		switch {
+		case r == '{':
+			depth++
+			if depth > 1 {
+				return "" // rg has no nested alternatives
+			}
+		case r == '}':
+			depth--
+		case r == '*' || r == '?' || r == ',' || r == '.' || r == '-' || r == '_' || r == ' ',
+			r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+		default:
+			return ""
+		}
+	}
+	if depth != 0 {
+		return ""
+	}
+	return name
 }
 
 // collect walks and gathers the matching files, up to globCollectCap.
@@ -149,14 +184,18 @@ func (c *globCall) collect(ctx context.Context, w *walker) ([]globMatch, bool, e
 	if !c.p.CaseSensitive {
 		pattern = strings.ToLower(pattern)
 	}
-	var matches []globMatch
-	capped := false
-	err := w.walk(ctx, func(abs string, rel []string, d fs.DirEntry) error {
+	matchName := func(rel []string) bool {
 		name := strings.Join(rel, "/")
 		if !c.p.CaseSensitive {
 			name = strings.ToLower(name)
 		}
-		if ok, _ := doublestar.Match(pattern, name); !ok {
+		ok, _ := doublestar.Match(pattern, name)
+		return ok
+	}
+	var matches []globMatch
+	capped := false
+	err := w.walk(ctx, func(abs string, rel []string, d fs.DirEntry) error {
+		if !matchName(rel) {
 			return nil
 		}
 		m := globMatch{abs: abs}
@@ -170,6 +209,10 @@ func (c *globCall) collect(ctx context.Context, w *walker) ([]globMatch, bool, e
 		}
 		return nil
 	})
+	if err == nil && len(matches) == 0 && w.rg != "" && w.ignore != nil {
+		// rg pruned what .gitignore files leave out without a word.
+		w.ignored = max(w.ignored, w.countIgnoredRg(ctx, matchName))
+	}
 	return matches, capped, err
 }
 

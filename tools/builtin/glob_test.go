@@ -77,16 +77,19 @@ func TestGlob(t *testing.T) {
 		{"cut", ReadOnlyOptions{Now: opts.Now, MaxGlobResults: 2}, map[string]any{"pattern": "**/*.go"},
 			[]string{"src/util/strings.go", "main.go"}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			res := call(t, toolByName(t, "glob", tt.opts), env, mustJSON(t, tt.args))
-			if res.IsError {
-				t.Fatalf("error result: %s", res.Text)
-			}
-			if got := globPaths(res.Text); strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
-				t.Errorf("paths = %q, want %q\n%s", got, tt.want, res.Text)
-			}
-		})
+	for _, engine := range searchEngines() {
+		for _, tt := range tests {
+			t.Run(engine+"/"+tt.name, func(t *testing.T) {
+				tt.opts.RipgrepPath = engine
+				res := call(t, toolByName(t, "glob", tt.opts), env, mustJSON(t, tt.args))
+				if res.IsError {
+					t.Fatalf("error result: %s", res.Text)
+				}
+				if got := globPaths(res.Text); strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+					t.Errorf("paths = %q, want %q\n%s", got, tt.want, res.Text)
+				}
+			})
+		}
 	}
 }
 
@@ -110,9 +113,11 @@ func TestGlobGolden(t *testing.T) {
 		opts ReadOnlyOptions
 		args string
 	}{
-		"glob_go.txt":      {ReadOnlyOptions{Now: now}, `{"pattern":"**/*.go"}`},
-		"glob_cut.txt":     {ReadOnlyOptions{Now: now, MaxGlobResults: 2}, `{"pattern":"**/*.go"}`},
-		"glob_ignored.txt": {ReadOnlyOptions{Now: now}, `{"pattern":"**/out.go"}`},
+		"glob_go.txt":  {ReadOnlyOptions{Now: now}, `{"pattern":"**/*.go"}`},
+		"glob_cut.txt": {ReadOnlyOptions{Now: now, MaxGlobResults: 2}, `{"pattern":"**/*.go"}`},
+		// The Go walk counts every ignored entry (ripgrep: the matching
+		// files the rules left out; see TestGlobEnginesAgree).
+		"glob_ignored.txt": {ReadOnlyOptions{Now: now, RipgrepPath: "-"}, `{"pattern":"**/out.go"}`},
 	} {
 		res := call(t, toolByName(t, "glob", tt.opts), env, tt.args)
 		checkGolden(t, name, res.Text)

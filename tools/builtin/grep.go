@@ -5,12 +5,10 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -30,9 +28,7 @@ type grepParams struct {
 // with a parallel search in Go; both give the same output.
 type grepTool struct {
 	opts ReadOnlyOptions
-	// rgOnce guards the lazy lookup of rg; rgPath is "" when rg is not used.
-	rgOnce sync.Once
-	rgPath string
+	rg   rgLocator
 }
 
 func newGrep(o ReadOnlyOptions) tools.Tool {
@@ -41,27 +37,12 @@ func newGrep(o ReadOnlyOptions) tools.Tool {
 		"{max_line_length}", strconv.Itoa(o.MaxGrepLineLength),
 		"{max_file_size}", tools.FormatSize(o.MaxGrepFileSize),
 	).Replace(grepDescription)
-	t := &grepTool{opts: o}
+	t := &grepTool{opts: o, rg: rgLocator{setting: o.RipgrepPath}}
 	return tools.Define(tools.Def[grepParams]{
 		Name: "grep", Kind: tools.KindSearch,
 		Description: desc,
 		Prepare:     t.prepare,
 	})
-}
-
-// ripgrep returns the rg binary to run, or "" to search in Go. The PATH
-// lookup happens once, on first use.
-func (t *grepTool) ripgrep() string {
-	t.rgOnce.Do(func() {
-		switch t.opts.RipgrepPath {
-		case "-":
-		case "":
-			t.rgPath, _ = exec.LookPath("rg")
-		default:
-			t.rgPath = t.opts.RipgrepPath
-		}
-	})
-	return t.rgPath
 }
 
 func (t *grepTool) prepare(env *tools.Env, p grepParams) (tools.Invocation, error) {
@@ -82,7 +63,7 @@ func (t *grepTool) prepare(env *tools.Env, p grepParams) (tools.Invocation, erro
 	}
 	root, _ := env.Roots.RootOf(dir)
 	q := grepQuery{
-		roots: env.Roots, re: re, root: root, dir: dir, include: include,
+		roots: env.Roots, re: re, whole: wholeFileRegexp(p.Pattern), root: root, dir: dir, include: include,
 		limit: t.opts.MaxGrepMatches, maxFileSize: t.opts.MaxGrepFileSize,
 	}
 	return &grepCall{env: env, tool: t, p: p, q: q}, nil
@@ -93,6 +74,10 @@ type grepQuery struct {
 	// roots confines the opening of dir.
 	roots *tools.Roots
 	re    *regexp.Regexp
+	// whole, when set, matches a whole file's text wherever re matches one
+	// of its lines (and maybe more): the Go search skips files it does
+	// not match without splitting them into lines.
+	whole *regexp.Regexp
 	// root is the workspace root holding dir; ignore rules start there.
 	root, dir string
 	// include is the optional file glob, with forward slashes.
@@ -103,9 +88,23 @@ type grepQuery struct {
 	maxFileSize int64
 }
 
-// walker returns the walk the Go search and findLarge make.
+// walker returns the walk the Go search makes.
 func (q *grepQuery) walker() *walker {
 	return &walker{roots: q.roots, root: q.root, dir: q.dir, ignore: newIgnoreTree(q.root)}
+}
+
+// wholeFileRegexp returns pattern in multi-line mode, where ^ and $ match
+// at every line, so it matches a file wherever pattern matches a line;
+// nil for patterns that pin the text's own ends or turn that mode off.
+func wholeFileRegexp(pattern string) *regexp.Regexp {
+	if strings.Contains(pattern, `\A`) || strings.Contains(pattern, `\z`) || strings.Contains(pattern, "-m") {
+		return nil
+	}
+	re, err := regexp.Compile("(?m:" + pattern + ")")
+	if err != nil {
+		return nil
+	}
+	return re
 }
 
 // grepLine is one matching line.
@@ -176,23 +175,12 @@ func (c *grepCall) Execute(ctx context.Context, _ tools.Output) (*tools.Result, 
 
 // search runs ripgrep when available, falling back to the Go search when rg
 // fails (a pattern RE2 accepts and rg's regex engine does not, say). Both
-// report the files left out for their size, which rg does not tell: a walk
-// beside it counts them.
+// report the files left out for their size.
 func (c *grepCall) search(ctx context.Context) ([]grepLine, grepLarge, string, error) {
-	if rg := c.tool.ripgrep(); rg != "" {
-		type counted struct {
-			large grepLarge
-			err   error
-		}
-		done := make(chan counted, 1)
-		go func() {
-			l, err := findLarge(ctx, c.q)
-			done <- counted{l, err}
-		}()
-		lines, err := searchRipgrep(ctx, rg, c.q)
-		n := <-done
-		if err == nil && n.err == nil {
-			return lines, n.large, "ripgrep", nil
+	if rg := c.tool.rg.find(); rg != "" {
+		lines, large, err := searchRipgrep(ctx, rg, c.q)
+		if err == nil {
+			return lines, large, "ripgrep", nil
 		}
 		if ctx.Err() != nil {
 			return nil, grepLarge{}, "", ctx.Err()
@@ -200,9 +188,6 @@ func (c *grepCall) search(ctx context.Context) ([]grepLine, grepLarge, string, e
 		c.env.Log.Warn("ripgrep failed; searching in Go", "err", err)
 	}
 	lines, large, err := searchGo(ctx, c.q)
-	if err == nil && len(lines) > c.q.limit {
-		large, err = findLarge(ctx, c.q) // the search stopped early: count them all
-	}
 	return lines, large, "go", err
 }
 

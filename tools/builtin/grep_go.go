@@ -26,6 +26,9 @@ type grepJob struct {
 type grepDone struct {
 	seq   int
 	lines []grepLine
+	// large is set when the file was not searched for its size.
+	large bool
+	abs   string
 }
 
 // searchGo searches the files under q.dir with a bounded pool of workers fed
@@ -49,7 +52,8 @@ func searchGo(ctx context.Context, q grepQuery) ([]grepLine, grepLarge, error) {
 	for range min(runtime.GOMAXPROCS(0), 8) {
 		wg.Go(func() {
 			for j := range jobs {
-				d := grepDone{seq: j.seq, lines: grepFile(ctx, q, w, j)}
+				lines, large := grepFile(ctx, q, w, j)
+				d := grepDone{seq: j.seq, lines: lines, large: large, abs: j.abs}
 				select {
 				case results <- d:
 				case <-stop:
@@ -61,16 +65,15 @@ func searchGo(ctx context.Context, q grepQuery) ([]grepLine, grepLarge, error) {
 		})
 	}
 	walkErr := make(chan error, 1)
-	var large grepLarge
 	go func() {
 		defer close(jobs)
-		walkErr <- feedGrepJobs(ctx, q, w, &large, jobs, window, stop)
+		walkErr <- feedGrepJobs(ctx, q, w, jobs, window, stop)
 	}()
 	go func() {
 		wg.Wait()
 		close(results)
 	}()
-	out := collectInOrder(results, window, q.limit, halt)
+	out, large := collectInOrder(results, window, q.limit, halt)
 	err := <-walkErr
 	if ctx.Err() != nil {
 		return nil, grepLarge{}, ctx.Err()
@@ -79,18 +82,11 @@ func searchGo(ctx context.Context, q grepQuery) ([]grepLine, grepLarge, error) {
 }
 
 // feedGrepJobs walks q.dir and sends each candidate file, taking a window
-// slot per file, until the walk ends or stop is closed. Files over the size
-// limit are noted in large instead.
-func feedGrepJobs(ctx context.Context, q grepQuery, w *walker, large *grepLarge, jobs chan<- grepJob, window chan struct{}, stop <-chan struct{}) error {
+// slot per file, until the walk ends or stop is closed.
+func feedGrepJobs(ctx context.Context, q grepQuery, w *walker, jobs chan<- grepJob, window chan struct{}, stop <-chan struct{}) error {
 	seq := 0
-	return w.walk(ctx, func(abs string, rel []string, d fs.DirEntry) error {
+	return w.walk(ctx, func(abs string, rel []string, _ fs.DirEntry) error {
 		if !q.included(rel) {
-			return nil
-		}
-		if fi, err := d.Info(); err != nil {
-			return nil
-		} else if fi.Size() > q.maxFileSize {
-			large.add(abs)
 			return nil
 		}
 		select {
@@ -113,56 +109,64 @@ func feedGrepJobs(ctx context.Context, q grepQuery, w *walker, large *grepLarge,
 }
 
 // collectInOrder gathers results in walk order until limit+1 lines are in,
-// then halts the search; it drains results until the workers are done.
-func collectInOrder(results <-chan grepDone, window chan struct{}, limit int, halt func()) []grepLine {
-	pending := map[int][]grepLine{}
+// then halts the search; it drains results until the workers are done. It
+// notes the files skipped for their size among those it took in.
+func collectInOrder(results <-chan grepDone, window chan struct{}, limit int, halt func()) ([]grepLine, grepLarge) {
+	pending := map[int]grepDone{}
 	next := 0
 	var out []grepLine
+	var large grepLarge
 	full := false
 	for d := range results {
 		if full {
 			continue
 		}
-		pending[d.seq] = d.lines
-		for lines, ok := pending[next]; ok; lines, ok = pending[next] {
+		pending[d.seq] = d
+		for d, ok := pending[next]; ok; d, ok = pending[next] {
 			delete(pending, next)
 			next++
 			<-window
-			out = append(out, lines...)
+			out = append(out, d.lines...)
+			if d.large {
+				large.add(d.abs)
+			}
 		}
 		if len(out) > limit {
 			full = true
 			halt()
 		}
 	}
-	return out
+	return out, large
 }
 
-// grepFile returns a file's matching lines (at most limit+1 of them). Binary
-// files (holding a NUL byte, as ripgrep judges), files over the size limit
-// and unreadable files give none. The file is opened through the walk's
-// os.Root.
-func grepFile(ctx context.Context, q grepQuery, w *walker, j grepJob) []grepLine {
+// grepFile returns a file's matching lines (at most limit+1 of them), or
+// large when it is over the size limit. Binary files (holding a NUL byte,
+// as ripgrep judges) and unreadable files give none. The file is opened
+// through the walk's os.Root.
+func grepFile(ctx context.Context, q grepQuery, w *walker, j grepJob) (_ []grepLine, large bool) {
 	if ctx.Err() != nil {
-		return nil
+		return nil, false
 	}
 	f, err := w.openFile(j.rel)
 	if err != nil {
-		return nil
+		return nil, false
 	}
 	defer f.Close()
 	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > q.maxFileSize {
-		return nil
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, false
+	}
+	if fi.Size() > q.maxFileSize {
+		return nil, true
 	}
 	data := make([]byte, fi.Size())
 	n, err := io.ReadFull(f, data)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
-		return nil
+		return nil, false
 	}
 	data = data[:n]
-	if bytes.IndexByte(data, 0) >= 0 {
-		return nil
+	if bytes.IndexByte(data, 0) >= 0 || (q.whole != nil && !q.whole.Match(data)) {
+		return nil, false
 	}
 	var out []grepLine
 	for n := 1; len(data) > 0 && len(out) <= q.limit; n++ {
@@ -176,7 +180,7 @@ func grepFile(ctx context.Context, q grepQuery, w *walker, j grepJob) []grepLine
 			out = append(out, grepLine{abs: j.abs, line: n, text: string(line)})
 		}
 	}
-	return out
+	return out, false
 }
 
 // grepLargeNamed is how many of the files skipped for their size a grep
@@ -195,22 +199,4 @@ func (l *grepLarge) add(abs string) {
 	if len(l.first) < grepLargeNamed {
 		l.first = append(l.first, abs)
 	}
-}
-
-// findLarge walks q.dir as the Go search does, counting the files over the
-// size limit that pass the include glob and ignore rules; ripgrep skips
-// them without a word.
-func findLarge(ctx context.Context, q grepQuery) (grepLarge, error) {
-	var large grepLarge
-	w := q.walker()
-	err := w.walk(ctx, func(abs string, rel []string, d fs.DirEntry) error {
-		if !q.included(rel) {
-			return nil
-		}
-		if fi, err := d.Info(); err == nil && fi.Size() > q.maxFileSize {
-			large.add(abs)
-		}
-		return nil
-	})
-	return large, err
 }

@@ -9,8 +9,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -19,22 +21,19 @@ import (
 // rgStderrCap bounds how much of rg's stderr is kept for error messages.
 const rgStderrCap = 4 << 10
 
-// rgArgs builds ripgrep's command line. rg runs in q.dir and searches ".".
-// Its own ignore handling is narrowed to what the Go search does (nested
-// .gitignore files, with or without a git repository); the results are then
-// filtered by the same include glob and ignore rules as the Go search, which
-// adds .geminiignore files and the ignore files between the root and q.dir.
+// rgArgs builds ripgrep's command line. rg runs in q.dir and searches "."
+// with all its threads, in no particular order; each file's matches stop
+// at limit+1. rg is given no size limit, since it would skip files without
+// a word: the matches of files over it are withheld here and the files
+// named instead (a large file without a match needs no note). Ignore
+// handling is rgIgnoreArgs'; the results are then filtered by the same
+// include glob and ignore rules as the Go search.
 func rgArgs(q grepQuery) []string {
-	args := []string{
-		"--json", "--no-config", "--hidden", "--sort", "path",
-		"--no-require-git", "--no-ignore-parent", "--no-ignore-global",
-		"--no-ignore-exclude", "--no-ignore-dot",
-		"--max-filesize", strconv.FormatInt(q.maxFileSize, 10),
-	}
+	args := append([]string{"--json", "--max-count", strconv.Itoa(q.limit + 1)}, rgIgnoreArgs(true)...)
 	if q.include != "" {
 		args = append(args, "--glob", q.include)
 	}
-	return append(args, "--glob", "!"+gitDir, "--regexp", q.re.String(), "--", ".")
+	return append(args, "--regexp", q.re.String(), "--", ".")
 }
 
 // rgMessage is the part of one line of `rg --json` output that grep reads.
@@ -64,76 +63,114 @@ func (d rgData) String() string {
 	return string(b)
 }
 
-// searchRipgrep runs rg and returns up to limit+1 matches in path order. rg
-// is killed as soon as enough matches are in, or when ctx is cancelled.
-func searchRipgrep(parent context.Context, rg string, q grepQuery) ([]grepLine, error) {
+// searchRipgrep runs rg and returns the first limit+1 matches in walk
+// order (path by path, as the Go search gives them), and the files it
+// skipped for their size. rg is killed when ctx is cancelled.
+func searchRipgrep(parent context.Context, rg string, q grepQuery) ([]grepLine, grepLarge, error) {
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, rg, rgArgs(q)...)
 	cmd.Dir = q.dir
 	cmd.WaitDelay = time.Second
-	stderr := &cappedBuffer{max: rgStderrCap}
-	cmd.Stderr = stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", errRipgrep, err)
+		return nil, grepLarge{}, errors.Join(errRipgrep, err)
 	}
+	stderr := &cappedBuffer{max: rgStderrCap}
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("%w: %w", errRipgrep, err)
+		return nil, grepLarge{}, errors.Join(errRipgrep, err)
 	}
-	out, readErr := readRipgrep(stdout, q)
-	full := len(out) > q.limit
-	cancel() // kills rg if it is still running: we have all we need
+	filter := newIgnoreFilter(newIgnoreTree(q.root), relComponents(q.root, q.dir))
+	top := &grepTop{k: q.limit + 1}
+	largePaths, readErr := readRipgrep(stdout, q, filter, top)
+	if readErr != nil {
+		cancel()
+	}
 	waitErr := cmd.Wait()
 	switch {
 	case parent.Err() != nil:
-		return nil, parent.Err()
-	case full:
-		return out, nil
+		return nil, grepLarge{}, parent.Err()
 	case readErr != nil:
-		return nil, fmt.Errorf("%w: reading output: %w", errRipgrep, readErr)
+		return nil, grepLarge{}, fmt.Errorf("%w: reading output: %w", errRipgrep, readErr)
 	}
 	var exit *exec.ExitError
-	if errors.As(waitErr, &exit) && exit.ExitCode() == 1 {
-		return out, nil // no match
+	if waitErr != nil && !(errors.As(waitErr, &exit) && exit.ExitCode() == 1) && top.total == 0 {
+		return nil, grepLarge{}, fmt.Errorf("%w: %w: %s", errRipgrep, waitErr, strings.TrimSpace(stderr.String()))
 	}
-	if waitErr != nil && len(out) == 0 {
-		return nil, fmt.Errorf("%w: %w: %s", errRipgrep, waitErr, strings.TrimSpace(stderr.String()))
-	}
-	return out, nil
+	return top.lines(), largeFiles(q, filter, largePaths), nil
 }
 
-// readRipgrep reads rg's JSON stream, keeping the matches in files that pass
-// the include glob and ignore rules, until limit+1 are in.
-func readRipgrep(r io.Reader, q grepQuery) ([]grepLine, error) {
+// readRipgrep reads rg's JSON stream, one file's messages after another,
+// offering the matches of each file that passes the include glob and the
+// ignore rules to top; it returns the files with matches that are over
+// the size limit instead.
+func readRipgrep(r io.Reader, q grepQuery, filter *ignoreFilter, top *grepTop) (large []string, _ error) {
 	br := bufio.NewReaderSize(r, 64<<10)
-	ignore := newIgnoreTree(q.root)
-	fromRoot := relComponents(q.root, q.dir)
-	var out []grepLine
-	for len(out) <= q.limit {
+	var file string
+	var lines []grepLine
+	flush := func() {
+		if len(lines) > 0 {
+			rel := strings.Split(file, "/")
+			switch {
+			case !q.included(rel) || filter.ignored(rel):
+			case fileSize(filepath.Join(q.dir, file)) > q.maxFileSize:
+				large = append(large, file)
+			default:
+				top.add(file, lines)
+			}
+		}
+		lines = nil
+	}
+	for {
 		line, err := br.ReadBytes('\n')
-		if len(line) > 0 {
+		if bytes.HasPrefix(line, []byte(`{"type":"match"`)) {
 			var m rgMessage
 			if jerr := json.Unmarshal(line, &m); jerr != nil {
-				return out, jerr
+				return large, jerr
 			}
-			if m.Type == "match" {
-				path := strings.TrimPrefix(filepath.ToSlash(m.Data.Path.String()), "./")
-				rel := strings.Split(path, "/")
-				if q.included(rel) && !ignore.ignored(append(fromRoot[:len(fromRoot):len(fromRoot)], rel...), false) {
-					text := strings.TrimSuffix(m.Data.Lines.String(), "\n")
-					out = append(out, grepLine{abs: filepath.Join(q.dir, path), line: m.Data.LineNumber, text: text})
-				}
+			path := strings.TrimPrefix(filepath.ToSlash(m.Data.Path.String()), "./")
+			if path != file {
+				flush()
+				file = path
+			}
+			if top.wants(path) || len(lines) == 0 {
+				text := strings.TrimSuffix(m.Data.Lines.String(), "\n")
+				lines = append(lines, grepLine{abs: filepath.Join(q.dir, path), line: m.Data.LineNumber, text: text})
 			}
 		}
 		if errors.Is(err, io.EOF) {
-			return out, nil
+			flush()
+			return large, nil
 		}
 		if err != nil {
-			return out, err
+			return large, err
 		}
 	}
-	return out, nil
+}
+
+// fileSize is a file's size, not following a symbolic link; 0 when it
+// cannot be read.
+func fileSize(abs string) int64 {
+	fi, err := os.Lstat(abs)
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
+}
+
+// largeFiles lists the files whose matches were withheld for their size,
+// in walk order.
+func largeFiles(q grepQuery, filter *ignoreFilter, paths []string) grepLarge {
+	slices.SortFunc(paths, comparePaths)
+	var large grepLarge
+	for _, p := range paths {
+		rel := strings.Split(p, "/")
+		if q.included(rel) && !filter.ignored(rel) {
+			large.add(filepath.Join(q.dir, p))
+		}
+	}
+	return large
 }
 
 // cappedBuffer keeps the first max bytes written to it and drops the rest.

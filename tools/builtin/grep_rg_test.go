@@ -40,11 +40,15 @@ func TestGrepRipgrepFiltersAndStops(t *testing.T) {
 		rgMatchLine("./private/notes.txt", 1, "ignored by .geminiignore"),
 		rgMatchLine("./src/util/generated.go", 1, "ignored by the nested .gitignore"),
 	)
+	// rg's threads print files in any order: the first lines in walk
+	// order are shown, whichever file came first.
+	for i := 1; i <= 3; i++ {
+		lines = append(lines, rgMatchLine("./zz.go", i, fmt.Sprintf("later %d", i)))
+	}
 	for i := 1; i <= 10; i++ {
 		lines = append(lines, rgMatchLine("./main.go", i, fmt.Sprintf("hello %d", i)))
 	}
-	// rg prints its matches, then would run forever: it must be killed.
-	rg := fakeRipgrep(t, "cat <<'EOF'\n"+strings.Join(lines, "\n")+"\nEOF\nexec sleep 600")
+	rg := fakeRipgrep(t, "cat <<'EOF'\n"+strings.Join(lines, "\n")+"\nEOF")
 	res := runGrep(t, root, rg, ReadOnlyOptions{MaxGrepMatches: 3}, `{"pattern":"hello"}`)
 	want := "Found the first 3 matches for pattern \"hello\" in the session root:\n---\nFile: main.go\n" +
 		"L1: hello 1\nL2: hello 2\nL3: hello 3\n---\n" +

@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 
 // The per-directory ignore files honoured. Gemini CLI's .geminiignore is read
@@ -19,10 +17,14 @@ const (
 
 // ignoreRules are the ignore patterns in force in one directory: its own
 // files' patterns, then (through parent) those of the directories above it up
-// to the root. Deeper patterns take precedence, as in git.
+// to the root, then the repository's .git/info/exclude and the user's global
+// excludes file. Deeper patterns take precedence, as in git.
 type ignoreRules struct {
-	parent   *ignoreRules
-	patterns []gitignore.Pattern
+	parent *ignoreRules
+	// depth is how many components the rules' directory is below the root;
+	// patterns match the path below it.
+	depth int
+	set   patternSet
 }
 
 // match reports whether path (components relative to the root) is ignored.
@@ -30,13 +32,11 @@ type ignoreRules struct {
 // file under an ignored directory is never asked about.
 func (r *ignoreRules) match(path []string, isDir bool) bool {
 	for rs := r; rs != nil; rs = rs.parent {
-		for i := len(rs.patterns) - 1; i >= 0; i-- {
-			switch rs.patterns[i].Match(path, isDir) {
-			case gitignore.Exclude:
-				return true
-			case gitignore.Include:
-				return false
-			}
+		if len(path) <= rs.depth {
+			continue
+		}
+		if p := rs.set.last(path[rs.depth:], isDir); p != nil {
+			return !p.negate
 		}
 	}
 	return false
@@ -47,15 +47,29 @@ func (r *ignoreRules) match(path []string, isDir bool) bool {
 // safe for concurrent use and lives for one tool call.
 type ignoreTree struct {
 	root string
+	// base holds the rules that apply everywhere below root (exclude and
+	// global files); nil when there are none.
+	base *ignoreRules
 	// mu guards dirs.
 	mu sync.Mutex
 	// dirs caches rules by slash-joined directory path relative to root.
 	dirs map[string]*ignoreRules
 }
 
-// newIgnoreTree returns the rules for the directories under root.
+// newIgnoreTree returns the rules for the directories under root: the
+// global excludes file, root's .git/info/exclude, then the ignore files of
+// each directory.
 func newIgnoreTree(root string) *ignoreTree {
-	return &ignoreTree{root: root, dirs: map[string]*ignoreRules{}}
+	t := &ignoreTree{root: root, dirs: map[string]*ignoreRules{}}
+	for _, file := range []string{globalExcludesFile(root), infoExcludeFile(root)} {
+		if file == "" {
+			continue
+		}
+		if ps := readPatterns(file, nil); len(ps) > 0 {
+			t.base = &ignoreRules{parent: t.base, set: newPatternSet(ps)}
+		}
+	}
+	return t
 }
 
 // rules returns the rules in force in directory dir (components relative to
@@ -64,23 +78,25 @@ func (t *ignoreTree) rules(dir []string) *ignoreRules {
 	if t == nil {
 		return nil
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.rulesLocked(dir)
-}
-
-func (t *ignoreTree) rulesLocked(dir []string) *ignoreRules {
 	key := strings.Join(dir, "/")
-	if r, ok := t.dirs[key]; ok {
+	t.mu.Lock()
+	r, ok := t.dirs[key]
+	t.mu.Unlock()
+	if ok {
 		return r
 	}
-	var parent *ignoreRules
+	parent := t.base
 	if len(dir) > 0 {
-		parent = t.rulesLocked(dir[:len(dir)-1])
+		parent = t.rules(dir[:len(dir)-1])
 	}
-	r := parent
-	if ps := loadPatterns(filepath.Join(t.root, filepath.Join(dir...)), dir); len(ps) > 0 {
-		r = &ignoreRules{parent: parent, patterns: ps}
+	r = parent
+	if ps := loadPatterns(filepath.Join(t.root, filepath.Join(dir...))); len(ps) > 0 {
+		r = &ignoreRules{parent: parent, depth: len(dir), set: newPatternSet(ps)}
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if prev, ok := t.dirs[key]; ok {
+		return prev // another goroutine loaded it first: keep one copy
 	}
 	t.dirs[key] = r
 	return r
@@ -101,27 +117,28 @@ func (t *ignoreTree) ignored(path []string, isDir bool) bool {
 	return false
 }
 
-// loadPatterns reads the ignore files of directory abs; domain is its path
-// relative to the root. Unreadable or missing files add nothing.
-func loadPatterns(abs string, domain []string) []gitignore.Pattern {
-	var ps []gitignore.Pattern
+// loadPatterns reads the ignore files of directory abs. Unreadable or
+// missing files add nothing.
+func loadPatterns(abs string) []ignorePattern {
+	var ps []ignorePattern
 	for _, name := range []string{gitIgnoreFile, geminiIgnoreFile} {
-		f, err := os.Open(filepath.Join(abs, name))
-		if err != nil {
-			continue
+		ps = readPatterns(filepath.Join(abs, name), ps)
+	}
+	return ps
+}
+
+// readPatterns appends the patterns of one ignore file to ps.
+func readPatterns(file string, ps []ignorePattern) []ignorePattern {
+	f, err := os.Open(file)
+	if err != nil {
+		return ps
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if p, ok := parseIgnoreLine(sc.Text()); ok {
+			ps = append(ps, p)
 		}
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			line := strings.TrimSuffix(sc.Text(), "\r")
-			if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
-				continue
-			}
-			// A leading "\#" or "\!" stays escaped: the matcher reads it
-			// as the literal character, and it is then neither a comment
-			// nor a negation.
-			ps = append(ps, gitignore.ParsePattern(line, domain))
-		}
-		_ = f.Close()
 	}
 	return ps
 }

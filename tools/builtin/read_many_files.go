@@ -52,7 +52,7 @@ func (t *readManyFilesTool) prepare(env *tools.Env, p readManyFilesParams) (tool
 		if strings.TrimSpace(arg) == "" {
 			continue
 		}
-		s, err := newManySource(env, arg, p.RespectGitIgnore)
+		s, err := newManySource(env, t.opts.Read, arg, p.RespectGitIgnore)
 		if err != nil {
 			return nil, err
 		}
@@ -80,7 +80,7 @@ type manySource struct {
 
 // newManySource resolves arg: a path that exists (or names no pattern) is
 // taken literally, anything else as a glob run by the glob tool.
-func newManySource(env *tools.Env, arg string, respect bool) (manySource, error) {
+func newManySource(env *tools.Env, opts ReadOnlyOptions, arg string, respect bool) (manySource, error) {
 	arg = strings.TrimSpace(arg)
 	abs, rerr := env.Roots.Resolve(arg)
 	if !strings.ContainsAny(arg, "*?[{") {
@@ -95,7 +95,7 @@ func newManySource(env *tools.Env, arg string, respect bool) (manySource, error)
 	if err != nil {
 		return manySource{}, err
 	}
-	inv, err := newGlob(ReadOnlyOptions{}).Prepare(env, args)
+	inv, err := newGlob(opts).Prepare(env, args)
 	if err != nil {
 		return manySource{}, err
 	}

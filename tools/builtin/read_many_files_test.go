@@ -34,7 +34,8 @@ func shownFiles(env *tools.Env, res *tools.Result) []string {
 func TestReadManyFilesGolden(t *testing.T) {
 	root, _ := readManyFixture(t)
 	env := newEnv(t, root)
-	tool := extraTool(t, "read_many_files", ExtraOptions{})
+	// The Go walk counts every ignored entry; ripgrep prunes them unseen.
+	tool := extraTool(t, "read_many_files", ExtraOptions{Read: ReadOnlyOptions{RipgrepPath: "-"}})
 	res := call(t, tool, env, `{"paths":["src/**/*.go","README.md","nope.md"],"exclude":["*_test.go"]}`)
 	if res.IsError {
 		t.Fatalf("error result: %s", res.Text)
@@ -94,7 +95,8 @@ func TestReadManyFilesSelection(t *testing.T) {
 func TestReadManyFilesSkips(t *testing.T) {
 	root, pngData := readManyFixture(t)
 	env := newEnv(t, root)
-	tool := extraTool(t, "read_many_files", ExtraOptions{})
+	// The Go walk counts every ignored entry; ripgrep prunes them unseen.
+	tool := extraTool(t, "read_many_files", ExtraOptions{Read: ReadOnlyOptions{RipgrepPath: "-"}})
 	res := call(t, tool, env, `{"paths":["build/out.go","secret.txt","private","nope.txt","*.xyz","blob.bin"]}`)
 	want := "No files were read.\nSkipped 6:\n" +
 		"- build/out.go: ignored by .gitignore or .geminiignore; pass respect_git_ignore false to read it\n" +

@@ -35,6 +35,14 @@ type walker struct {
 	maxDepth int
 	// ignored counts entries skipped by the ignore rules.
 	ignored int
+	// rg, when set, is the ripgrep binary that lists the files instead of
+	// the Go walk, in no particular order (see walkRipgrep).
+	rg string
+	// nameGlob, when set, is a glob every file's name matches (the last
+	// component of the caller's pattern): rg lists only those. foldCase
+	// matches it ignoring case.
+	nameGlob string
+	foldCase bool
 }
 
 // visitFunc receives one regular file: its absolute path, its components
@@ -50,42 +58,59 @@ func (w *walker) walk(ctx context.Context, visit visitFunc) error {
 		}
 		defer w.close()
 	}
-	err := w.walkDir(ctx, w.dir, relComponents(w.root, w.dir), nil, visit)
+	if w.rg != "" {
+		err := w.walkRipgrep(ctx, visit)
+		if !errors.Is(err, errRgInexact) && !errors.Is(err, errRipgrep) {
+			if errors.Is(err, errStopWalk) {
+				return nil
+			}
+			return err
+		}
+		w.ignored = 0
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	r := &dirReader{w: w, ctx: ctx, sem: make(chan struct{}, walkReaders)}
+	defer func() {
+		cancel()
+		r.wg.Wait() // the readers are done before the caller closes w.top
+	}()
+	fromRoot := relComponents(w.root, w.dir)
+	err := w.walkDir(ctx, r, w.dir, r.start(fromRoot, nil), visit)
 	if errors.Is(err, errStopWalk) {
 		return nil
 	}
 	return err
 }
 
-func (w *walker) walkDir(ctx context.Context, abs string, fromRoot, rel []string, visit visitFunc) error {
-	if err := ctx.Err(); err != nil {
+// walkDir visits one directory's entries in order, reading up to
+// walkAhead of its subdirectories ahead (in parallel, with their ignore
+// rules applied) while it visits the ones before them.
+func (w *walker) walkDir(ctx context.Context, r *dirReader, abs string, read *dirRead, visit visitFunc) error {
+	entries, err := read.wait(ctx)
+	if err != nil {
 		return err
 	}
-	entries, err := tools.ReadDirRoot(w.top, relPath(rel))
-	if err != nil {
-		return nil // unreadable directories are skipped, as git and rg do
-	}
-	rules := w.ignore.rules(fromRoot)
-	for _, d := range entries {
-		name := d.Name()
-		if name == gitDir {
-			continue
+	next, inFlight := 0, 0
+	for i := range entries {
+		for ; next < len(entries) && inFlight < walkAhead; next++ {
+			if entries[next].descend {
+				entries[next].read = r.start(entries[next].fromRoot, entries[next].rel)
+				inFlight++
+			}
 		}
-		childRoot := append(fromRoot[:len(fromRoot):len(fromRoot)], name)
-		childRel := append(rel[:len(rel):len(rel)], name)
-		if rules.match(childRoot, d.IsDir()) {
+		e := &entries[i]
+		if e.ignored {
 			w.ignored++
 			continue
 		}
-		childAbs := filepath.Join(abs, name)
+		childAbs := filepath.Join(abs, e.d.Name())
 		switch {
-		case d.IsDir():
-			if w.maxDepth > 0 && len(childRel) >= w.maxDepth {
-				continue
-			}
-			err = w.walkDir(ctx, childAbs, childRoot, childRel, visit)
-		case d.Type().IsRegular():
-			err = visit(childAbs, childRel, d)
+		case e.descend:
+			inFlight--
+			err = w.walkDir(ctx, r, childAbs, e.read, visit)
+			e.read = nil
+		case e.d.Type().IsRegular():
+			err = visit(childAbs, e.rel, e.d)
 		}
 		if err != nil {
 			return err

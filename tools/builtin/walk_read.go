@@ -1,0 +1,97 @@
+package builtin
+
+import (
+	"companion/tools"
+	"context"
+	"io/fs"
+	"sync"
+)
+
+const (
+	// walkReaders is how many directories a walk reads at once.
+	walkReaders = 8
+	// walkAhead is how many of one directory's subdirectories a walk reads
+	// ahead of the one it is visiting.
+	walkAhead = 16
+)
+
+// dirReader reads a walk's directories in goroutines of their own, at most
+// walkReaders at a time, judging each entry by the ignore rules as it goes
+// so the matching runs in parallel too.
+type dirReader struct {
+	w   *walker
+	ctx context.Context
+	sem chan struct{}
+	wg  sync.WaitGroup
+}
+
+// walkEntry is one entry of a directory read, judged.
+type walkEntry struct {
+	d fs.DirEntry
+	// fromRoot and rel are the entry's components relative to the root and
+	// to the walk's start.
+	fromRoot, rel []string
+	// ignored entries are left out; descend marks a directory to walk.
+	ignored, descend bool
+	// read is the subdirectory's read, once started.
+	read *dirRead
+}
+
+// dirRead is a directory read in progress.
+type dirRead struct {
+	done    chan struct{}
+	entries []walkEntry
+}
+
+// wait returns the read's entries once they are in, or ctx's error.
+func (d *dirRead) wait(ctx context.Context) ([]walkEntry, error) {
+	select {
+	case <-d.done:
+		return d.entries, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// start reads the directory fromRoot (rel below the start) in the background.
+func (r *dirReader) start(fromRoot, rel []string) *dirRead {
+	d := &dirRead{done: make(chan struct{})}
+	r.wg.Go(func() {
+		defer close(d.done)
+		select {
+		case r.sem <- struct{}{}:
+		case <-r.ctx.Done():
+			return
+		}
+		defer func() { <-r.sem }()
+		d.entries = r.read(fromRoot, rel)
+	})
+	return d
+}
+
+// read lists one directory, sorted by name, without .git; unreadable
+// directories are empty, as git and rg skip them.
+func (r *dirReader) read(fromRoot, rel []string) []walkEntry {
+	w := r.w
+	des, err := tools.ReadDirRoot(w.top, relPath(rel))
+	if err != nil && len(des) == 0 {
+		return nil
+	}
+	rules := w.ignore.rules(fromRoot)
+	out := make([]walkEntry, 0, len(des))
+	for _, d := range des {
+		name := d.Name()
+		if name == gitDir {
+			continue
+		}
+		e := walkEntry{
+			d:        d,
+			fromRoot: append(fromRoot[:len(fromRoot):len(fromRoot)], name),
+			rel:      append(rel[:len(rel):len(rel)], name),
+		}
+		e.ignored = rules.match(e.fromRoot, d.IsDir())
+		e.descend = d.IsDir() && !e.ignored && (w.maxDepth == 0 || len(e.rel) < w.maxDepth)
+		out = append(out, e)
+	}
+	return out
+}
