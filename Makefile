@@ -113,7 +113,8 @@ bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./rpc ./acp ./agent/... ./bench
 
 # bench-linux installs Debian's linux-source-6.1, unpacks and commits it once
-# into BENCH_LINUX_DIR, then prints the search tools' times against rg.
+# into BENCH_LINUX_DIR, then prints the search tools' times against rg and
+# the checkpoints' against git status (in a shared clone they may edit).
 BENCH_LINUX_DIR ?= $(HOME)/.cache/companion-bench/linux
 SUDO ?= $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 bench-linux:
@@ -122,11 +123,14 @@ bench-linux:
 	  [ -f /usr/src/linux-source-6.1.tar.xz ] || $(SUDO) apt-get install -y linux-source-6.1; \
 	  rm -rf "$(BENCH_LINUX_DIR).tmp" && mkdir -p "$(BENCH_LINUX_DIR).tmp" && \
 	  tar -xJf /usr/src/linux-source-6.1.tar.xz -C "$(BENCH_LINUX_DIR).tmp" --strip-components=1 && \
+	  sed -i '/^# Debian packaging/,$$d' "$(BENCH_LINUX_DIR).tmp/.gitignore" && \
 	  git -C "$(BENCH_LINUX_DIR).tmp" init -q && git -C "$(BENCH_LINUX_DIR).tmp" add -A && \
 	  git -C "$(BENCH_LINUX_DIR).tmp" -c user.name=bench -c user.email=bench@localhost commit -qm "linux 6.1" && \
 	  mv "$(BENCH_LINUX_DIR).tmp" "$(BENCH_LINUX_DIR)"; \
 	fi
 	COMPANION_BENCH_LINUX="$(BENCH_LINUX_DIR)" $(GO) test -run='^$$' -bench=ScaleLinux -benchtime=3x -timeout=60m -v ./bench
+	@[ -e "$(BENCH_LINUX_DIR)-edits/.git" ] || git clone -q --shared "$(BENCH_LINUX_DIR)" "$(BENCH_LINUX_DIR)-edits"
+	COMPANION_BENCH_TREE="$(BENCH_LINUX_DIR)-edits" $(GO) test -run='^$$' -bench=Checkpoint -benchtime=3x -timeout=60m -v ./bench
 
 # eval runs the task suite with the model the environment names (GEMINI_API_KEY,
 # or EVAL_FLAGS="--openai-base-url URL --model NAME"); without one it says how.
