@@ -167,10 +167,4 @@ func generatedRepo(b *testing.B) string {
 	return root
 }
 
-func median(ds []time.Duration) time.Duration {
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	return s[len(s)/2]
-}
-
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1e3 }
