@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"companion/agent"
 	"companion/agent/checkpoint"
@@ -50,22 +52,63 @@ func SessionConfig(cfg config.Config, root string) (config.Config, bool, error) 
 
 // Policy builds the permission policy from the settings' rules, with
 // extraAllow (rules given on the command line) added to the allow list.
-func Policy(cfg config.Config, roots *tools.Roots, trusted bool, extraAllow ...string) (*policy.Policy, error) {
+// A rule that cannot be read or names no known tool (of companion's, of
+// reg's when set, or of Claude Code's) is an error naming the file and
+// line it was read from. notes name the rules that match nothing here
+// (Claude Code tools companion lacks), for the user.
+func Policy(cfg config.Config, roots *tools.Roots, reg *tools.Registry, trusted bool,
+	extraAllow ...string) (pol *policy.Policy, notes []string, err error) {
+	var known func(string) bool
+	if reg != nil {
+		known = func(name string) bool { _, ok := reg.Get(name); return ok }
+	}
+	rules, err := Rules(cfg, known, extraAllow...)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, list := range [][]policy.Rule{rules.Allow, rules.Ask, rules.Deny, rules.Only} {
+		for _, r := range list {
+			if r.Inert() {
+				notes = append(notes, fmt.Sprintf("The permission rule %s has no effect: companion has no %s tool.", r, r.Tool))
+			}
+		}
+	}
+	return policy.New(policy.Options{Trusted: trusted, Roots: roots, Rules: rules, Mode: cfg.ApprovalMode}), notes, nil
+}
+
+// Rules reads the settings' permission rules, in companion's syntax or
+// Claude Code's (policy.ParseRuleAt); known, when set, accepts tool
+// names besides companion's built-in ones.
+func Rules(cfg config.Config, known func(string) bool, extraAllow ...string) (policy.Rules, error) {
 	var rules policy.Rules
 	p := cfg.Permissions
+	home, _ := os.UserHomeDir()
 	for _, set := range []struct {
 		in  []string
 		out *[]policy.Rule
-	}{{append(append([]string(nil), p.Allow...), extraAllow...), &rules.Allow}, {p.Ask, &rules.Ask}, {p.Deny, &rules.Deny}} {
+	}{{append(append([]string(nil), p.Allow...), extraAllow...), &rules.Allow}, {p.Ask, &rules.Ask},
+		{p.Deny, &rules.Deny}, {p.Only, &rules.Only}} {
 		for _, text := range set.in {
-			r, err := policy.ParseRule(text)
+			where := p.Origins[text]
+			file := where
+			if i := strings.LastIndex(where, ":"); i > 0 {
+				file = where[:i]
+			}
+			at := policy.Place{Home: home}
+			if file != "" {
+				at.Dir = filepath.Dir(file)
+			}
+			r, err := policy.ParseRuleAt(text, at, known)
 			if err != nil {
-				return nil, fmt.Errorf("permission rule: %w", err)
+				if where != "" {
+					return rules, fmt.Errorf("%s: permission %w", where, err)
+				}
+				return rules, fmt.Errorf("permission %w", err)
 			}
 			*set.out = append(*set.out, r)
 		}
 	}
-	return policy.New(policy.Options{Trusted: trusted, Roots: roots, Rules: rules}), nil
+	return rules, nil
 }
 
 // Hooks builds the hook runner from the user's hooks, then the project's,
@@ -134,7 +177,7 @@ type Base struct {
 func AgentOptions(b Base) (agent.Options, error) {
 	root := b.Roots.Primary()
 	cfg := b.Config
-	pol, err := Policy(cfg, b.Roots, b.Trusted, b.AllowRules...)
+	pol, ruleNotes, err := Policy(cfg, b.Roots, b.Tools, b.Trusted, b.AllowRules...)
 	if err != nil {
 		return agent.Options{}, err
 	}
@@ -159,7 +202,7 @@ func AgentOptions(b Base) (agent.Options, error) {
 	if !b.Trusted && b.Untrusted != "" {
 		opts.Notices = append(opts.Notices, agent.Notice{Level: "warning", Text: UntrustedNotice(b.Untrusted)})
 	}
-	for _, w := range cfg.Warnings {
+	for _, w := range slices.Concat(cfg.Warnings, ruleNotes) {
 		opts.Notices = append(opts.Notices, agent.Notice{Level: "warning", Text: w})
 	}
 	if pending := cfg.PendingProject; pending != nil {
