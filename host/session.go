@@ -115,22 +115,26 @@ func Rules(cfg config.Config, known func(string) bool, extraAllow ...string) (po
 // then extra (hooks a front end's client registered); bad entries are
 // logged and skipped. It returns nil when there is no hook at all.
 func Hooks(cfg config.Config, log *slog.Logger, extra hooks.Config) *hooks.Runner {
-	return hookRunner(cfg, log, extra, nil, nil)
+	r, _ := hookRunner(cfg, log, extra, nil, nil)
+	return r
 }
 
 // hookRunner is Hooks with the project's hooks held to projectOn (when
 // set: they run only while it says so) and every hook command run
-// through wrap (the sandbox; nil runs them as they are).
+// through wrap (the sandbox; nil runs them as they are). problems say
+// which hooks were skipped and why, for the user.
 func hookRunner(cfg config.Config, log *slog.Logger, extra hooks.Config, projectOn func() bool,
-	wrap func([]string) ([]string, error)) *hooks.Runner {
+	wrap func([]string) ([]string, error)) (r *hooks.Runner, problems []string) {
 	var all hooks.Config
 	for i, raw := range []json.RawMessage{cfg.Hooks, cfg.ProjectHooks} {
 		if len(raw) == 0 {
 			continue
 		}
-		h, err := hooks.Parse(raw)
+		src := cfg.Sources[[]string{"hooks", "projectHooks"}[i]]
+		h, err := hooks.ParseAs(raw, strings.Contains(filepath.ToSlash(src), "/.claude/"))
 		if err != nil {
-			log.Warn("some hooks were skipped", "err", err)
+			log.Warn("some hooks were skipped", "settings", src, "err", err)
+			problems = append(problems, fmt.Sprintf("Some hooks of %s were skipped: %v", src, err))
 		}
 		if i == 1 && projectOn != nil {
 			h = h.Gated(projectOn)
@@ -139,9 +143,9 @@ func hookRunner(cfg config.Config, log *slog.Logger, extra hooks.Config, project
 	}
 	all = all.Merge(extra)
 	if all.Empty() {
-		return nil
+		return nil, problems
 	}
-	return hooks.NewRunner(all, hooks.Options{Log: log, Wrap: wrap})
+	return hooks.NewRunner(all, hooks.Options{Log: log, Wrap: wrap}), problems
 }
 
 // Base is what every front end's session needs besides its client's
@@ -196,14 +200,18 @@ func AgentOptions(b Base) (agent.Options, error) {
 	opts.Prompt.Disable, opts.Prompt.Sandbox, opts.Prompt.SandboxNetwork = cfg.SystemPrompt.Disable, cfg.Sandbox, cfg.SandboxNetwork
 	opts.Prompt.Shell = cfg.Shell
 	opts.Agents, opts.SlashCommands = definitions(root, cfg.ConfigDir(), getenv("HOME"), b.Trusted, log)
-	opts.Hooks = hookRunner(cfg, log, b.Hooks, b.ProjectOn, commandWrap(commandSandbox(cfg, b.Sandbox), b.Roots, hooksNetwork(cfg)))
+	var hookProblems []string
+	opts.Hooks, hookProblems = hookRunner(cfg, log, b.Hooks, b.ProjectOn, commandWrap(commandSandbox(cfg, b.Sandbox), b.Roots, hooksNetwork(cfg)))
 	opts.SandboxProber = b.Sandbox
 	addSkills(&opts, b, getenv, pol.Trusted, log)
 	if !b.Trusted && b.Untrusted != "" {
 		opts.Notices = append(opts.Notices, agent.Notice{Level: "warning", Text: UntrustedNotice(b.Untrusted)})
 	}
-	for _, w := range slices.Concat(cfg.Warnings, ruleNotes) {
+	for _, w := range slices.Concat(cfg.Warnings, ruleNotes, hookProblems) {
 		opts.Notices = append(opts.Notices, agent.Notice{Level: "warning", Text: w})
+	}
+	for _, u := range cfg.Unread {
+		opts.Notices = append(opts.Notices, agent.Notice{Level: "info", Text: u})
 	}
 	if pending := cfg.PendingProject; pending != nil {
 		opts.Notices = append(opts.Notices, agent.Notice{Level: "warning", Text: PendingText(pending)})
