@@ -143,7 +143,16 @@ func newLogger(file, level string, stderr io.Writer, wrap func(io.Writer) io.Wri
 		w, closeFn = f, func() { f.Close() }
 	}
 	w = wrap(w)
-	// Libraries that use the standard log package (genai does) write there too.
-	log.SetOutput(w)
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lv})), closeFn, nil
+	logger := slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lv}))
+	routeStdLog(logger.Handler())
+	return logger, closeFn, nil
+}
+
+// routeStdLog sends what libraries print through the standard log
+// package into companion's logger, as debug records: genai logs every
+// cancelled stream there ("Error context canceled"), which is no news
+// for the user, and the errors that matter come back as errors.
+func routeStdLog(h slog.Handler) {
+	log.SetFlags(0)
+	log.SetOutput(slog.NewLogLogger(h, slog.LevelDebug).Writer())
 }
