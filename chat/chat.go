@@ -48,6 +48,9 @@ type Options struct {
 	// requests per prompt (0 keeps the settings').
 	AllowedTools []string
 	MaxTurns     int
+	// First, when set, is the first prompt, run as if typed
+	// (`companion "fix the tests"`).
+	First string
 }
 
 // chat is one running chat: the session, the terminal and its lines.
@@ -93,6 +96,11 @@ func (c *chat) banner() {
 
 // loop reads prompts and runs them until the chat ends.
 func (c *chat) loop(ctx context.Context) {
+	if first := strings.TrimSpace(c.o.First); first != "" {
+		c.out.prompt()
+		c.out.printf("%s\n", first)
+		c.turn(ctx, first)
+	}
 	interrupted := false
 	for {
 		c.out.prompt()

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -26,5 +27,65 @@ func TestCancelQuietStderr(t *testing.T) {
 	ed.Close()
 	if strings.Contains(ed.Stderr(), "context canceled") {
 		t.Errorf("stderr shows the library's cancel log:\n%s", ed.Stderr())
+	}
+}
+
+// TestPromptWithoutFlag: a prompt piped in without -p runs as Gemini CLI
+// runs it, words after the flags are the prompt (with piped text after
+// them), and on a terminal the words open the chat as its first message
+// (issue 29, item 10).
+func TestPromptWithoutFlag(t *testing.T) {
+	t.Parallel()
+	sc := script(t, `{"turns":[{"match":"question from the pipe","chunks":[{"text":"PIPED-ANSWER"}]},
+		{"match":"fix the tests","chunks":[{"text":"WORDS-ANSWER"}]}],"fallback":"error"}`)
+	tests := []struct {
+		name  string
+		args  []string
+		stdin *string
+		want  string
+	}{
+		{"piped, no -p", nil, strPtr("question from the pipe\n"), "PIPED-ANSWER"},
+		{"words", []string{"fix", "the", "tests"}, nil, "WORDS-ANSWER"},
+		{"words and a pipe", []string{"fix", "the", "tests"}, strPtr("and the pipe\n"), "WORDS-ANSWER"},
+	}
+	for _, tt := range tests {
+		cmd := exec.Command(binary, append([]string{"--script", sc}, tt.args...)...)
+		cmd.Env, cmd.Dir = env(t), workspace(t, nil)
+		if tt.stdin != nil {
+			cmd.Stdin = strings.NewReader(*tt.stdin)
+		}
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), tt.want) {
+			t.Errorf("%s: %v\n%s", tt.name, err, out)
+		}
+	}
+	it := iaStart(t, `{"turns":[{"match":"fix the tests","chunks":[{"text":"FIRST-MESSAGE-ANSWER"}]}]}`, "fix the tests")
+	it.iaExpect("FIRST-MESSAGE-ANSWER")
+	it.iaExpect("> ")
+	it.iaType("\x04")
+	if code := it.iaExit(); code != 0 {
+		t.Errorf("exit code = %d", code)
+	}
+}
+
+// TestGeminiFlags: -v and --version work after other flags, and --acp /
+// --experimental-acp serve ACP, so an editor configured for Gemini CLI
+// can start companion instead (issue 29, item 12).
+func TestGeminiFlags(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{{"-v"}, {"-m", "x", "--version"}, {"-y", "-v"}} {
+		out, err := exec.Command(binary, args...).CombinedOutput()
+		if err != nil || !strings.HasPrefix(string(out), "companion ") {
+			t.Errorf("%q: %v %s", args, err, out)
+		}
+	}
+	for _, flag := range []string{"--acp", "--experimental-acp"} {
+		cmd := exec.Command(binary, flag)
+		cmd.Env = env(t)
+		cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}` + "\n")
+		out, err := cmd.Output()
+		if err != nil || !strings.Contains(string(out), `"protocolVersion":1`) || !strings.Contains(string(out), `"id":1`) {
+			t.Errorf("%s: %v\n%s", flag, err, out)
+		}
 	}
 }
