@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"companion/agent"
-	"companion/agent/model"
 	"companion/host"
 )
 
@@ -161,7 +160,7 @@ func (c *chat) turn(ctx context.Context, text string) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		stop, err := c.agent.Prompt(tctx, []model.Part{{Text: text}})
+		stop, err := c.agent.Prompt(tctx, c.agent.PromptParts(tctx, text))
 		done <- result{stop, err}
 	}()
 	for {

@@ -1,7 +1,9 @@
 package e2e
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -88,4 +90,24 @@ func TestGeminiFlags(t *testing.T) {
 			t.Errorf("%s: %v\n%s", flag, err, out)
 		}
 	}
+}
+
+// TestAtPathInPrompt: "@path" in a -p prompt (and a chat line) sends the
+// file's content with the prompt, as Gemini CLI does (issue 29, item 9);
+// a word naming no file stays text.
+func TestAtPathInPrompt(t *testing.T) {
+	t.Parallel()
+	ws := workspace(t, map[string]string{"notes/plan.md": "CONTENT-OF-THE-PLAN"})
+	sc := script(t, `{"turns":[{"match":"CONTENT-OF-THE-PLAN","chunks":[{"text":"SAW-THE-FILE"}]}]}`)
+	o := runCompanion(t, runOpts{dir: ws, args: []string{"-p", "summarise @notes/plan.md for @nobody", "--script", sc}})
+	if o.Code != 0 || !strings.Contains(o.Stdout, "SAW-THE-FILE") {
+		t.Errorf("the file was not sent:\n%s", o)
+	}
+	it := iaStart(t, `{"turns":[{"match":"CONTENT-OF-THE-CHAT-FILE","chunks":[{"text":"CHAT-SAW-IT"}]}]}`)
+	os.WriteFile(filepath.Join(it.dir, "c.txt"), []byte("CONTENT-OF-THE-CHAT-FILE"), 0o644)
+	it.iaExpect("> ")
+	it.iaType("read @c.txt\n")
+	it.iaExpect("CHAT-SAW-IT")
+	it.iaType("\x04")
+	it.iaExit()
 }
