@@ -32,6 +32,8 @@ func Aliases() []Alias {
 		{Name: "grep", Claude: "Grep", Gemini: "search_file_content",
 			ClaudeKeys: map[string]string{"dir_path": "path", "include": "glob"}},
 		{Name: "web_fetch", Claude: "WebFetch", Gemini: "web_fetch"},
+		{Name: "google_web_search", Claude: "WebSearch", Gemini: "google_web_search"},
+		{Name: "ask_user", Claude: "AskUserQuestion"},
 		{Name: "write_todos", Claude: "TodoWrite", Gemini: "write_todos"},
 		{Name: "save_memory", Gemini: "save_memory"},
 		{Name: "delegate_to_agent", Claude: "Task", Gemini: "delegate_to_agent"},
@@ -45,7 +47,7 @@ func Aliases() []Alias {
 // ClaudeOnly are Claude Code tools companion has no counterpart for: a
 // rule or matcher naming one is understood but matches nothing here.
 func ClaudeOnly() []string {
-	return []string{"MultiEdit", "NotebookEdit", "NotebookRead", "WebSearch", "ExitPlanMode", "SlashCommand", "KillBash"}
+	return []string{"MultiEdit", "NotebookEdit", "NotebookRead", "ExitPlanMode", "SlashCommand", "KillBash"}
 }
 
 // AliasOf returns the alias entry of companion's tool name.

@@ -28,9 +28,10 @@ import (
 //     inside it;
 //   - WebFetch(domain:host) a host;
 //   - mcp__server and mcp__server__tool an MCP server or one of its tools;
-//   - Grep, Glob, LS, TodoWrite, Task, Skill, BashOutput and KillShell the
-//     tools companion has under other names (tools.Aliases);
-//   - WebSearch, NotebookRead and the like (tools.ClaudeOnly) nothing:
+//   - Grep, Glob, LS, WebSearch, TodoWrite, Task, Skill, BashOutput,
+//     KillShell and AskUserQuestion the tools companion has under other
+//     names (tools.Aliases);
+//   - NotebookRead, ExitPlanMode and the like (tools.ClaudeOnly) nothing:
 //     companion has no such tool, which Inert reports.
 
 // Place is where a rule was written: the folder of its settings file
