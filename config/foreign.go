@@ -111,14 +111,8 @@ func decodeGemini(path string, data []byte, getenv func(string) string) (foreign
 	}
 	f.Permissions = Permissions{Deny: append(s.Tools.Exclude, s.ExcludeTools...),
 		Allow: append(s.Tools.Allowed, s.AllowedTools...), Only: append(s.Tools.Core, s.CoreTools...)}
-	if m := s.General.DefaultApprovalMode; m != "" {
-		if f.Mode = geminiModes[m]; f.Mode == "" {
-			return f, fmt.Errorf("%s: general.defaultApprovalMode %q is not one of default, auto_edit, plan, yolo", path, m)
-		}
-	}
-	f.Permissions.noteOrigins(path, data)
-	f.Unread = unreadKeys(data, geminiRead)
-	return f, nil
+	f.Mode = s.General.DefaultApprovalMode
+	return f, f.finish(path, data, "general.defaultApprovalMode", geminiModes, geminiRead)
 }
 
 // decodeClaude reads a Claude Code settings file's text.
@@ -134,15 +128,24 @@ func decodeClaude(path string, data []byte, getenv func(string) string) (foreign
 	if err := decodeSettings(path, data, getenv, &s); err != nil {
 		return f, err
 	}
-	f.Permissions, f.Hooks = s.Permissions.Permissions, s.Hooks
-	if m := s.Permissions.DefaultMode; m != "" {
-		if f.Mode = claudeModes[m]; f.Mode == "" {
-			return f, fmt.Errorf("%s: permissions.defaultMode %q is not one of default, acceptEdits, plan, bypassPermissions", path, m)
-		}
-	}
+	f.Permissions, f.Hooks, f.Mode = s.Permissions.Permissions, s.Hooks, s.Permissions.DefaultMode
+	return f, f.finish(path, data, "permissions.defaultMode", claudeModes, claudeRead)
+}
+
+// finish translates the file's approval mode (the setting key) with
+// modes, and notes the rules' origins and the keys read leaves out.
+func (f *foreign) finish(path string, data []byte, key string, modes map[string]string, read []string) error {
 	f.Permissions.noteOrigins(path, data)
-	f.Unread = unreadKeys(data, claudeRead)
-	return f, nil
+	f.Unread = unreadKeys(data, read)
+	if f.Mode == "" {
+		return nil
+	}
+	m, ok := modes[f.Mode]
+	if !ok {
+		return fmt.Errorf("%s: %s %q is not one of %s", path, key, f.Mode, strings.Join(slices.Sorted(maps.Keys(modes)), ", "))
+	}
+	f.Mode = m
+	return nil
 }
 
 // unreadKeys lists the keys of a settings text that read does not name:
