@@ -157,6 +157,11 @@ func TestRuleNamingNoTool(t *testing.T) {
 		if o.Code == 0 || !strings.Contains(o.Stderr, filepath.Join(ws, where)+":3") || !strings.Contains(o.Stderr, "Bsh(rm:*)") {
 			t.Errorf("%s: want a failed run naming the file, line 3 and the rule:\n%s", where, o)
 		}
+		show := exec.Command(binary, "config", "show", "--dir", ws)
+		show.Env = env(t)
+		if out, _ := show.CombinedOutput(); !strings.Contains(string(out), filepath.Join(ws, where)+":3") {
+			t.Errorf("config show does not report the rule:\n%s", out)
+		}
 	}
 }
 

@@ -100,6 +100,9 @@ func mergedConfig(getenv func(string) string, f cli.Flags, dir string) (configRe
 		}
 	}
 	rep.Settings, rep.Unsupported = cfg.Show(), cfg.Unread
+	if err := cli.CheckRules(cfg); err != nil {
+		rep.Warnings = append(rep.Warnings, err.Error())
+	}
 	return rep, nil
 }
 

@@ -1,0 +1,14 @@
+package cli
+
+import (
+	"companion/config"
+	"companion/host"
+)
+
+// CheckRules reads cfg's permission rules as a session would
+// (host.Rules), so `companion config show` reports a rule that names no
+// tool, with its file and line, before any session fails on it.
+func CheckRules(cfg config.Config) error {
+	_, err := host.Rules(cfg, nil)
+	return err
+}
