@@ -96,6 +96,7 @@ func TestClaudeAllowRules(t *testing.T) {
 		{"prefix rule, other program in the line", `{"permissions": {"allow": ["Bash(touch:*)"]}}`, "", "touch made && rm -f x", false},
 		{"ask beats allow", `{"permissions": {"allow": ["Bash(touch:*)"], "ask": ["Bash(touch made)"]}}`, "", "touch made", false},
 		{"project allow held back", "", `{"permissions": {"allow": ["Bash(touch:*)"]}}`, "touch made", false},
+		{"allow rule companion cannot read is left out", `{"permissions": {"allow": ["Bash(touch * x)"]}}`, "", "touch made", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

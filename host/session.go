@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -54,19 +55,20 @@ func SessionConfig(cfg config.Config, root string) (config.Config, bool, error) 
 // extraAllow (rules given on the command line) added to the allow list.
 // A rule that cannot be read or names no known tool (of companion's, of
 // reg's when set, or of Claude Code's) is an error naming the file and
-// line it was read from. notes name the rules that match nothing here
-// (Claude Code tools companion lacks), for the user.
+// line it was read from. notes name, for the user, the allow rules left
+// out (see Rules) and the rules that match nothing here (Claude Code
+// tools companion lacks).
 func Policy(cfg config.Config, roots *tools.Roots, reg *tools.Registry, trusted bool,
 	extraAllow ...string) (pol *policy.Policy, notes []string, err error) {
 	var known func(string) bool
 	if reg != nil {
 		known = func(name string) bool { _, ok := reg.Get(name); return ok }
 	}
-	rules, err := Rules(cfg, known, extraAllow...)
+	rules, notes, err := Rules(cfg, known, extraAllow...)
 	if err != nil {
 		return nil, nil, err
 	}
-	for _, list := range [][]policy.Rule{rules.Allow, rules.Ask, rules.Deny, rules.Only} {
+	for _, list := range [][]policy.Rule{rules.Allow, rules.Ask, rules.Deny, rules.Only} { // rules that match nothing
 		for _, r := range list {
 			if r.Inert() {
 				notes = append(notes, fmt.Sprintf("The permission rule %s has no effect: companion has no %s tool.", r, r.Tool))
@@ -78,9 +80,13 @@ func Policy(cfg config.Config, roots *tools.Roots, reg *tools.Registry, trusted 
 
 // Rules reads the settings' permission rules, in companion's syntax or
 // Claude Code's (policy.ParseRuleAt); known, when set, accepts tool
-// names besides companion's built-in ones.
-func Rules(cfg config.Config, known func(string) bool, extraAllow ...string) (policy.Rules, error) {
+// names besides companion's built-in ones. A rule that cannot be read is
+// an error, but for a settings file's allow rule in Claude Code's syntax
+// with a pattern companion does not read: it is left out (nothing is
+// allowed that was not meant) and notes say so.
+func Rules(cfg config.Config, known func(string) bool, extraAllow ...string) (policy.Rules, []string, error) {
 	var rules policy.Rules
+	var notes []string
 	p := cfg.Permissions
 	home, _ := os.UserHomeDir()
 	for _, set := range []struct {
@@ -99,16 +105,22 @@ func Rules(cfg config.Config, known func(string) bool, extraAllow ...string) (po
 				at.Dir = filepath.Dir(file)
 			}
 			r, err := policy.ParseRuleAt(text, at, known)
-			if err != nil {
-				if where != "" {
-					return rules, fmt.Errorf("%s: permission %w", where, err)
-				}
-				return rules, fmt.Errorf("permission %w", err)
+			if err != nil && where != "" {
+				err = fmt.Errorf("%s: permission %w", where, err)
+			} else if err != nil {
+				err = fmt.Errorf("permission %w", err)
 			}
-			*set.out = append(*set.out, r)
+			switch {
+			case err != nil && set.out == &rules.Allow && where != "" && errors.Is(err, policy.ErrUnsupported):
+				notes = append(notes, err.Error()+"; the rule is left out")
+			case err != nil:
+				return rules, notes, err
+			default:
+				*set.out = append(*set.out, r)
+			}
 		}
 	}
-	return rules, nil
+	return rules, notes, nil
 }
 
 // Hooks builds the hook runner from the user's hooks, then the project's,

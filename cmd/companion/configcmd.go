@@ -100,9 +100,11 @@ func mergedConfig(getenv func(string) string, f cli.Flags, dir string) (configRe
 		}
 	}
 	rep.Settings, rep.Unsupported = cfg.Show(), cfg.Unread
-	if err := cli.CheckRules(cfg); err != nil {
-		rep.Warnings = append(rep.Warnings, err.Error())
+	notes, err := cli.CheckRules(cfg)
+	if err != nil {
+		notes = append(notes, err.Error())
 	}
+	rep.Warnings = append(rep.Warnings, notes...)
 	return rep, nil
 }
 

@@ -34,6 +34,15 @@ import (
 //   - NotebookRead, ExitPlanMode and the like (tools.ClaudeOnly) nothing:
 //     companion has no such tool, which Inert reports.
 
+// ErrUnknownTool means a rule names no tool companion, Claude Code or the
+// caller knows: the rule would silently do nothing.
+var ErrUnknownTool = errors.New("names no known tool (companion's, such as run_shell_command or edit, or Claude Code's, such as Bash or Edit)")
+
+// ErrUnsupported means a Claude Code rule's pattern is one companion does
+// not read (a wildcard inside a Bash command, a WebFetch host without
+// "domain:", …).
+var ErrUnsupported = errors.New("pattern not supported")
+
 // Place is where a rule was written: the folder of its settings file
 // ("/p" paths in Claude Code's rules start there) and the user's home
 // ("~/p").
@@ -63,7 +72,7 @@ func ParseRuleAt(s string, at Place, known func(string) bool) (Rule, error) {
 	}
 	if c, ok, err := claudeRule(r, at); ok || err != nil {
 		if err != nil {
-			return Rule{}, fmt.Errorf("rule %q: %w", s, err)
+			return Rule{}, fmt.Errorf("rule %q: %w: %w", s, ErrUnsupported, err)
 		}
 		c.text = strings.TrimSpace(s)
 		return c, nil
@@ -74,7 +83,7 @@ func ParseRuleAt(s string, at Place, known func(string) bool) (Rule, error) {
 	if _, ok := tools.AliasOf(r.Tool); ok {
 		return r, nil
 	}
-	return Rule{}, fmt.Errorf("rule %q names no known tool (companion's, such as run_shell_command or edit, or Claude Code's, such as Bash or Edit)", s)
+	return Rule{}, fmt.Errorf("rule %q %w", s, ErrUnknownTool)
 }
 
 // claudeRule translates a rule whose tool is a Claude Code name; ok is
