@@ -5,12 +5,30 @@ import (
 	"fmt"
 
 	"companion/agent/hooks"
+	"companion/tools"
 )
 
 // hook runs the user's hooks for an event and reports their messages and
 // failures to the user. A failed hook never stops the turn: its outcome
 // then carries no decision.
 func (s *Session) hook(ctx context.Context, event, tool string, data map[string]any) hooks.Outcome {
+	return s.runHooks(ctx, event, hooks.Input{ToolName: tool, Data: data})
+}
+
+// toolHook is hook for a tool call: an MCP tool's hooks also learn its
+// server and its name there, from which Claude Code's and Gemini CLI's
+// names for it are made.
+func (s *Session) toolHook(ctx context.Context, event string, p *prepared, data map[string]any) hooks.Outcome {
+	in := hooks.Input{ToolName: p.fc.Name, Data: data}
+	if o, ok := p.tool.(tools.MCPOrigin); ok {
+		in.MCPServer, in.MCPTool = o.MCPOrigin()
+	}
+	return s.runHooks(ctx, event, in)
+}
+
+// runHooks runs the hooks of event for in, filled with the session's
+// identity.
+func (s *Session) runHooks(ctx context.Context, event string, in hooks.Input) hooks.Outcome {
 	r := s.opts.Hooks
 	if r == nil || !r.Has(event) {
 		return hooks.Outcome{}
@@ -21,8 +39,8 @@ func (s *Session) hook(ctx context.Context, event, tool string, data map[string]
 		ctx, end = s.tel.t.StartStep(ctx, "hook", event)
 		defer func() { end(runErr) }()
 	}
-	out, err := r.Run(ctx, event, hooks.Input{SessionID: s.opts.ID, TranscriptPath: s.transcriptPath(),
-		Cwd: s.Root(), ToolName: tool, Data: data})
+	in.SessionID, in.TranscriptPath, in.Cwd = s.opts.ID, s.transcriptPath(), s.Root()
+	out, err := r.Run(ctx, event, in)
 	runErr = err
 	if err != nil {
 		s.opts.Log.Warn("hooks did not run", "event", event, "err", err)

@@ -30,7 +30,7 @@ func (s *Session) afterHooksStep(ctx context.Context, p *prepared, next toolNext
 func (s *Session) beforeTool(ctx context.Context, p *prepared) (refusal string, decision hooks.Decision) {
 	var input map[string]any
 	json.Unmarshal(p.args, &input)
-	out := s.hook(ctx, hooks.BeforeTool, p.fc.Name, map[string]any{"tool_name": p.fc.Name, "tool_input": input, "tool_use_id": p.id})
+	out := s.toolHook(ctx, hooks.BeforeTool, p, map[string]any{"tool_name": p.fc.Name, "tool_input": input, "tool_use_id": p.id})
 	if blocked(out) {
 		return "Refused by a hook: " + hookReason(out, "this call"), out.Decision
 	}
@@ -46,7 +46,7 @@ func (s *Session) beforeTool(ctx context.Context, p *prepared) (refusal string, 
 // afterTool runs AfterTool hooks; a blocking hook's reason is added to
 // what the model reads.
 func (s *Session) afterTool(ctx context.Context, p *prepared) {
-	out := s.hook(ctx, hooks.AfterTool, p.fc.Name, map[string]any{"tool_name": p.fc.Name, "tool_use_id": p.id,
+	out := s.toolHook(ctx, hooks.AfterTool, p, map[string]any{"tool_name": p.fc.Name, "tool_use_id": p.id,
 		"tool_input": json.RawMessage(p.args), "tool_response": map[string]any{"text": p.res.Text, "is_error": p.res.IsError}})
 	if blocked(out) {
 		p.res.Text += "\n\nA hook objected to this result: " + hookReason(out, "the result")

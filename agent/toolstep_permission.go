@@ -35,7 +35,7 @@ func (s *Session) permit(ctx context.Context, q Question, p *prepared, hook hook
 	if _, ok := escapeOf(p.inv); ok { // its own permission: see permission_sandbox.go
 		return s.permitOutsideSandbox(ctx, q, p)
 	}
-	call := policy.Call{Tool: q.Tool, Kind: q.Kind, Confirm: q.Confirm, Root: s.Root()}
+	call := policy.Call{Tool: q.Tool, Kind: q.Kind, Confirm: q.Confirm, Root: s.Root(), Paths: locationPaths(q.Locations)}
 	v := s.policy.Decide(call)
 	policyAsks := v.Decision == policy.Ask
 	// A hook may ask where the policy would allow, or approve a plain ask;
@@ -162,4 +162,16 @@ func (s *Session) policyDenied(q Question, why string) string {
 	s.decided(decidedDeny)
 	s.toolState(q.CallID, "denied", "policy")
 	return why
+}
+
+// locationPaths are the paths of a call's locations, which the policy's
+// path rules for reading tools test.
+func locationPaths(locs []tools.Location) []string {
+	out := make([]string, 0, len(locs))
+	for _, l := range locs {
+		if l.Path != "" {
+			out = append(out, l.Path)
+		}
+	}
+	return out
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"companion/agent"
-	"companion/agent/model"
 	"companion/host"
 )
 
@@ -48,6 +47,9 @@ type Options struct {
 	// requests per prompt (0 keeps the settings').
 	AllowedTools []string
 	MaxTurns     int
+	// First, when set, is the first prompt, run as if typed
+	// (`companion "fix the tests"`).
+	First string
 }
 
 // chat is one running chat: the session, the terminal and its lines.
@@ -93,6 +95,11 @@ func (c *chat) banner() {
 
 // loop reads prompts and runs them until the chat ends.
 func (c *chat) loop(ctx context.Context) {
+	if first := strings.TrimSpace(c.o.First); first != "" {
+		c.out.prompt()
+		c.out.printf("%s\n", first)
+		c.turn(ctx, first)
+	}
 	interrupted := false
 	for {
 		c.out.prompt()
@@ -153,7 +160,7 @@ func (c *chat) turn(ctx context.Context, text string) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		stop, err := c.agent.Prompt(tctx, []model.Part{{Text: text}})
+		stop, err := c.agent.Prompt(tctx, c.agent.PromptParts(tctx, text))
 		done <- result{stop, err}
 	}()
 	for {

@@ -56,6 +56,9 @@ type Config struct {
 	// Permissions are allow / ask / deny rules such as
 	// "run_shell_command(git status)" or "edit(src/**)".
 	Permissions Permissions `json:"permissions,omitzero"`
+	// ApprovalMode is the approval mode sessions start in: default,
+	// auto_edit, plan or yolo ("" is default); the flags override it.
+	ApprovalMode string `json:"approvalMode,omitempty"`
 	// FolderTrust, when enabled, makes folders outside Trusted untrusted:
 	// nothing runs there without asking and project settings are ignored.
 	FolderTrust FolderTrust `json:"folderTrust,omitzero"`
@@ -127,6 +130,9 @@ type Config struct {
 	// Warnings are problems that did not stop loading, such as a damaged
 	// ~/.gemini/settings.json, one sentence each.
 	Warnings []string `json:"-"`
+	// Unread names, one line per file, the keys of Gemini CLI's and
+	// Claude Code's settings files that companion does not support.
+	Unread []string `json:"-"`
 	// loaded is how Load left the configuration, to tell the flags'
 	// changes apart and to lay the project's .env under the environment.
 	loaded *loadState
@@ -154,11 +160,18 @@ type OpenAI struct {
 	Headers       map[string]string `json:"headers,omitempty"`
 }
 
-// Permissions are rules in "tool" or "tool(pattern)" form.
+// Permissions are rules in "tool" or "tool(pattern)" form, in
+// companion's syntax or Claude Code's (tools/policy reads both).
 type Permissions struct {
 	Allow []string `json:"allow,omitempty"`
 	Ask   []string `json:"ask,omitempty"`
 	Deny  []string `json:"deny,omitempty"`
+	// Only, when set, are the only calls that may run at all (Gemini
+	// CLI's tools.core): a call no rule of it covers is denied.
+	Only []string `json:"only,omitempty"`
+	// Origins names the file and line each rule was read from
+	// ("path:line"), for errors; see noteOrigins.
+	Origins map[string]string `json:"-"`
 }
 
 // FolderTrust lists the folders the user trusts: the settings' list, then
@@ -233,7 +246,7 @@ func Load(getenv func(string) string) (Config, error) {
 		return c, err
 	}
 	c.FolderTrust.Trusted = append(c.FolderTrust.Trusted, c.TrustedFolders()...)
-	c.fillFromGemini(getenv)
+	c.fillFromForeign(getenv)
 	env := envLayer{getenv: getenv}
 	if home, ok := readDotEnv(getenv("HOME"), nil); ok {
 		env.files = append(env.files, home)
@@ -249,28 +262,55 @@ func Load(getenv func(string) string) (Config, error) {
 	return c, nil
 }
 
-// fillFromGemini takes the model, MCP servers and memory file names from
-// Gemini CLI's ~/.gemini/settings.json where companion's settings leave
-// them unset.
-func (c *Config) fillFromGemini(getenv func(string) string) {
+// fillFromForeign takes from Gemini CLI's ~/.gemini/settings.json, then
+// Claude Code's ~/.claude/settings.json, what companion's settings leave
+// unset (the model, MCP servers, memory file names, hooks, approval
+// mode) and adds their permission rules to companion's.
+func (c *Config) fillFromForeign(getenv func(string) string) {
 	home := getenv("HOME")
 	if home == "" {
 		return
 	}
-	path := filepath.Join(home, ".gemini", "settings.json")
-	g, err := readGeminiSettings(path, getenv)
-	if err != nil {
-		c.Warnings = append(c.Warnings, "Gemini CLI settings skipped: "+err.Error())
-		return
+	for _, src := range []struct {
+		path   string
+		decode func(string, []byte, func(string) string) (foreign, error)
+	}{{filepath.Join(home, ".gemini", "settings.json"), decodeGemini}, {ClaudeUserSettingsPath(home), decodeClaude}} {
+		data, err := readOptional(src.path)
+		if err == nil && data != nil {
+			var f foreign
+			if f, err = src.decode(src.path, data, getenv); err == nil {
+				c.fillFrom(f, src.path)
+			}
+		}
+		if err != nil {
+			c.Warnings = append(c.Warnings, "settings skipped: "+err.Error())
+		}
 	}
-	if c.Model == "" && g.Model != "" {
-		c.Model, c.Sources["model"] = g.Model, path
+}
+
+// fillFrom lays one foreign user settings file, read from path, under c.
+func (c *Config) fillFrom(f foreign, path string) {
+	if c.Model == "" && f.Model != "" {
+		c.Model, c.Sources["model"] = f.Model, path
 	}
-	if len(c.MCPServers) == 0 && !empty(g.MCPServers) {
-		c.MCPServers, c.Sources["mcpServers"] = g.MCPServers, path
+	if len(c.MCPServers) == 0 && !empty(f.MCPServers) {
+		c.MCPServers, c.Sources["mcpServers"] = f.MCPServers, path
 	}
-	if len(c.MemoryFileNames) == 0 && len(g.MemoryFileNames) > 0 {
-		c.MemoryFileNames, c.Sources["memoryFileNames"] = g.MemoryFileNames, path
+	if len(c.MemoryFileNames) == 0 && len(f.MemoryFileNames) > 0 {
+		c.MemoryFileNames, c.Sources["memoryFileNames"] = f.MemoryFileNames, path
+	}
+	if len(c.Hooks) == 0 && !empty(f.Hooks) {
+		c.Hooks, c.Sources["hooks"] = f.Hooks, path
+	}
+	if c.ApprovalMode == "" && f.Mode != "" {
+		c.ApprovalMode, c.Sources["approvalMode"] = f.Mode, path
+	}
+	if !f.Permissions.empty() {
+		c.Permissions = c.Permissions.add(f.Permissions)
+		c.Sources["permissions"] = joinSource(c.Sources["permissions"], path)
+	}
+	if note := unreadNote(path, f.Unread); note != "" {
+		c.Unread = append(c.Unread, note)
 	}
 }
 
@@ -297,6 +337,7 @@ func readSettings(path string, c *Config, getenv func(string) string) error {
 	if err := decodeSettings(path, data, getenv, c); err != nil {
 		return fmt.Errorf("settings file %w", err)
 	}
+	c.Permissions.noteOrigins(path, data)
 	noteKeys(c.Sources, data, path)
 	return nil
 }
@@ -342,56 +383,6 @@ func applyEnv(c *Config, lookup func(string) (string, string)) {
 // Windows, else ~/.local/state/companion (see userStateBase).
 func stateDir(getenv func(string) string) string {
 	return stateDirFor(getenv, runtime.GOOS)
-}
-
-// geminiSettings is what companion takes from a Gemini CLI settings file.
-type geminiSettings struct {
-	Model           string
-	MCPServers      json.RawMessage
-	MemoryFileNames []string
-}
-
-// readGeminiSettings reads a Gemini CLI settings file: the model
-// ("model": "name" or {"name": …}), the MCP servers and the memory file
-// names (context.fileName or the older contextFileName, a name or a
-// list). A missing file is empty.
-func readGeminiSettings(path string, getenv func(string) string) (geminiSettings, error) {
-	var g geminiSettings
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return g, nil
-	}
-	if err != nil {
-		return g, err
-	}
-	var s struct {
-		Model           json.RawMessage `json:"model"`
-		MCPServers      json.RawMessage `json:"mcpServers"`
-		ContextFileName json.RawMessage `json:"contextFileName"`
-		Context         struct {
-			FileName json.RawMessage `json:"fileName"`
-		} `json:"context"`
-	}
-	if err := decodeSettings(path, data, getenv, &s); err != nil {
-		return g, err
-	}
-	g.MCPServers = s.MCPServers
-	if json.Unmarshal(s.Model, &g.Model) != nil {
-		var obj struct {
-			Name string `json:"name"`
-		}
-		json.Unmarshal(s.Model, &obj)
-		g.Model = obj.Name
-	}
-	for _, raw := range []json.RawMessage{s.Context.FileName, s.ContextFileName} {
-		if len(g.MemoryFileNames) == 0 && json.Unmarshal(raw, &g.MemoryFileNames) != nil {
-			var one string
-			if json.Unmarshal(raw, &one) == nil && one != "" {
-				g.MemoryFileNames = []string{one}
-			}
-		}
-	}
-	return g, nil
 }
 
 // noteKeys records path as the source of each top-level key of the

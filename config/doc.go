@@ -5,13 +5,15 @@
 // which layer set each value):
 //
 //   - the user's settings: companion's settings.json, then Gemini CLI's
-//     ~/.gemini/settings.json for the model, MCP servers and memory file
-//     names companion's leaves unset (Load);
+//     ~/.gemini/settings.json and Claude Code's ~/.claude/settings.json for
+//     what companion's leaves unset, their permission rules added (Load,
+//     foreign.go);
 //   - in a trusted workspace only, the project's: .companion/settings.json,
-//     then .gemini/settings.json and Claude Code's .mcp.json; the parts that
-//     grant powers wait until the user accepts the files' content
-//     (ReadProjectFile, ApplyProject). An untrusted workspace's files are not
-//     read at all;
+//     then .gemini/settings.json, .claude/settings.json,
+//     .claude/settings.local.json and Claude Code's .mcp.json; the parts
+//     that grant powers wait until the user accepts the files' content
+//     (ReadProjectFile, ApplyProject). An untrusted workspace's files are
+//     not read at all;
 //   - the environment, with .env files under it: the project's (trusted
 //     only, and only the variables projectEnvKey allows), then the user's.
 //     A .env value never overrides a variable that is set, and it feeds

@@ -22,6 +22,9 @@ func (p Project) Powers() []string {
 	if len(p.MemoryFileNames) > 0 {
 		out = append(out, "reads instruction files named "+strings.Join(p.MemoryFileNames, ", "))
 	}
+	if unsafeMode(p.ApprovalMode) {
+		out = append(out, "starts sessions in approval mode "+p.ApprovalMode)
+	}
 	return out
 }
 
@@ -29,6 +32,9 @@ func (p Project) Powers() []string {
 func (p Project) withoutPowers() Project {
 	p.Permissions.Allow = nil
 	p.Hooks, p.MCPServers, p.MemoryFileNames = nil, nil, nil
+	if unsafeMode(p.ApprovalMode) {
+		p.ApprovalMode = ""
+	}
 	return p
 }
 
@@ -112,3 +118,7 @@ func describeMCP(raw json.RawMessage, from map[string]string) []string {
 	}
 	return out
 }
+
+// unsafeMode reports whether an approval mode approves calls without
+// asking (yolo, auto_edit), which a project may set only once accepted.
+func unsafeMode(mode string) bool { return mode == "yolo" || mode == "auto_edit" }

@@ -28,6 +28,12 @@ type Project struct {
 	Permissions          Permissions     `json:"permissions,omitzero"`
 	Hooks                json.RawMessage `json:"hooks,omitempty"`
 	MCPServers           json.RawMessage `json:"mcpServers,omitempty"`
+	// ApprovalMode is the mode sessions start in; yolo and auto_edit
+	// grant powers (Powers).
+	ApprovalMode string `json:"approvalMode,omitempty"`
+	// Unread are the notes on the keys of the project's Gemini CLI and
+	// Claude Code files that companion does not support (unreadNote).
+	Unread []string `json:"-"`
 	// from names the file each MCP server came from when it is not
 	// companion's own (ReadProjectFile), for Powers.
 	from map[string]string
@@ -54,9 +60,15 @@ func (c Config) WithProject(p Project) Config {
 	if p.MaxTurnRequests > 0 {
 		c.MaxTurnRequests = p.MaxTurnRequests
 	}
-	c.Permissions.Allow = append(slices.Clone(c.Permissions.Allow), p.Permissions.Allow...)
-	c.Permissions.Ask = append(slices.Clone(c.Permissions.Ask), p.Permissions.Ask...)
-	c.Permissions.Deny = append(slices.Clone(c.Permissions.Deny), p.Permissions.Deny...)
+	if p.ApprovalMode != "" {
+		c.ApprovalMode = p.ApprovalMode
+	}
+	c.Permissions = c.Permissions.add(p.Permissions)
+	for _, note := range p.Unread {
+		if note != "" && !slices.Contains(c.Unread, note) {
+			c.Unread = append(slices.Clone(c.Unread), note)
+		}
+	}
 	c.ProjectHooks = p.Hooks
 	c.ProjectMCPServers = p.MCPServers
 	return c

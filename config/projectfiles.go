@@ -65,20 +65,27 @@ func readProjectSources(root string, p *Project, getenv func(string) string) ([]
 		if err := decodeSettings(own, data, getenv, p); err != nil {
 			return nil, nil, fmt.Errorf("project settings %w", err)
 		}
+		p.Permissions.noteOrigins(own, data)
 		found = append(found, projectSource{own, data})
 		noteKeys(sources, data, own)
 	}
-	gem := GeminiProjectSettingsPath(root)
-	if data, err = readOptional(gem); err != nil {
-		return nil, nil, err
-	}
-	if data != nil {
-		g, err := readGeminiSettings(gem, getenv)
+	for _, src := range []struct {
+		path   string
+		decode func(string, []byte, func(string) string) (foreign, error)
+	}{{GeminiProjectSettingsPath(root), decodeGemini}, {ClaudeProjectSettingsPaths(root)[0], decodeClaude},
+		{ClaudeProjectSettingsPaths(root)[1], decodeClaude}} {
+		if data, err = readOptional(src.path); err != nil {
+			return nil, nil, err
+		}
+		if data == nil {
+			continue
+		}
+		f, err := src.decode(src.path, data, getenv)
 		if err != nil {
 			return nil, nil, fmt.Errorf("project settings %w", err)
 		}
-		found = append(found, projectSource{gem, data})
-		fillProjectFromGemini(p, g, gem, sources)
+		found = append(found, projectSource{src.path, data})
+		fillProjectFrom(p, f, src.path, sources)
 	}
 	mcpPath := ClaudeMCPPath(root)
 	if data, err = readOptional(mcpPath); err != nil {
@@ -97,16 +104,27 @@ func readProjectSources(root string, p *Project, getenv func(string) string) ([]
 	return found, sources, nil
 }
 
-// fillProjectFromGemini fills what companion's project file left unset
-// from Gemini CLI's.
-func fillProjectFromGemini(p *Project, g geminiSettings, path string, sources map[string]string) {
-	if p.Model == "" && g.Model != "" {
-		p.Model, sources["model"] = g.Model, path
+// fillProjectFrom fills what companion's project file left unset from
+// Gemini CLI's or Claude Code's, and adds their permission rules.
+func fillProjectFrom(p *Project, f foreign, path string, sources map[string]string) {
+	if p.Model == "" && f.Model != "" {
+		p.Model, sources["model"] = f.Model, path
 	}
-	if len(p.MemoryFileNames) == 0 && len(g.MemoryFileNames) > 0 {
-		p.MemoryFileNames, sources["memoryFileNames"] = g.MemoryFileNames, path
+	if len(p.MemoryFileNames) == 0 && len(f.MemoryFileNames) > 0 {
+		p.MemoryFileNames, sources["memoryFileNames"] = f.MemoryFileNames, path
 	}
-	addServers(p, g.MCPServers, path, sources)
+	if empty(p.Hooks) && !empty(f.Hooks) {
+		p.Hooks, sources["hooks"] = f.Hooks, path
+	}
+	if p.ApprovalMode == "" && f.Mode != "" {
+		p.ApprovalMode, sources["approvalMode"] = f.Mode, path
+	}
+	if !f.Permissions.empty() {
+		p.Permissions = p.Permissions.add(f.Permissions)
+		sources["permissions"] = joinSource(sources["permissions"], path)
+	}
+	p.Unread = append(p.Unread, unreadNote(path, f.Unread))
+	addServers(p, f.MCPServers, path, sources)
 }
 
 // addServers adds to p the servers of more (read from path) that p does

@@ -10,11 +10,14 @@ import (
 // winning over the one before:
 //
 //  1. the user's settings: companion's settings.json, then Gemini CLI's
-//     ~/.gemini/settings.json for the model, MCP servers and memory file
-//     names companion's leaves unset;
+//     ~/.gemini/settings.json and Claude Code's ~/.claude/settings.json
+//     for what companion's leaves unset, their permission rules added
+//     (see foreign.go);
 //  2. the project's, in a trusted workspace only: .companion/settings.json,
-//     then .gemini/settings.json and .mcp.json for what it leaves unset
-//     (their powers wait for acceptance, see ApplyProject);
+//     then .gemini/settings.json, .claude/settings.json,
+//     .claude/settings.local.json and .mcp.json for what it leaves unset,
+//     their rules added (their powers wait for acceptance, see
+//     ApplyProject);
 //  3. the environment (GEMINI_API_KEY, GEMINI_MODEL, …), with the .env
 //     files under it: the project's (trusted only), then the user's;
 //  4. the command line's flags.
@@ -22,8 +25,8 @@ import (
 // An untrusted workspace's files (settings, .env) are not read at all.
 func Layers() []string {
 	return []string{
-		"user settings (companion's settings.json, then ~/.gemini/settings.json)",
-		"project settings, trusted workspaces only (.companion/settings.json, then .gemini/settings.json and .mcp.json)",
+		"user settings (companion's settings.json, then ~/.gemini/settings.json and ~/.claude/settings.json)",
+		"project settings, trusted workspaces only (.companion/settings.json, then .gemini/settings.json, .claude/settings.json, .claude/settings.local.json and .mcp.json)",
 		"environment (then the project's .env, trusted only, then ~/.env)",
 		"command-line flags",
 	}

@@ -35,7 +35,7 @@ func Run(ctx context.Context, o Options) int {
 	if o.OutputFormat == formatStream {
 		rep.system("init", rs.initFields(ctx, &o))
 	}
-	out := rs.prompt(ctx, rep, []model.Part{{Text: text}})
+	out := rs.prompt(ctx, rep, rs.agent.PromptParts(ctx, text))
 	return exitCode(ctx, out)
 }
 

@@ -4,10 +4,13 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"companion/agent"
 	"companion/agent/checkpoint"
@@ -50,44 +53,100 @@ func SessionConfig(cfg config.Config, root string) (config.Config, bool, error) 
 
 // Policy builds the permission policy from the settings' rules, with
 // extraAllow (rules given on the command line) added to the allow list.
-func Policy(cfg config.Config, roots *tools.Roots, trusted bool, extraAllow ...string) (*policy.Policy, error) {
+// A rule that cannot be read or names no known tool (of companion's, of
+// reg's when set, or of Claude Code's) is an error naming the file and
+// line it was read from. notes name, for the user, the allow rules left
+// out (see Rules) and the rules that match nothing here (Claude Code
+// tools companion lacks).
+func Policy(cfg config.Config, roots *tools.Roots, reg *tools.Registry, trusted bool,
+	extraAllow ...string) (pol *policy.Policy, notes []string, err error) {
+	var known func(string) bool
+	if reg != nil {
+		known = func(name string) bool { _, ok := reg.Get(name); return ok }
+	}
+	rules, notes, err := Rules(cfg, known, extraAllow...)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, list := range [][]policy.Rule{rules.Allow, rules.Ask, rules.Deny, rules.Only} { // rules that match nothing
+		for _, r := range list {
+			if r.Inert() {
+				notes = append(notes, fmt.Sprintf("The permission rule %s has no effect: companion has no %s tool.", r, r.Tool))
+			}
+		}
+	}
+	return policy.New(policy.Options{Trusted: trusted, Roots: roots, Rules: rules, Mode: cfg.ApprovalMode}), notes, nil
+}
+
+// Rules reads the settings' permission rules, in companion's syntax or
+// Claude Code's (policy.ParseRuleAt); known, when set, accepts tool
+// names besides companion's built-in ones. A rule that cannot be read is
+// an error, but for a settings file's allow rule in Claude Code's syntax
+// with a pattern companion does not read: it is left out (nothing is
+// allowed that was not meant) and notes say so.
+func Rules(cfg config.Config, known func(string) bool, extraAllow ...string) (policy.Rules, []string, error) {
 	var rules policy.Rules
+	var notes []string
 	p := cfg.Permissions
+	home, _ := os.UserHomeDir()
 	for _, set := range []struct {
 		in  []string
 		out *[]policy.Rule
-	}{{append(append([]string(nil), p.Allow...), extraAllow...), &rules.Allow}, {p.Ask, &rules.Ask}, {p.Deny, &rules.Deny}} {
+	}{{append(append([]string(nil), p.Allow...), extraAllow...), &rules.Allow}, {p.Ask, &rules.Ask},
+		{p.Deny, &rules.Deny}, {p.Only, &rules.Only}} {
 		for _, text := range set.in {
-			r, err := policy.ParseRule(text)
-			if err != nil {
-				return nil, fmt.Errorf("permission rule: %w", err)
+			where := p.Origins[text]
+			file := where
+			if i := strings.LastIndex(where, ":"); i > 0 {
+				file = where[:i]
 			}
-			*set.out = append(*set.out, r)
+			at := policy.Place{Home: home}
+			if file != "" {
+				at.Dir = filepath.Dir(file)
+			}
+			r, err := policy.ParseRuleAt(text, at, known)
+			if err != nil && where != "" {
+				err = fmt.Errorf("%s: permission %w", where, err)
+			} else if err != nil {
+				err = fmt.Errorf("permission %w", err)
+			}
+			switch {
+			case err != nil && set.out == &rules.Allow && where != "" && errors.Is(err, policy.ErrUnsupported):
+				notes = append(notes, err.Error()+"; the rule is left out")
+			case err != nil:
+				return rules, notes, err
+			default:
+				*set.out = append(*set.out, r)
+			}
 		}
 	}
-	return policy.New(policy.Options{Trusted: trusted, Roots: roots, Rules: rules}), nil
+	return rules, notes, nil
 }
 
 // Hooks builds the hook runner from the user's hooks, then the project's,
 // then extra (hooks a front end's client registered); bad entries are
 // logged and skipped. It returns nil when there is no hook at all.
 func Hooks(cfg config.Config, log *slog.Logger, extra hooks.Config) *hooks.Runner {
-	return hookRunner(cfg, log, extra, nil, nil)
+	r, _ := hookRunner(cfg, log, extra, nil, nil)
+	return r
 }
 
 // hookRunner is Hooks with the project's hooks held to projectOn (when
 // set: they run only while it says so) and every hook command run
-// through wrap (the sandbox; nil runs them as they are).
+// through wrap (the sandbox; nil runs them as they are). problems say
+// which hooks were skipped and why, for the user.
 func hookRunner(cfg config.Config, log *slog.Logger, extra hooks.Config, projectOn func() bool,
-	wrap func([]string) ([]string, error)) *hooks.Runner {
+	wrap func([]string) ([]string, error)) (r *hooks.Runner, problems []string) {
 	var all hooks.Config
 	for i, raw := range []json.RawMessage{cfg.Hooks, cfg.ProjectHooks} {
 		if len(raw) == 0 {
 			continue
 		}
-		h, err := hooks.Parse(raw)
+		src := cfg.Sources[[]string{"hooks", "projectHooks"}[i]]
+		h, err := hooks.ParseAs(raw, strings.Contains(filepath.ToSlash(src), "/.claude/"))
 		if err != nil {
-			log.Warn("some hooks were skipped", "err", err)
+			log.Warn("some hooks were skipped", "settings", src, "err", err)
+			problems = append(problems, fmt.Sprintf("Some hooks of %s were skipped: %v", src, err))
 		}
 		if i == 1 && projectOn != nil {
 			h = h.Gated(projectOn)
@@ -96,9 +155,9 @@ func hookRunner(cfg config.Config, log *slog.Logger, extra hooks.Config, project
 	}
 	all = all.Merge(extra)
 	if all.Empty() {
-		return nil
+		return nil, problems
 	}
-	return hooks.NewRunner(all, hooks.Options{Log: log, Wrap: wrap})
+	return hooks.NewRunner(all, hooks.Options{Log: log, Wrap: wrap}), problems
 }
 
 // Base is what every front end's session needs besides its client's
@@ -134,7 +193,7 @@ type Base struct {
 func AgentOptions(b Base) (agent.Options, error) {
 	root := b.Roots.Primary()
 	cfg := b.Config
-	pol, err := Policy(cfg, b.Roots, b.Trusted, b.AllowRules...)
+	pol, ruleNotes, err := Policy(cfg, b.Roots, b.Tools, b.Trusted, b.AllowRules...)
 	if err != nil {
 		return agent.Options{}, err
 	}
@@ -153,14 +212,18 @@ func AgentOptions(b Base) (agent.Options, error) {
 	opts.Prompt.Disable, opts.Prompt.Sandbox, opts.Prompt.SandboxNetwork = cfg.SystemPrompt.Disable, cfg.Sandbox, cfg.SandboxNetwork
 	opts.Prompt.Shell = cfg.Shell
 	opts.Agents, opts.SlashCommands = definitions(root, cfg.ConfigDir(), getenv("HOME"), b.Trusted, log)
-	opts.Hooks = hookRunner(cfg, log, b.Hooks, b.ProjectOn, commandWrap(commandSandbox(cfg, b.Sandbox), b.Roots, hooksNetwork(cfg)))
+	var hookProblems []string
+	opts.Hooks, hookProblems = hookRunner(cfg, log, b.Hooks, b.ProjectOn, commandWrap(commandSandbox(cfg, b.Sandbox), b.Roots, hooksNetwork(cfg)))
 	opts.SandboxProber = b.Sandbox
 	addSkills(&opts, b, getenv, pol.Trusted, log)
 	if !b.Trusted && b.Untrusted != "" {
 		opts.Notices = append(opts.Notices, agent.Notice{Level: "warning", Text: UntrustedNotice(b.Untrusted)})
 	}
-	for _, w := range cfg.Warnings {
+	for _, w := range slices.Concat(cfg.Warnings, ruleNotes, hookProblems) {
 		opts.Notices = append(opts.Notices, agent.Notice{Level: "warning", Text: w})
+	}
+	for _, u := range cfg.Unread {
+		opts.Notices = append(opts.Notices, agent.Notice{Level: "info", Text: u})
 	}
 	if pending := cfg.PendingProject; pending != nil {
 		opts.Notices = append(opts.Notices, agent.Notice{Level: "warning", Text: PendingText(pending)})

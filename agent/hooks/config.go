@@ -33,6 +33,9 @@ type Hook struct {
 	Command string
 	// Timeout is how long the command may run before it is killed.
 	Timeout time.Duration
+	// Claude marks a hook written for Claude Code (see dialect.go): it
+	// reads Claude Code's event and tool names and tool input shapes.
+	Claude bool
 	// Call, when set, is run instead of Command: a hook living in the
 	// client (an SDK's hook callback). It gets the JSON a command would
 	// read on stdin and returns what a command would print; an error is a
@@ -103,15 +106,22 @@ type rawEntry struct {
 // itself: event names mapped to lists of entries, each entry either
 // {"matcher", "command", "timeout"} or {"matcher", "hooks": [{"type":
 // "command", "command", "timeout"}]} as in Claude Code and Gemini CLI.
-// Timeouts are in milliseconds (default 60000). Claude Code's event names
-// (PreToolUse, PostToolUse, UserPromptSubmit, Stop, PreCompact) are read as
-// companion's. "enabled": false turns every hook off; "disabled" lists hook
+// Timeouts are in milliseconds (default 60000), in seconds for hooks
+// under Claude Code's event names (PreToolUse, PostToolUse,
+// UserPromptSubmit, Stop, PreCompact), which are read as companion's
+// and speak Claude Code's dialect (dialect.go). "enabled": false turns every hook off; "disabled" lists hook
 // names or commands to skip.
 //
 // Parse returns every usable hook along with an error (wrapping
 // ErrBadConfig or ErrUnknownEvent) that names each entry it skipped, so the
 // agent can run the good hooks and show the problems.
-func Parse(raw json.RawMessage) (Config, error) {
+func Parse(raw json.RawMessage) (Config, error) { return ParseAs(raw, false) }
+
+// ParseAs is Parse for hooks read from a Claude Code settings file when
+// claude is set: every hook then speaks Claude Code's dialect (timeouts
+// in seconds, its tool names and input; see dialect.go), as hooks under
+// Claude Code's event names always do.
+func ParseAs(raw json.RawMessage, claude bool) (Config, error) {
 	cfg := Config{Hooks: map[string][]Hook{}}
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
@@ -135,7 +145,7 @@ func Parse(raw json.RawMessage) (Config, error) {
 		return cfg, errors.Join(errs...)
 	}
 	for _, key := range slices.Sorted(maps.Keys(top)) {
-		hs, err := parseEvent(key, top[key])
+		hs, err := parseEvent(key, top[key], claude)
 		errs = append(errs, err)
 		for _, h := range hs {
 			if !slices.Contains(disabled, h.Name) && !slices.Contains(disabled, h.Command) {
@@ -170,10 +180,13 @@ func switches(top map[string]json.RawMessage) (bool, []string, []error) {
 }
 
 // parseEvent reads one event's list of entries.
-func parseEvent(key string, raw json.RawMessage) ([]Hook, error) {
-	if _, ok := eventName(key); !ok {
+func parseEvent(key string, raw json.RawMessage, claude bool) ([]Hook, error) {
+	ev, ok := eventName(key)
+	if !ok {
 		return nil, fmt.Errorf("%w: hooks.%s (known events: %v)", ErrUnknownEvent, key, Events())
 	}
+	_, claudeName := claudeEvents[key]
+	d := dialect{claude: claude || claudeName, tools: ev == BeforeTool || ev == AfterTool}
 	var entries []rawEntry
 	if err := json.Unmarshal(raw, &entries); err != nil {
 		return nil, fmt.Errorf("%w: hooks.%s: %w", ErrBadConfig, key, err)
@@ -183,7 +196,7 @@ func parseEvent(key string, raw json.RawMessage) ([]Hook, error) {
 	for i, e := range entries {
 		where := fmt.Sprintf("hooks.%s[%d]", key, i)
 		if e.Hooks == nil {
-			h, err := e.hook(where, e.Matcher)
+			h, err := e.hook(where, e.Matcher, d)
 			errs = appendHook(&hooks, h, err, errs)
 			continue
 		}
@@ -192,7 +205,7 @@ func parseEvent(key string, raw json.RawMessage) ([]Hook, error) {
 			continue
 		}
 		for j, inner := range e.Hooks {
-			h, err := inner.hook(fmt.Sprintf("%s.hooks[%d]", where, j), e.Matcher)
+			h, err := inner.hook(fmt.Sprintf("%s.hooks[%d]", where, j), e.Matcher, d)
 			errs = appendHook(&hooks, h, err, errs)
 		}
 	}
@@ -208,25 +221,37 @@ func appendHook(hooks *[]Hook, h Hook, err error, errs []error) []error {
 	return errs
 }
 
+// dialect is how an event's entries are read: written for Claude Code
+// (timeouts in seconds), and for a tool event (matchers name tools).
+type dialect struct{ claude, tools bool }
+
 // hook checks one command entry; matcher is the entry's own or its
-// parent's.
-func (e rawEntry) hook(where, matcher string) (Hook, error) {
+// parent's. A tool event's matcher that can match no tool is an error.
+func (e rawEntry) hook(where, matcher string, d dialect) (Hook, error) {
 	if e.Type != "" && e.Type != "command" {
 		return Hook{}, fmt.Errorf("%w: %s: type %q is not supported (only \"command\")", ErrBadConfig, where, e.Type)
 	}
 	if e.Command == "" {
 		return Hook{}, fmt.Errorf("%w: %s: no command", ErrBadConfig, where)
 	}
-	if _, err := compileMatcher(matcher); err != nil {
+	re, err := compileMatcher(matcher)
+	if err != nil {
 		return Hook{}, fmt.Errorf("%w: %s: matcher %q: %w", ErrBadConfig, where, matcher, err)
 	}
-	h := Hook{Name: e.Name, Matcher: matcher, Command: e.Command, Timeout: DefaultTimeout}
+	if d.tools && !knownToolMatcher(re, matcher) {
+		return Hook{}, fmt.Errorf("%w: %s: matcher %q names no known tool (companion's, Claude Code's or Gemini CLI's)", ErrBadConfig, where, matcher)
+	}
+	h := Hook{Name: e.Name, Matcher: matcher, Command: e.Command, Timeout: DefaultTimeout, Claude: d.claude}
+	unit := time.Millisecond
+	if d.claude {
+		unit = time.Second
+	}
 	if e.Timeout != nil {
-		switch ms := *e.Timeout; {
-		case ms < 0:
+		switch n := *e.Timeout; {
+		case n < 0:
 			return Hook{}, fmt.Errorf("%w: %s: negative timeout", ErrBadConfig, where)
-		case ms > 0:
-			h.Timeout = time.Duration(ms * float64(time.Millisecond))
+		case n > 0:
+			h.Timeout = time.Duration(n * float64(unit))
 		}
 	}
 	return h, nil

@@ -38,15 +38,15 @@ func TestParse(t *testing.T) {
 		},
 		{
 			name: "Claude Code event names",
-			raw: `{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "a"}]}],
+			raw: `{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "a", "timeout": 5}]}],
 				"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "b"}]}],
 				"Stop": [{"command": "c"}], "PreCompact": [{"command": "d"}], "PostToolUse": [{"command": "e"}]}}`,
 			want: map[string][]Hook{
-				BeforeTool:  {{Matcher: "*", Command: "a", Timeout: DefaultTimeout}},
-				BeforeAgent: {{Command: "b", Timeout: DefaultTimeout}},
-				AfterAgent:  {{Command: "c", Timeout: DefaultTimeout}},
-				PreCompress: {{Command: "d", Timeout: DefaultTimeout}},
-				AfterTool:   {{Command: "e", Timeout: DefaultTimeout}},
+				BeforeTool:  {{Matcher: "*", Command: "a", Timeout: 5 * time.Second, Claude: true}},
+				BeforeAgent: {{Command: "b", Timeout: DefaultTimeout, Claude: true}},
+				AfterAgent:  {{Command: "c", Timeout: DefaultTimeout, Claude: true}},
+				PreCompress: {{Command: "d", Timeout: DefaultTimeout, Claude: true}},
+				AfterTool:   {{Command: "e", Timeout: DefaultTimeout, Claude: true}},
 			},
 		},
 		{
@@ -57,6 +57,21 @@ func TestParse(t *testing.T) {
 				"Befor": [{"command": "typo"}]}`,
 			want:    map[string][]Hook{BeforeTool: {{Command: "good", Timeout: DefaultTimeout}}},
 			wantErr: []error{ErrBadConfig, ErrUnknownEvent},
+		},
+		{
+			name: "tool matchers in any agent's names; one that names no tool is an error",
+			raw: `{"PreToolUse": [{"matcher": "Bash", "command": "a"}, {"matcher": "Edit|Write", "command": "b"},
+				{"matcher": "mcp__.*", "command": "c"}, {"matcher": "Bsh", "command": "typo"}],
+				"BeforeTool": [{"matcher": "search_file_content", "command": "d"}, {"matcher": "Shell", "command": "typo"}],
+				"SessionStart": [{"matcher": "startup", "command": "e"}]}`,
+			want: map[string][]Hook{
+				BeforeTool: {{Matcher: "search_file_content", Command: "d", Timeout: DefaultTimeout},
+					{Matcher: "Bash", Command: "a", Timeout: DefaultTimeout, Claude: true},
+					{Matcher: "Edit|Write", Command: "b", Timeout: DefaultTimeout, Claude: true},
+					{Matcher: "mcp__.*", Command: "c", Timeout: DefaultTimeout, Claude: true}},
+				SessionStart: {{Matcher: "startup", Command: "e", Timeout: DefaultTimeout}},
+			},
+			wantErr: []error{ErrBadConfig},
 		},
 		{
 			name:    "not an object",

@@ -12,6 +12,7 @@
 // Outcome means for the turn (asking the user, refusing a tool call) is the
 // agent's policy, not this package's.
 //
-// It imports tools/procgroup (hook commands run in process groups of their
-// own) and nothing else of companion's own.
+// It imports tools (the names Claude Code and Gemini CLI give companion's
+// tools, see dialect.go), tools/procgroup (hook commands run in process
+// groups of their own) and tools/shell.
 package hooks

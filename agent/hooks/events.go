@@ -43,17 +43,8 @@ func EventName(key string) (event string, ok bool) { return eventName(key) }
 // Claude Code name for the same point (PreToolUse, PostToolUse,
 // UserPromptSubmit, Stop, PreCompact), so copied settings work.
 func eventName(key string) (string, bool) {
-	switch key {
-	case "PreToolUse":
-		return BeforeTool, true
-	case "PostToolUse":
-		return AfterTool, true
-	case "UserPromptSubmit":
-		return BeforeAgent, true
-	case "Stop":
-		return AfterAgent, true
-	case "PreCompact":
-		return PreCompress, true
+	if ev, ok := claudeEvents[key]; ok {
+		return ev, true
 	}
 	for _, e := range Events() {
 		if e == key {

@@ -27,8 +27,13 @@ type Input struct {
 	// Cwd is the session's working directory; hooks run there.
 	Cwd string
 	// ToolName names the tool of a BeforeTool or AfterTool event. Matchers
-	// test it; it is sent as tool_name.
+	// test it and its Claude Code and Gemini CLI names; it is sent as
+	// tool_name (Claude Code's name to hooks in its dialect).
 	ToolName string
+	// MCPServer and MCPTool name the server and the server's own name of
+	// an MCP tool, from which its Claude Code (mcp__server__tool) and
+	// Gemini CLI (server__tool) names are made; empty for other tools.
+	MCPServer, MCPTool string
 	// Trigger is what matchers test for events without a tool: the source
 	// of SessionStart (startup, resume, clear), the reason of SessionEnd,
 	// the trigger of PreCompress (manual, auto), the type of a
@@ -156,15 +161,23 @@ func (r *Runner) Run(ctx context.Context, event string, in Input) (Outcome, erro
 		return out, nil
 	}
 	payload := r.payload(event, in)
+	names := []string{in.Trigger}
+	if in.ToolName != "" {
+		names = toolNames(in)
+	}
 	for _, h := range r.hooks[event] {
-		if h.re != nil && in.target() != "" && !h.re.MatchString(in.target()) {
+		if h.re != nil && in.target() != "" && !matchesAny(h.re, names) {
 			continue
 		}
 		if h.Enabled != nil && !h.Enabled() {
 			r.opts.Log.Debug("hook held back", "event", event, "hook", h.label())
 			continue
 		}
-		stdin, err := json.Marshal(payload)
+		sent := payload
+		if h.Claude {
+			sent = claudePayload(payload, event, in)
+		}
+		stdin, err := json.Marshal(sent)
 		if err != nil {
 			return out, fmt.Errorf("hooks: %s input: %w", event, err)
 		}
@@ -178,6 +191,9 @@ func (r *Runner) Run(ctx context.Context, event string, in Input) (Outcome, erro
 		if err != nil {
 			out.Errors = append(out.Errors, err)
 			continue
+		}
+		if h.Claude && a.toolInput != nil {
+			a.toolInput = fromClaudeInput(in.ToolName, a.toolInput)
 		}
 		out.add(a)
 		if event == BeforeTool && a.toolInput != nil {

@@ -29,6 +29,9 @@ type configReport struct {
 	Settings []config.Setting `json:"settings"`
 	Pending  []string         `json:"pending,omitempty"`
 	Warnings []string         `json:"warnings,omitempty"`
+	// Unsupported names the keys of Gemini CLI's and Claude Code's
+	// settings files that companion does not read, one line per file.
+	Unsupported []string `json:"unsupported,omitempty"`
 }
 
 // runConfig prints the merged settings.
@@ -96,7 +99,12 @@ func mergedConfig(getenv func(string) string, f cli.Flags, dir string) (configRe
 			rep.Pending = p.Adds
 		}
 	}
-	rep.Settings = cfg.Show()
+	rep.Settings, rep.Unsupported = cfg.Show(), cfg.Unread
+	notes, err := cli.CheckRules(cfg)
+	if err != nil {
+		notes = append(notes, err.Error())
+	}
+	rep.Warnings = append(rep.Warnings, notes...)
 	return rep, nil
 }
 
@@ -140,6 +148,9 @@ func printConfig(w io.Writer, rep configReport) {
 	}
 	for _, warn := range rep.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", warn)
+	}
+	for _, u := range rep.Unsupported {
+		fmt.Fprintf(w, "notice: %s\n", u)
 	}
 }
 

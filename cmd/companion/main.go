@@ -47,8 +47,10 @@ func main() {
 const usage = `companion is an AI coding agent that lives in your editor.
 
 Usage:
-  companion [flags]        chat in this terminal (or, with -p, run one prompt and exit)
-  companion acp [flags]    speak the Agent Client Protocol on stdin/stdout (editors start this)
+  companion [flags] [PROMPT]   chat in this terminal, starting with PROMPT when given (with -p, or
+                           with stdin piped, run one prompt and exit)
+  companion acp [flags]    speak the Agent Client Protocol on stdin/stdout (editors start this;
+                           --acp and --experimental-acp do the same)
   companion run [flags] -p PROMPT   run one prompt without an editor (scripts, CI, SDKs)
   companion mcp add|remove|list   edit the MCP servers in your settings
   companion settings accept [DIR]   let a project's settings grant powers (allow rules, hooks, MCP servers)
@@ -62,9 +64,11 @@ Usage:
 Run 'companion acp -h' or 'companion run -h' for a subcommand's flags.
 `
 
-// run dispatches a subcommand and returns the process exit code.
+// run dispatches a subcommand and returns the process exit code. A first
+// argument that is neither a subcommand nor a flag starts the prompt
+// (`companion "fix the tests"`, see runTop).
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	if len(args) == 0 || isTopFlag(args[0]) {
+	if len(args) == 0 || isTopFlag(args[0]) || !isSubcommand(args[0]) {
 		return runTop(args, stdin, stdout, stderr, getenv)
 	}
 	switch args[0] {
@@ -92,10 +96,18 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	case "help", "-h", "--help":
 		printUsage(stdout)
 		return 0
-	default:
-		fmt.Fprintf(stderr, "companion: unknown command %q\n\n%s", args[0], usage)
-		return 2
 	}
+	fmt.Fprintf(stderr, "companion: unknown command %q\n\n%s", args[0], usage)
+	return 2
+}
+
+// isSubcommand reports whether a first argument is one run dispatches on.
+func isSubcommand(a string) bool {
+	switch a {
+	case "acp", "run", "mcp", "settings", "config", "trust", "skills", "login", "logout", "version", "--version", "-v", "help", "-h", "--help":
+		return true
+	}
+	return false
 }
 
 // runACP serves ACP until stdin closes or a signal arrives.
@@ -114,6 +126,11 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		}
 		return 2
 	}
+	return serveACP(f, stdin, stdout, stderr, getenv)
+}
+
+// serveACP serves ACP with the model flags f.
+func serveACP(f cli.Flags, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	cfg, err := cli.LoadConfig(getenv, f)
 	if err != nil {
 		fmt.Fprintf(stderr, "companion: %v\n", err)
@@ -154,7 +171,16 @@ func newLogger(file, level string, stderr io.Writer, wrap func(io.Writer) io.Wri
 		w, closeFn = f, func() { f.Close() }
 	}
 	w = wrap(w)
-	// Libraries that use the standard log package (genai does) write there too.
-	log.SetOutput(w)
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lv})), closeFn, nil
+	logger := slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lv}))
+	routeStdLog(logger.Handler())
+	return logger, closeFn, nil
+}
+
+// routeStdLog sends what libraries print through the standard log
+// package into companion's logger, as debug records: genai logs every
+// cancelled stream there ("Error context canceled"), which is no news
+// for the user, and the errors that matter come back as errors.
+func routeStdLog(h slog.Handler) {
+	log.SetFlags(0)
+	log.SetOutput(slog.NewLogLogger(h, slog.LevelDebug).Writer())
 }

@@ -36,6 +36,10 @@ type runFlags struct {
 	maxTurns       int
 	partial        bool
 	controlTimeout time.Duration
+	// version prints the version (-v, --version); acpMode serves ACP as
+	// `companion acp` does (--acp, --experimental-acp: Gemini CLI's flags,
+	// so an editor's configuration can swap the binary).
+	version, acpMode bool
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -57,6 +61,10 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.maxTurns, "max-turns", 0, "at most `n` model requests per prompt")
 	fs.BoolVar(&f.partial, "include-partial-messages", false, "stream-json: also emit stream_event lines while the model streams")
 	fs.DurationVar(&f.controlTimeout, "control-timeout", headless.DefaultControlTimeout, "how long to wait for the SDK's answer to a control request")
+	fs.BoolVar(&f.version, "version", false, "print the version and exit")
+	fs.BoolVar(&f.version, "v", false, "same as --version")
+	fs.BoolVar(&f.acpMode, "acp", false, "speak the Agent Client Protocol on stdin/stdout (same as companion acp)")
+	fs.BoolVar(&f.acpMode, "experimental-acp", false, "same as --acp (Gemini CLI's name)")
 }
 
 // parseRunFlags parses args as name's flags. The value of -r/--resume is

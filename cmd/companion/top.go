@@ -47,8 +47,11 @@ func printUsage(w io.Writer) {
 	fmt.Fprint(w, "\n"+exitCodes)
 }
 
-// runTop runs companion with no subcommand: a prompt (-p) runs headless,
-// a terminal on stdin gets a chat, anything else gets the usage.
+// runTop runs companion with no subcommand: --version prints it, --acp
+// serves ACP; a prompt (-p) or a piped stdin runs headless (words after
+// the flags are the prompt, or go before the piped text); a terminal on
+// stdin gets a chat, opened with those words as its first message when
+// given; anything else gets the usage.
 func runTop(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	f, rest, err := parseRunFlags("companion", args, stderr, printUsage)
 	if err != nil {
@@ -57,21 +60,34 @@ func runTop(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		}
 		return headless.ExitUsage
 	}
+	words := strings.Join(rest, " ")
 	switch {
-	case len(rest) > 0:
-		fmt.Fprintf(stderr, "companion: unknown command %q\n\n%s", rest[0], usage)
+	case f.version:
+		fmt.Fprintf(stdout, "companion %s\n", version)
+		return headless.ExitOK
+	case f.acpMode && (f.prompt != "" || words != ""):
+		fmt.Fprintln(stderr, "companion: --acp takes no prompt: the editor sends prompts")
+		return headless.ExitUsage
+	case f.acpMode:
+		return serveACP(f.acp, stdin, stdout, stderr, getenv)
+	case f.prompt != "" && words != "":
+		fmt.Fprintf(stderr, "companion: a prompt both with -p and as words (%q)\n", words)
 		return headless.ExitUsage
 	case f.prompt != "" || f.inputFormat == "stream-json":
 		return headlessRun(f, stdin, stdout, stderr, getenv)
 	case isTerminal(stdin):
-		return chatRun(f, stdin, stdout, stderr, getenv)
+		return chatRun(f, words, stdin, stdout, stderr, getenv)
+	case words != "" || piped(stdin):
+		f.prompt = words
+		return headlessRun(f, stdin, stdout, stderr, getenv)
 	}
 	fmt.Fprint(stderr, usage)
 	return headless.ExitUsage
 }
 
-// chatRun starts the interactive chat on the terminal.
-func chatRun(f runFlags, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+// chatRun starts the interactive chat on the terminal; first, when set,
+// is its first prompt.
+func chatRun(f runFlags, first string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	if err := chatFlags(f); err != nil {
 		fmt.Fprintf(stderr, "companion: %v\n", err)
 		return headless.ExitUsage
@@ -96,7 +112,7 @@ func chatRun(f runFlags, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	return cli.RunChat(ctx, chat.Options{In: stdin, Out: stdout, Interrupts: ints, Cwd: env.cwd, IncludeDirs: env.dirs,
-		Mode: mode, Resume: f.resume, AllowedTools: f.rules(), MaxTurns: f.maxTurns, Options: env.host()})
+		Mode: mode, Resume: f.resume, AllowedTools: f.rules(), MaxTurns: f.maxTurns, Options: env.host(), First: first})
 }
 
 // chatFlags refuses the flags that only mean something with a prompt.

@@ -49,7 +49,7 @@ func allowed() map[string][]string {
 		"agent/model/textproto":          {"agent/model"},
 		"agent/model/scripted":           {},
 		"agent/model/internal/modeltest": {"agent/model", "agent/model/scripted"},
-		"agent/hooks":                    {"tools/procgroup", "tools/shell"},
+		"agent/hooks":                    {"tools", "tools/procgroup", "tools/shell"},
 		"agent/slash":                    {},
 		"agent/skills":                   {"tools"},
 		"tools":                          {},

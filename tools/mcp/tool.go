@@ -35,6 +35,9 @@ func newMCPTool(s *server, tool mcpgo.Tool, name string) *mcpTool {
 // Name is mcp_<server>_<tool>, sanitised and unique.
 func (t *mcpTool) Name() string { return t.name }
 
+// MCPOrigin names the server and the tool's name on it (tools.MCPOrigin).
+func (t *mcpTool) MCPOrigin() (server, tool string) { return t.srv.cfg.Name, t.tool.Name }
+
 // Description is the server's description of the tool.
 func (t *mcpTool) Description() string {
 	if d := strings.TrimSpace(t.tool.Description); d != "" {

@@ -38,8 +38,11 @@ const (
 )
 
 // Rules are allow, ask and deny rules; deny wins over ask over allow.
+// Only, when set, are the only calls that may run at all: a call none of
+// them covers is denied, in every mode (Gemini CLI's tools.core).
 type Rules struct {
 	Allow, Ask, Deny []Rule
+	Only             []Rule
 }
 
 // Options configure a Policy.
@@ -154,6 +157,11 @@ func (p *Policy) Decide(c Call) Verdict {
 	if r, ok := firstMatch(all.Deny, c, true); ok {
 		return Verdict{Deny, fmt.Sprintf("A deny rule (%s) forbids this call.", r)}
 	}
+	if len(p.rules.Only) > 0 {
+		if _, ok := firstMatch(p.rules.Only, c, false); !ok {
+			return Verdict{Deny, "The settings allow only some tools and commands (tools.core), and this call is not among them."}
+		}
+	}
 	if c.Confirm == nil {
 		return Verdict{Decision: Allow}
 	}
@@ -263,8 +271,8 @@ func firstMatch(rules []Rule, c Call, deny bool) (Rule, bool) {
 // covers matches a rule's pattern against the call.
 func covers(r Rule, c Call, deny bool) bool {
 	conf := c.Confirm
-	if conf == nil {
-		return false
+	if conf == nil || r.Tool == readGroup {
+		return r.matchesPaths(c.Root, c.Paths) // reading tools: the paths they read
 	}
 	switch conf.Type {
 	case tools.ConfirmEdit:

@@ -22,6 +22,16 @@ import (
 type Rule struct {
 	Tool    string
 	Pattern string
+	// Exact makes a shell rule cover only the command its pattern spells
+	// out in full, not the commands it starts (Claude Code's Bash(cmd));
+	// deny rules ignore it.
+	Exact bool
+	// Tree makes a path rule cover what is inside the folder its pattern
+	// names too (Claude Code's gitignore-style paths).
+	Tree bool
+	// text is the rule as written, when it was translated from Claude
+	// Code's syntax (String).
+	text string
 }
 
 // ParseRule reads "tool" or "tool(pattern)".
@@ -42,6 +52,9 @@ func ParseRule(s string) (Rule, error) {
 
 // String writes the rule back in its settings form.
 func (r Rule) String() string {
+	if r.text != "" {
+		return r.text
+	}
 	if r.Pattern == "" {
 		return r.Tool
 	}
@@ -55,6 +68,9 @@ type Call struct {
 	Confirm *tools.Confirmation
 	// Root is the session's primary root, for relative edit globs.
 	Root string
+	// Paths are the files and folders a call reads (its locations), which
+	// path rules of the read group test.
+	Paths []string
 	// dir is the folder a shell call runs in, resolved once by Decide
 	// (workDir).
 	dir string
@@ -73,6 +89,8 @@ func (r Rule) matchesTool(c Call) bool {
 		return c.Kind == tools.KindFetch
 	case "mcp":
 		return c.Confirm != nil && c.Confirm.Type == tools.ConfirmMCP
+	case readGroup:
+		return c.Kind == tools.KindRead || c.Kind == tools.KindSearch
 	}
 	return false
 }
@@ -83,8 +101,23 @@ func (r Rule) matchesPath(root, path string) bool {
 	if !filepath.IsAbs(pattern) {
 		pattern = filepath.Join(root, pattern)
 	}
-	ok, err := doublestar.PathMatch(filepath.ToSlash(pattern), filepath.ToSlash(path))
+	pattern, path = filepath.ToSlash(pattern), filepath.ToSlash(path)
+	ok, err := doublestar.PathMatch(pattern, path)
+	if r.Tree && !ok && err == nil {
+		ok, err = doublestar.PathMatch(pattern+"/**", path)
+	}
 	return err == nil && ok
+}
+
+// matchesPaths reports whether a path rule covers any of the paths a
+// call reads.
+func (r Rule) matchesPaths(root string, paths []string) bool {
+	for _, p := range paths {
+		if r.matchesPath(root, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // matchesCommand reports whether a shell rule's prefix covers one simple
@@ -98,7 +131,8 @@ func (r Rule) matchesCommand(c Call, cmd tools.ShellCommand, deny bool) bool {
 		return false
 	}
 	prefix := strings.Fields(r.Pattern)
-	if len(prefix) == 0 || len(prefix) > len(cmd.Words) || (!deny && len(prefix) < cmd.Fixed) {
+	if len(prefix) == 0 || len(prefix) > len(cmd.Words) || (!deny && len(prefix) < cmd.Fixed) ||
+		(r.Exact && !deny && len(prefix) != len(cmd.Words)) {
 		return false
 	}
 	if !sameProgram(prefix[0], cmd.Words[0], c.workDir(), deny) {
