@@ -9,6 +9,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // acceptedName is the file, in the user config directory, that records
@@ -44,8 +45,23 @@ type ProjectFile struct {
 // held back because the user has not accepted its current content.
 type PendingSettings struct {
 	Path, Hash string
+	// Files are the project files the settings came from (companion's,
+	// Gemini CLI's, Claude Code's), the ones the user is to review.
+	Files []string
 	// Adds says what the held-back parts would grant, one phrase each.
 	Adds []string
+}
+
+// FileNames names the files settings came from for a sentence: "a",
+// "a and b", "a, b and c"; path when files is empty.
+func FileNames(files []string, path string) string {
+	switch len(files) {
+	case 0:
+		return path
+	case 1:
+		return files[0]
+	}
+	return strings.Join(files[:len(files)-1], ", ") + " and " + files[len(files)-1]
 }
 
 // ReadProjectFile reads root's project settings (all three files) with
@@ -143,7 +159,7 @@ func (c Config) ApplyProject(f ProjectFile) Config {
 		out = c.layerProject(f.Project, f)
 	} else {
 		out = c.layerProject(f.Project.withoutPowers(), f)
-		out.PendingProject = &PendingSettings{Path: f.Path, Hash: f.Hash, Adds: adds}
+		out.PendingProject = &PendingSettings{Path: f.Path, Hash: f.Hash, Files: f.Files, Adds: adds}
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -155,4 +156,32 @@ func TestProjectSettings(t *testing.T) {
 		t.Errorf("project allow rule ignored: asked %d times", len(fake.Permissions))
 	}
 	ed.Close()
+}
+
+// TestPendingSettingsNameTheirFiles: settings held back until accepted
+// are named by the files they came from (Gemini CLI's and Claude Code's
+// project files, not companion's, which does not exist), in the session's
+// notice, in /accept-settings' answer and in `companion settings accept`.
+func TestPendingSettingsNameTheirFiles(t *testing.T) {
+	ws := workspace(t, map[string]string{
+		".gemini/settings.json": `{"mcpServers":{"g":{"command":"true"}}}`,
+		".mcp.json":             `{"mcpServers":{"c":{"command":"true"}}}`,
+	})
+	both := filepath.Join(ws, ".gemini", "settings.json") + " and " + filepath.Join(ws, ".mcp.json")
+	ed := startAgent(t, agentOpts{script: `{"turns":[],"fallback":"echo"}`})
+	ed.Initialize(map[string]any{})
+	id := ed.NewSession(ws)
+	notice := sayText(t, ed, id, "hi")
+	if !strings.Contains(notice, "The project settings in "+both+" are new or changed") {
+		t.Errorf("the notice does not name both files:\n%s", notice)
+	}
+	if got := sayText(t, ed, id, "/accept-settings"); !strings.Contains(got, "Accepted "+both+".") {
+		t.Errorf("/accept-settings = %q", got)
+	}
+	e := env(t)
+	accept := exec.Command(binary, "settings", "accept", ws)
+	accept.Env = e
+	if out, err := accept.CombinedOutput(); err != nil || !strings.Contains(string(out), "accepted "+both) {
+		t.Errorf("companion settings accept: %v\n%s", err, out)
+	}
 }

@@ -46,7 +46,7 @@ func runSettings(args []string, stdout, stderr io.Writer, getenv func(string) st
 		fmt.Fprintf(stderr, "companion: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "accepted %s\n", f.Path)
+	fmt.Fprintf(stdout, "accepted %s\n", config.FileNames(f.Files, f.Path))
 	for _, a := range adds {
 		fmt.Fprintf(stdout, "- %s\n", a)
 	}
