@@ -24,7 +24,7 @@ func allowed() map[string][]string {
 		"acp/schema":      {},
 		"acp/schemacheck": {"acp/schema"},
 		"headless":        {"agent", "agent/hooks", "agent/model", "host", "tools", "tools/mcp"},
-		"chat":            {"agent", "agent/model", "host", "tools"},
+		"chat":            {"agent", "host", "tools"},
 		// The session host every front end shares.
 		"host": {"agent", "agent/checkpoint", "agent/hooks", "agent/memory", "agent/model",
 			"agent/model/gemini", "agent/model/openai", "agent/model/scripted", "agent/model/textproto",
