@@ -534,6 +534,9 @@ export class ChatController {
   }
 
   private async firstSession(conn: AgentConnection, restarted: boolean): Promise<void> {
+    // What the editor shows, workspace trust with it, reaches the agent
+    // before any session: a session of an untrusted window opens untrusted.
+    await this.context.flush(true);
     const s = this.session;
     if (!s) {
       // The conversation open before the window reloaded comes back; else a

@@ -283,3 +283,16 @@ test("New session on an empty session keeps it; the history lists only sessions 
   const titles = editor.updates(empty).filter((u) => u.sessionUpdate === "session_info_update");
   assert.ok(titles.every((u) => u.sessionUpdate === "session_info_update" && !/[#*`]/.test(u.title ?? "")), JSON.stringify(titles));
 });
+
+test("an untrusted window tells the agent before its first session: the notice says not trusted, once, with one period", async (t) => {
+  const { editor, controller } = await start(t, [{ chunks: [{ text: "ok" }] }], { noStart: true });
+  editor.context = { isTrusted: false };
+  await controller.start();
+  await controller.handle({ type: "prompt", text: "hello", mentions: [] });
+  await turnEnded(editor);
+  const text = editor.agentText();
+  assert.match(text, /This workspace is not trusted \(the editor says this workspace is not trusted\)/, text);
+  assert.doesNotMatch(text, /no longer trusted/, text);
+  assert.doesNotMatch(text, /\.\.\)/, text);
+  assert.equal(text.split("This workspace is").length - 1, 1, text);
+});
