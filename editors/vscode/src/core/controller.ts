@@ -163,6 +163,9 @@ export class ChatController {
         return this.cancel();
       case "permissionResponse":
         return this.permissions.answer(msg.requestId, msg.optionId);
+      case "reviewDiff":
+        if (!(await this.permissions.review(msg.requestId))) this.editor.post({ type: "error", message: "That edit is no longer being reviewed." });
+        return;
       case "setConfigOption":
         return this.setConfigOption(msg.configId, msg.value);
       case "setMode":
