@@ -99,8 +99,8 @@ class App {
     if (msg.type === "files") return this.#composer.files(msg.requestId, msg.items);
     if (msg.type === "insertText") return this.#composer.insert(msg.text, msg.mentions);
     if (msg.type === "promptFailed") this.#composer.giveBack(msg.text, msg.mentions, msg.images);
-    // The rewound prompt goes back to the box to be edited (before anything typed meanwhile).
-    if (msg.type === "rewound" && msg.sessionId === this.#state.sessionId) this.#composer.giveBack(msg.text, msg.mentions);
+    // The rewound prompt goes back to the box to be edited (before anything typed meanwhile), replacing an earlier rewind's.
+    if (msg.type === "rewound" && msg.sessionId === this.#state.sessionId) this.#composer.rewound(msg.text, msg.mentions);
     this.#change(() => apply(this.#state, msg));
   }
 

@@ -547,40 +547,20 @@ test("Rewind to here: hidden until the agent offers it, confirmed inline, then t
   assert.equal(await page.inputValue("#prompt"), "second prompt\ntyped meanwhile", "the rewound prompt is in the box, what was typed kept");
   assert.equal(await page.locator(".composer .mention-chip", { hasText: "a.txt" }).count(), 1);
   assert.equal(await page.getAttribute("#messages", "data-rewind"), "on");
-  await noProblems(page);
-});
 
-test("a permission card answers from the keyboard without taking it: Enter allows this time, Esc rejects; an edit's card has Review", async () => {
-  const page = await open(browser, server.url);
-  await startSession(page);
-  const perms = fx.live.filter((m) => m.type === "permission");
-  const edit = perms.find((p) => p.inDiffEditor);
-  const exec = perms.find((p) => !p.inDiffEditor);
-  // The user is typing the next prompt when the card arrives: the box keeps the keyboard.
-  await page.click("#prompt");
-  await page.keyboard.type("next ");
-  await deliver(page, [edit]);
-  const card = page.locator(`.permission[data-request-id="${edit.requestId}"]`);
-  await card.waitFor();
-  await page.keyboard.type("prompt");
-  assert.equal(await page.inputValue("#prompt"), "next prompt");
-  assert.equal(await page.evaluate(() => document.activeElement?.id), "prompt");
-  // Review asks the extension to bring the diff editor to the front.
-  await card.locator("button.permission-review").click();
-  await waitPosted(page, "reviewDiff", { requestId: edit.requestId });
-  // Enter on the focused card allows this time.
-  await card.focus();
-  await page.keyboard.press("Enter");
-  const allow = edit.options.find((o) => o.kind === "allow_once");
-  await waitPosted(page, "permissionResponse", { requestId: edit.requestId, optionId: allow.optionId });
-  await page.waitForSelector(`.permission[data-request-id="${edit.requestId}"][data-state="answered"]`);
-  // With nothing focused, Esc rejects the newest pending card.
-  await deliver(page, [exec]);
-  const second = page.locator(`.permission[data-request-id="${exec.requestId}"]`);
-  await second.waitFor();
-  await page.evaluate(() => document.activeElement?.blur());
-  await page.keyboard.press("Escape");
-  const reject = exec.options.find((o) => o.kind === "reject_once");
-  await waitPosted(page, "permissionResponse", { requestId: exec.requestId, optionId: reject.optionId });
+  // Rewinding again, to the first prompt: its text replaces the first rewind's, it does not stack on it.
+  const first = page.locator(".msg-user", { hasText: "first prompt" });
+  await first.hover();
+  await first.locator("button.rewind-action").click();
+  await first.locator("button.rewind-confirm").click();
+  await waitPosted(page, "rewind", { prompt: 0 });
+  await deliver(page, [
+    { type: "session", sessionId: "s3", cwd: "/w", replaying: false },
+    { type: "rewound", sessionId: "s3", text: "first prompt", mentions: [], restored: [] },
+  ]);
+  await page.waitForSelector('#root[data-session-id="s3"]');
+  await page.waitForFunction(() => document.querySelector("#prompt").value.startsWith("first prompt"));
+  assert.equal(await page.inputValue("#prompt"), "first prompt\ntyped meanwhile", "one rewound prompt in the box, what was typed kept");
+  assert.equal(await page.locator(".composer .mention-chip").count(), 0, "the earlier rewind's mention went with its text");
   await noProblems(page);
 });
