@@ -83,7 +83,8 @@ export class ChatController {
   private readonly terminalCalls = new Map<string, { sessionId: string; toolCallId: string; released?: boolean }>();
   private loading: { sessionId: string; buffer: acp.SessionUpdate[] } | undefined;
   private status: { state: AgentState; message?: string; agent?: { name: string; version?: string } } = { state: "stopped" };
-  private usage: StatusInfo["usage"];
+  /** The last usage_update, and whose it is: the status bar shows it only while that session is current. */
+  private usage: { sessionId: string; value: NonNullable<StatusInfo["usage"]> } | undefined;
   /** The figures last fetched with STATS_METHOD (after a turn), for the status bar tooltip. */
   private stats: SessionStats | undefined;
   private titles = new Map<string, string>();
@@ -346,7 +347,9 @@ export class ChatController {
       if (refused) throw new Error(refused);
       blocks = await buildPrompt(text, mentions, (p) => this.editor.openDocumentText(p), images);
     } catch (err) {
-      throw new PromptNotDelivered(errorText(authHintText(err)));
+      // The reason the agent is down is on the banner already: the box says it short.
+      const down = !this.supervisor.connection && this.status.state === "error";
+      throw new PromptNotDelivered(down ? "companion is not running." : errorText(authHintText(err)));
     }
     for (const u of userMessageUpdates(text, mentions, images)) this.record(s.sessionId, u);
     this.opts.lastSession?.set(s.sessionId);
@@ -388,8 +391,10 @@ export class ChatController {
 
   /** showStatus shows the agent state, the context usage and the current session's figures. */
   private showStatus(): void {
-    const stats = this.stats && this.stats.sessionId === this.session?.sessionId ? this.stats : undefined;
-    this.editor.showStatus({ state: this.status.state, message: this.status.message, usage: this.usage, stats });
+    const current = this.session?.sessionId;
+    const stats = this.stats && this.stats.sessionId === current ? this.stats : undefined;
+    const usage = this.usage && this.usage.sessionId === current ? this.usage.value : undefined;
+    this.editor.showStatus({ state: this.status.state, message: this.status.message, usage, stats });
   }
 
   private setTurn(msg: ToWebview & { type: "turn" }): void {
@@ -454,7 +459,7 @@ export class ChatController {
     if (this.session?.sessionId === sessionId) applyToState(this.session, update);
     if (update.sessionUpdate === "session_info_update" && update.title) this.titles.set(sessionId, update.title);
     if (update.sessionUpdate === "usage_update") {
-      this.usage = { used: update.used, size: update.size };
+      this.usage = { sessionId, value: { used: update.used, size: update.size } };
       this.showStatus();
     }
     this.record(sessionId, update);
