@@ -93,11 +93,18 @@ func (u *updates) notice(ctx context.Context, severity NoticeSeverity, title, de
 		u.send(ctx, SessionUpdate{Notice: &Notice{Severity: severity, Title: title, Description: detail}})
 		return
 	}
-	text := title
+	u.send(ctx, SessionUpdate{AgentMessageChunk: &ContentChunk{Content: TextBlock(noticeLine(title, detail))}})
+}
+
+// noticeLine is a notice as a short agent message, for clients that do not
+// show notices: "_(title: detail.)_", ended by one period whether or not
+// the title or the detail had one.
+func noticeLine(title, detail string) string {
+	text := strings.TrimSuffix(title, ".")
 	if detail != "" {
 		text += ": " + strings.TrimSuffix(detail, ".")
 	}
-	u.send(ctx, SessionUpdate{AgentMessageChunk: &ContentChunk{Content: TextBlock("_(" + text + ".)_\n\n")}})
+	return "_(" + text + ".)_\n\n"
 }
 
 // Emit sends one event. Updates are sent even after the turn is cancelled:

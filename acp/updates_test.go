@@ -69,3 +69,18 @@ func TestToolCallUpdateOutcome(t *testing.T) {
 		})
 	}
 }
+
+// TestNoticeLine: a notice shown as an agent message ends with exactly one
+// period, whether the title or the detail brought one.
+func TestNoticeLine(t *testing.T) {
+	for _, tt := range []struct{ title, detail, want string }{
+		{"This workspace is not trusted (why): every edit asks first.", "", "_(This workspace is not trusted (why): every edit asks first.)_\n\n"},
+		{"Compacted", "", "_(Compacted.)_\n\n"},
+		{"MCP server x failed", "it exited. Its tools are withdrawn.", "_(MCP server x failed: it exited. Its tools are withdrawn.)_\n\n"},
+		{"Now using m2", "m1 failed: 429", "_(Now using m2: m1 failed: 429.)_\n\n"},
+	} {
+		if got := noticeLine(tt.title, tt.detail); got != tt.want {
+			t.Errorf("noticeLine(%q, %q) = %q, want %q", tt.title, tt.detail, got, tt.want)
+		}
+	}
+}

@@ -42,7 +42,14 @@ func (h *Host) Rewind(ctx context.Context, id string, n int, restoreFiles bool) 
 	if err != nil {
 		return Rewound{}, err
 	}
-	newID, err := h.copySession(meta, plan.Kept, store.LastTitle(recs))
+	// A fork before the first prompt holds no conversation: it is titled by
+	// its own first prompt, like a new session, so no empty "(fork)" is
+	// listed meanwhile.
+	title := ""
+	if n > 0 {
+		title = store.LastTitle(recs)
+	}
+	newID, err := h.copySession(meta, plan.Kept, title)
 	if err != nil {
 		return Rewound{}, err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"companion/agent"
 	"companion/agent/model"
+	"companion/agent/store"
 )
 
 // TestRewindStoredSession: a closed session with two prompts is forked
@@ -65,5 +66,48 @@ func TestRewindStoredSession(t *testing.T) {
 		if _, err := h.Rewind(ctx, tt.id, tt.n, false); !errors.Is(err, ErrInvalid) {
 			t.Errorf("Rewind(%s, %d) = %v, want ErrInvalid", tt.id, tt.n, err)
 		}
+	}
+}
+
+// TestRewindToFirstPromptIsUntitled: a fork before the first prompt holds no
+// conversation, so it has no title (an editor's history leaves it out) until
+// its own first prompt; a later fork keeps the title with " (fork)".
+func TestRewindToFirstPromptIsUntitled(t *testing.T) {
+	ctx := context.Background()
+	h := newTestHost(t)
+	cwd, _ := filepath.EvalSymlinks(t.TempDir())
+	s, err := h.New(ctx, Request{Cwd: cwd}, ports(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{"one", "two"} {
+		if _, err := s.Agent.Prompt(ctx, []model.Part{{Text: text}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.Drop(s)
+	title := func(id string) string {
+		_, recs, err := h.Store().Load(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return store.LastTitle(recs)
+	}
+	if title(s.ID) == "" {
+		t.Fatal("the original session has no title")
+	}
+	first, err := h.Rewind(ctx, s.ID, 0, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := title(first.ID); got != "" {
+		t.Errorf("fork before the first prompt titled %q, want none", got)
+	}
+	second, err := h.Rewind(ctx, s.ID, 1, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := title(second.ID); got != title(s.ID)+forkSuffix {
+		t.Errorf("fork before the second prompt titled %q, want %q", got, title(s.ID)+forkSuffix)
 	}
 }

@@ -102,6 +102,8 @@ export type FromWebview =
   | { type: "cancel" }
   /** optionId null means the user dismissed the request (outcome "cancelled"). */
   | { type: "permissionResponse"; requestId: string; optionId: string | null }
+  /** Bring the diff editor of an edit's permission request to the front, with the keyboard (the card's Review button). */
+  | { type: "reviewDiff"; requestId: string }
   | { type: "setConfigOption"; configId: string; value: string }
   | { type: "setMode"; modeId: string }
   | { type: "newSession" }

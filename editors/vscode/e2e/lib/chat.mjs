@@ -69,7 +69,10 @@ export class Chat {
   async answerPermission(kind) {
     const card = this.pendingPermission();
     await card.waitFor({ timeout: WAIT_MS });
-    await card.locator(`button.permission-option[data-option-kind="${kind}"]`).click();
+    const option = card.locator(`button.permission-option[data-option-kind="${kind}"]`);
+    // The compact card shows the primary choice; the rest are under "More".
+    if (!(await option.isVisible())) await card.locator("button.permission-more").click();
+    await option.click();
   }
 
   /** transcriptText is the whole message list's text, for failure messages. */

@@ -32,7 +32,7 @@ export async function openWorkbench(browser, server, { folder, payload, exposed 
   const url = new URL(server.url);
   if (folder) url.searchParams.set("folder", folder);
   if (payload) url.searchParams.set("payload", JSON.stringify(payload));
-  await page.goto(url.toString());
+  await page.goto(url.toString(), { timeout: WAIT_MS });
   await page.locator(".monaco-workbench").waitFor({ timeout: WAIT_MS });
   return new Workbench(page, context);
 }

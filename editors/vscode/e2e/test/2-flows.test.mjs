@@ -121,6 +121,42 @@ test("a rejected edit leaves the file alone and the agent is told", () =>
     assert.equal(await card.locator(".tool-status").innerText(), "rejected");
   }));
 
+test("an edit arriving while the user types the next prompt leaves the keyboard in the chat box; Review goes to it", () =>
+  flow("typing", async () => {
+    await chat.newSession();
+    await chat.send("e2e-typing: rewrite typing.txt");
+    // The user keeps typing the next prompt, a key at a time, while the edit arrives.
+    const box = chat.frame.locator("textarea#prompt");
+    await box.click();
+    const diff = wb.page.locator(".monaco-diff-editor");
+    const modified = diff.locator(".editor.modified .lines-content > .view-lines");
+    const next = "then update the readme".repeat(8);
+    let typed = "";
+    for (const ch of next) {
+      await wb.page.keyboard.type(ch);
+      typed += ch;
+      if (await modified.filter({ hasText: "agent typing line" }).isVisible()) break;
+      await wb.page.waitForTimeout(60);
+    }
+    await modified.filter({ hasText: "agent typing line" }).waitFor({ timeout: WAIT_MS });
+    await wb.page.keyboard.type(" and docs", { delay: 40 });
+    typed += " and docs";
+    assert.equal(await box.inputValue(), typed, "every key the user typed is in the chat box");
+    assert.equal((await modified.innerText()).replace(/\u00a0/g, " ").trim(), "agent typing line", "no key landed in the proposal");
+    // The card's Review button brings the diff editor to the front with the keyboard in it.
+    const card = chat.pendingPermission();
+    await card.locator("button.permission-review").click();
+    await wb.page.waitForFunction(() => !!document.activeElement?.closest(".monaco-diff-editor"), null, { timeout: WAIT_MS });
+    await wb.page.keyboard.press("Control+End");
+    await wb.page.keyboard.type("reviewed");
+    await modified.filter({ hasText: "reviewed" }).waitFor({ timeout: WAIT_MS });
+    await wb.page.locator('.editor-actions .action-label[aria-label^="Allow this time"]').click();
+    const file = path.join(env.workspace, "typing.txt");
+    await waitFor(async () => ((await readFile(file, "utf8").catch(() => "")).includes("reviewed") ? true : undefined), { what: async () => "typing.txt to hold the reviewed text" });
+    await chat.waitIdle();
+    await box.fill("");
+  }));
+
 test("an approved shell command runs in a VS Code terminal", () =>
   flow("shell", async () => {
     await chat.newSession();

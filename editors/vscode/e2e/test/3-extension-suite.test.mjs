@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
@@ -21,7 +21,12 @@ before(async () => {
   companionBin();
   if (!existsSync(SUITE)) throw new Error(`${SUITE} is missing: build the extension's tests first (e2e/ci.sh does)`);
   workspace = await mkdtemp(path.join(os.tmpdir(), "companion-e2e-suite-"));
-  server = await startCodeServer({ workspace });
+  // A developer's home with a user setting the scripted agent cannot run
+  // with: the suite must give the agent a home of its own.
+  const devHome = path.join(workspace, ".dev-home");
+  await mkdir(path.join(devHome, ".config", "companion"), { recursive: true });
+  await writeFile(path.join(devHome, ".config", "companion", "settings.json"), JSON.stringify({ provider: "openai" }));
+  server = await startCodeServer({ workspace, env: { HOME: devHome, XDG_CONFIG_HOME: path.join(devHome, ".config") } });
   browser = await launchBrowser();
 });
 

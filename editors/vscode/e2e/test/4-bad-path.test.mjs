@@ -30,9 +30,14 @@ test("a prompt sent while the agent cannot start is kept; fixing the path and se
     await wb.runCommand("Companion: Open Chat");
     await chat.frame.locator('#status[data-state="error"]').waitFor({ timeout: WAIT_MS });
     await chat.frame.locator("#banner button#restart-agent").waitFor({ timeout: WAIT_MS });
+    // Said once, in words: the banner names the path, no raw "spawn … ENOENT".
+    const banner = await chat.frame.locator("#banner .banner-text").innerText();
+    assert.match(banner, /\/nonexistent\/companion-e2e does not exist/);
+    assert.doesNotMatch(banner, /ENOENT|spawn/);
 
     await chat.send("e2e-stream: say something");
     await chat.frame.locator("#prompt-error", { hasText: "Not sent" }).waitFor({ timeout: WAIT_MS });
+    assert.equal(await chat.frame.locator("#prompt-error").innerText(), "Not sent: companion is not running.");
     assert.equal(await chat.frame.locator("textarea#prompt").inputValue(), "e2e-stream: say something");
     assert.equal(await chat.frame.locator("#messages .msg-user").count(), 0);
     await chat.frame.locator("#banner button#restart-agent").waitFor({ timeout: WAIT_MS });

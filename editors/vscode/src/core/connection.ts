@@ -95,7 +95,7 @@ export class AgentConnection {
     child.stdin!.on("error", () => {}); // EPIPE after a crash: the exit reports it
     const exited = new Promise<ExitInfo>((resolve) => child.on("close", (code, signal) => resolve({ code, signal })));
     const spawnFailed = new Promise<never>((_, reject) =>
-      child.on("error", (err) => reject(new Error(`cannot start ${spec.command}: ${err.message}. Set companion.path to the companion binary.`))),
+      child.on("error", (err) => reject(new Error(spawnError(spec.command, err)))),
     );
     const connection = connectClient(child, handlers, tracer);
     const diedEarly = exited.then((e) => {
@@ -175,3 +175,19 @@ export function describeExit(e: ExitInfo): string {
   return e.signal ? `killed by ${e.signal}` : `exit code ${e.code}`;
 }
 
+
+/**
+ * spawnError says why the agent binary did not start, in the user's words:
+ * a missing file or one that cannot be run, and what to set.
+ */
+export function spawnError(command: string, err: NodeJS.ErrnoException): string {
+  const fix = "Set companion.path to the companion binary, or leave it empty to use the one shipped with the extension.";
+  switch (err.code) {
+    case "ENOENT":
+      return `Cannot start companion: ${command} does not exist. ${fix}`;
+    case "EACCES":
+      return `Cannot start companion: ${command} is not an executable file. ${fix}`;
+    default:
+      return `Cannot start companion (${command}): ${err.message}. ${fix}`;
+  }
+}

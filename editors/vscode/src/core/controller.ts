@@ -83,7 +83,8 @@ export class ChatController {
   private readonly terminalCalls = new Map<string, { sessionId: string; toolCallId: string; released?: boolean }>();
   private loading: { sessionId: string; buffer: acp.SessionUpdate[] } | undefined;
   private status: { state: AgentState; message?: string; agent?: { name: string; version?: string } } = { state: "stopped" };
-  private usage: StatusInfo["usage"];
+  /** The last usage_update, and whose it is: the status bar shows it only while that session is current. */
+  private usage: { sessionId: string; value: NonNullable<StatusInfo["usage"]> } | undefined;
   /** The figures last fetched with STATS_METHOD (after a turn), for the status bar tooltip. */
   private stats: SessionStats | undefined;
   private titles = new Map<string, string>();
@@ -163,6 +164,9 @@ export class ChatController {
         return this.cancel();
       case "permissionResponse":
         return this.permissions.answer(msg.requestId, msg.optionId);
+      case "reviewDiff":
+        if (!(await this.permissions.review(msg.requestId))) this.editor.post({ type: "error", message: "That edit is no longer being reviewed." });
+        return;
       case "setConfigOption":
         return this.setConfigOption(msg.configId, msg.value);
       case "setMode":
@@ -343,7 +347,9 @@ export class ChatController {
       if (refused) throw new Error(refused);
       blocks = await buildPrompt(text, mentions, (p) => this.editor.openDocumentText(p), images);
     } catch (err) {
-      throw new PromptNotDelivered(errorText(authHintText(err)));
+      // The reason the agent is down is on the banner already: the box says it short.
+      const down = !this.supervisor.connection && this.status.state === "error";
+      throw new PromptNotDelivered(down ? "companion is not running." : errorText(authHintText(err)));
     }
     for (const u of userMessageUpdates(text, mentions, images)) this.record(s.sessionId, u);
     this.opts.lastSession?.set(s.sessionId);
@@ -385,8 +391,10 @@ export class ChatController {
 
   /** showStatus shows the agent state, the context usage and the current session's figures. */
   private showStatus(): void {
-    const stats = this.stats && this.stats.sessionId === this.session?.sessionId ? this.stats : undefined;
-    this.editor.showStatus({ state: this.status.state, message: this.status.message, usage: this.usage, stats });
+    const current = this.session?.sessionId;
+    const stats = this.stats && this.stats.sessionId === current ? this.stats : undefined;
+    const usage = this.usage && this.usage.sessionId === current ? this.usage.value : undefined;
+    this.editor.showStatus({ state: this.status.state, message: this.status.message, usage, stats });
   }
 
   private setTurn(msg: ToWebview & { type: "turn" }): void {
@@ -451,7 +459,7 @@ export class ChatController {
     if (this.session?.sessionId === sessionId) applyToState(this.session, update);
     if (update.sessionUpdate === "session_info_update" && update.title) this.titles.set(sessionId, update.title);
     if (update.sessionUpdate === "usage_update") {
-      this.usage = { used: update.used, size: update.size };
+      this.usage = { sessionId, value: { used: update.used, size: update.size } };
       this.showStatus();
     }
     this.record(sessionId, update);
@@ -534,6 +542,9 @@ export class ChatController {
   }
 
   private async firstSession(conn: AgentConnection, restarted: boolean): Promise<void> {
+    // What the editor shows, workspace trust with it, reaches the agent
+    // before any session: a session of an untrusted window opens untrusted.
+    await this.context.flush(true);
     const s = this.session;
     if (!s) {
       // The conversation open before the window reloaded comes back; else a

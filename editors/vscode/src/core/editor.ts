@@ -24,6 +24,8 @@ export interface DiffReview {
   readonly decision: Promise<"accept" | "reject">;
   /** The proposal as it is now, including the user's own changes. */
   currentText(): string;
+  /** Brings the diff editor to the front with the keyboard in it (the card's Review button). */
+  show(): Promise<void>;
   /** Closes the diff editor and forgets its documents. */
   close(): Promise<void>;
 }
@@ -59,7 +61,10 @@ export interface Editor {
    * stack, then saves it.
    */
   writeFile(path: string, content: string): Promise<void>;
-  /** Opens a diff editor for a proposed edit. */
+  /**
+   * Opens a diff editor for a proposed edit without taking the keyboard:
+   * the user may be typing elsewhere (DiffReview.show moves it there).
+   */
   openDiff(proposal: EditProposal): Promise<DiffReview>;
   /**
    * Creates a visible terminal for a command. onClose runs when the user

@@ -15,6 +15,7 @@ interface Pending {
   sessionId: string;
   request: acp.RequestPermissionRequest;
   inDiffEditor: boolean;
+  review?: DiffReview;
   answer: (a: Answer) => void;
 }
 
@@ -48,7 +49,7 @@ export class Permissions {
     const review = diff ? await this.openReview(req, diff) : undefined;
     let answer!: (a: Answer) => void;
     const answered = new Promise<Answer>((resolve) => (answer = resolve));
-    const p: Pending = { requestId, sessionId: req.sessionId, request: req, inDiffEditor: !!review, answer };
+    const p: Pending = { requestId, sessionId: req.sessionId, request: req, inDiffEditor: !!review, review, answer };
     this.pending.set(requestId, p);
     this.editor.post(this.cardFor(p));
     const onAbort = () => answer({ optionId: null });
@@ -94,6 +95,14 @@ export class Permissions {
   /** answer handles a card's choice (optionId null: dismissed). */
   answer(requestId: string, optionId: string | null): void {
     this.pending.get(requestId)?.answer({ optionId });
+  }
+
+  /** review brings an open request's diff editor to the front, with the keyboard; false when it has none. */
+  async review(requestId: string): Promise<boolean> {
+    const review = this.pending.get(requestId)?.review;
+    if (!review) return false;
+    await review.show();
+    return true;
   }
 
   /** cancelSession answers every open request of a session "cancelled" (ACP requires it on session/cancel). */

@@ -102,11 +102,18 @@ export class DiffReviews implements vscode.Disposable {
     let decide!: (d: "accept" | "reject") => void;
     const decision = new Promise<"accept" | "reject">((resolve) => (decide = resolve));
     this.open.set(right.toString(), { left, right, decide });
-    await vscode.commands.executeCommand("vscode.diff", left, right, p.title, { preview: false });
+    // preserveFocus: a proposal never takes the keyboard from a user typing
+    // elsewhere (the next prompt, a file); the card's Review button goes there.
+    await vscode.commands.executeCommand("vscode.diff", left, right, p.title, { preview: false, preserveFocus: true });
     this.updateContextKey();
     return {
       decision,
       currentText: () => this.currentText(right),
+      show: async () => {
+        if (!this.open.has(right.toString())) return;
+        await vscode.commands.executeCommand("vscode.diff", left, right, p.title, { preview: false, preserveFocus: false });
+        this.updateContextKey();
+      },
       close: () => this.close(left, right),
     };
   }

@@ -4,7 +4,7 @@
 // real companion binary ($COMPANION_BIN) on a scripted model.
 
 import * as assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
@@ -33,6 +33,11 @@ async function until<T>(what: string, cond: () => T | undefined | false | Promis
   }
 }
 
+/** agentEnv points the agent's home and XDG folders into home. */
+function agentEnv(home: string): Record<string, string> {
+  return { HOME: home, XDG_CONFIG_HOME: path.join(home, ".config"), XDG_STATE_HOME: path.join(home, ".state"), XDG_DATA_HOME: path.join(home, ".local", "share") };
+}
+
 function workspaceDir(): string {
   const f = vscode.workspace.workspaceFolders?.[0];
   assert.ok(f, "the suite needs a workspace folder");
@@ -51,6 +56,7 @@ function agentText(api: CompanionApi): string {
 describe("companion extension", () => {
   let api: CompanionApi;
   let script: string;
+  let home: string;
 
   before(async () => {
     const bin = process.env.COMPANION_BIN;
@@ -58,7 +64,12 @@ describe("companion extension", () => {
     const ext = vscode.extensions.getExtension<CompanionApi>(EXTENSION_ID);
     assert.ok(ext, `${EXTENSION_ID} is not installed`);
     api = await ext.activate();
-    script = path.join(mkdtempSync(path.join(tmpdir(), "companion-suite-")), "script.json");
+    const dir = mkdtempSync(path.join(tmpdir(), "companion-suite-"));
+    script = path.join(dir, "script.json");
+    // The agent gets a home of its own: the developer's settings (a provider, a
+    // model) must not reach the scripted model's agent.
+    home = path.join(dir, "home");
+    mkdirSync(home);
     writeFileSync(
       script,
       JSON.stringify({
@@ -71,6 +82,7 @@ describe("companion extension", () => {
       }),
     );
     const cfg = vscode.workspace.getConfiguration("companion");
+    await cfg.update("env", agentEnv(home), vscode.ConfigurationTarget.Global);
     await cfg.update("path", bin, vscode.ConfigurationTarget.Global);
     await cfg.update("args", ["--script", script], vscode.ConfigurationTarget.Global);
     await until("the agent to be ready", () => api.controller.supervisor.connection);
@@ -85,7 +97,7 @@ describe("companion extension", () => {
     const cfg = vscode.workspace.getConfiguration("companion");
     assert.deepEqual(cfg.get("args"), ["--script", script]);
     assert.equal(cfg.get("approvalMode"), "default");
-    assert.deepEqual(cfg.get("env"), {});
+    assert.deepEqual(cfg.get("env"), agentEnv(home));
     assert.equal(cfg.get("model"), "");
   });
 

@@ -62,6 +62,8 @@ export class FakeEditor implements Editor {
   readonly buffers = new Map<string, string>();
   readonly written: { path: string; content: string }[] = [];
   readonly diffs: EditProposal[] = [];
+  /** Proposals brought to the front with DiffReview.show (the card's Review button). */
+  readonly shownDiffs: EditProposal[] = [];
   readonly terminals: FakeTerminalView[] = [];
   readonly opened: { path: string; line?: number | null }[] = [];
   context: IdeContext = {};
@@ -104,7 +106,14 @@ export class FakeEditor implements Editor {
       return a.decision;
     });
     this.wake();
-    return { decision, currentText: () => text, close: async () => {} };
+    return {
+      decision,
+      currentText: () => text,
+      show: async () => {
+        this.shownDiffs.push(proposal);
+      },
+      close: async () => {},
+    };
   }
   createTerminalView(name: string, onClose: () => void): TerminalView {
     const v = new FakeTerminalView(name, onClose);

@@ -147,3 +147,18 @@ test("a command's terminal is forgotten once it ended and was released", async (
   assert.equal(finals.length, 2, JSON.stringify(finals));
   await editor.waitFor("the calls pruned", () => controller.trackedTerminals === 0);
 });
+
+test("the card's Review brings the open edit's diff to the front; once answered it says so", async (t) => {
+  const { editor, controller } = await start(t, writeTurns("r.txt", "proposal\n"), { files: { "r.txt": "old\n" } });
+  let decide!: (a: { decision: "accept" | "reject" }) => void;
+  editor.onDiff = () => new Promise((resolve) => (decide = resolve));
+  const turn = controller.handle({ type: "prompt", text: "edit r.txt", mentions: [] });
+  const card = await editor.waitFor("the card", () => editor.posted.find((m): m is ToWebview & { type: "permission" } => m.type === "permission"));
+  assert.equal(editor.shownDiffs.length, 0, "opening the review does not bring it to the front");
+  await controller.handle({ type: "reviewDiff", requestId: card.requestId });
+  assert.deepEqual(editor.shownDiffs.map((d) => d.newText), ["proposal\n"]);
+  decide({ decision: "reject" });
+  await turn;
+  await controller.handle({ type: "reviewDiff", requestId: card.requestId });
+  assert.ok(editor.posted.some((m) => m.type === "error" && /no longer being reviewed/.test(m.message)));
+});

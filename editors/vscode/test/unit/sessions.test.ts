@@ -92,9 +92,11 @@ test("a missing binary is an error status, not a crash", async (t) => {
   t.after(() => c.dispose());
   await c.start();
   const status = editor.posted.find((m) => m.type === "status" && m.state === "error") as { message?: string } | undefined;
-  assert.match(status?.message ?? "", /cannot start \/nonexistent\/companion.*companion\.path/);
+  assert.match(status?.message ?? "", /^Cannot start companion: \/nonexistent\/companion does not exist\. Set companion\.path/);
+  assert.doesNotMatch(status?.message ?? "", /ENOENT|spawn/, "no raw spawn error");
   await c.handle({ type: "prompt", text: "hi", mentions: [] });
-  assert.ok(editor.posted.some((m) => m.type === "promptFailed" && m.text === "hi" && /companion\.path/.test(m.error)), "the prompt comes back with the error");
+  const failed = editor.posted.find((m) => m.type === "promptFailed" && m.text === "hi") as { error: string } | undefined;
+  assert.equal(failed?.error, "companion is not running.", "the prompt comes back, and the banner's reason is not said twice");
 });
 
 test("cancel ends a streaming turn as cancelled", async (t) => {
@@ -282,4 +284,30 @@ test("New session on an empty session keeps it; the history lists only sessions 
   assert.ok(list?.sessions.every((s) => s.title || s.sessionId === fresh), "untitled sessions are left out, except the current one");
   const titles = editor.updates(empty).filter((u) => u.sessionUpdate === "session_info_update");
   assert.ok(titles.every((u) => u.sessionUpdate === "session_info_update" && !/[#*`]/.test(u.title ?? "")), JSON.stringify(titles));
+});
+
+test("an untrusted window tells the agent before its first session: the notice says not trusted, once, with one period", async (t) => {
+  const { editor, controller } = await start(t, [{ chunks: [{ text: "ok" }] }], { noStart: true });
+  editor.context = { isTrusted: false };
+  await controller.start();
+  await controller.handle({ type: "prompt", text: "hello", mentions: [] });
+  await turnEnded(editor);
+  const text = editor.agentText();
+  assert.match(text, /This workspace is not trusted \(the editor says this workspace is not trusted\)/, text);
+  assert.doesNotMatch(text, /no longer trusted/, text);
+  assert.doesNotMatch(text, /\.\.\)/, text);
+  assert.equal(text.split("This workspace is").length - 1, 1, text);
+});
+
+test("the status bar's token count is the current session's: a new session does not keep the old one's", async (t) => {
+  const { editor, controller } = await start(t, [{ chunks: [{ text: "counted" }] }]);
+  await controller.handle({ type: "prompt", text: "count me", mentions: [] });
+  await turnEnded(editor);
+  await editor.waitFor("a token count", () => editor.statuses.at(-1)?.usage);
+  const first = controller.currentSessionId;
+  await controller.handle({ type: "newSession" });
+  assert.notEqual(controller.currentSessionId, first);
+  assert.equal(editor.statuses.at(-1)?.usage, undefined, "the new session shows no count until its own");
+  await controller.handle({ type: "loadSession", sessionId: first! });
+  assert.equal(controller.currentSessionId, first);
 });

@@ -30,14 +30,15 @@ test("a prompt the agent cannot take comes back to the box with the error; resta
   await controller.start();
   const status = () => editor.posted.filter((m): m is ToWebview & { type: "status" } => m.type === "status").at(-1);
   assert.equal(status()?.state, "error");
-  assert.match(status()?.message ?? "", /no-such-companion|ENOENT/);
+  assert.match(status()?.message ?? "", /no-such-companion does not exist\. Set companion\.path/);
+  assert.doesNotMatch(status()?.message ?? "", /ENOENT|spawn/);
 
   // The prompt is handed back, with why; nothing of it is recorded as sent.
   const mentions = [{ uri: "file:///x/a.txt", label: "a.txt" }];
   await controller.handle({ type: "prompt", text: "please answer", mentions });
   const failed = editor.posted.find((m) => m.type === "promptFailed");
   assert.deepEqual(failed && { ...failed, error: undefined }, { type: "promptFailed", text: "please answer", mentions, error: undefined });
-  assert.match((failed as { error: string }).error, /no-such-companion|ENOENT/);
+  assert.equal((failed as { error: string }).error, "companion is not running.", "the banner says why, once");
   assert.ok(!editor.posted.some((m) => m.type === "turn"), "no turn started");
   assert.equal(controller.currentSessionId, undefined);
 
@@ -45,7 +46,7 @@ test("a prompt the agent cannot take comes back to the box with the error; resta
   const before = editor.posted.length;
   await controller.handle({ type: "newSession" });
   const err = editor.posted.slice(before).find((m): m is ToWebview & { type: "error" } => m.type === "error");
-  assert.match(err?.message ?? "", /new session.*(no-such-companion|ENOENT)/i);
+  assert.match(err?.message ?? "", /new session.*no-such-companion does not exist/i);
 
   // Fix the path, restart: a session, and the prompt (sent again from the box) is answered.
   bin = companionBin();

@@ -11,6 +11,7 @@ import { skeleton } from "./view/skeleton";
 import { Chrome } from "./view/chrome";
 import { Composer, type Draft } from "./view/composer";
 import { Transcript } from "./view/transcript";
+import { permissionKey } from "./view/items";
 
 interface VsCodeApi {
   postMessage(msg: FromWebview): void;
@@ -69,6 +70,13 @@ class App {
     }
     if (focused) root.querySelector<HTMLTextAreaElement>("textarea#prompt")?.focus();
     window.addEventListener("message", (e: MessageEvent<ToWebview>) => this.#onMessage(e.data));
+    // With nothing focused in the view, Enter / Esc answer the newest pending permission card.
+    document.addEventListener("keydown", (e) => {
+      if (document.activeElement && document.activeElement !== document.body) return;
+      const cards = this.#messages.querySelectorAll('.permission[data-state="pending"]');
+      const card = cards[cards.length - 1];
+      if (card) permissionKey(e, card, true);
+    });
     window.addEventListener("pagehide", () => this.#save());
     document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && this.#save());
     this.#renderNow();
@@ -91,8 +99,8 @@ class App {
     if (msg.type === "files") return this.#composer.files(msg.requestId, msg.items);
     if (msg.type === "insertText") return this.#composer.insert(msg.text, msg.mentions);
     if (msg.type === "promptFailed") this.#composer.giveBack(msg.text, msg.mentions, msg.images);
-    // The rewound prompt goes back to the box to be edited (before anything typed meanwhile).
-    if (msg.type === "rewound" && msg.sessionId === this.#state.sessionId) this.#composer.giveBack(msg.text, msg.mentions);
+    // The rewound prompt goes back to the box to be edited (before anything typed meanwhile), replacing an earlier rewind's.
+    if (msg.type === "rewound" && msg.sessionId === this.#state.sessionId) this.#composer.rewound(msg.text, msg.mentions);
     this.#change(() => apply(this.#state, msg));
   }
 

@@ -43,6 +43,8 @@ export class Composer {
   readonly #input: HTMLTextAreaElement;
   readonly #popup: HTMLElement;
   #mentions: FileMention[] = [];
+  /** What the last rewind put in the box, while it may still be there untouched. */
+  #rewound: { text: string; mentions: FileMention[] } | null = null;
   #images: ImageAttachment[] = [];
   #trigger: Trigger | null = null;
   #choices: Choice[] = [];
@@ -128,6 +130,7 @@ export class Composer {
     const images = this.#images;
     this.host.post({ type: "prompt", text, mentions, ...(images.length ? { images } : {}) });
     this.host.sent(text, mentions, images);
+    this.#rewound = null;
     this.#input.value = "";
     this.#mentions = [];
     this.#images = [];
@@ -135,6 +138,24 @@ export class Composer {
     this.#renderImages();
     this.#close();
     this.host.changed();
+  }
+
+  /**
+   * rewound puts a rewound prompt in the box, in place of the one an earlier
+   * rewind put there if the user left it as it was (two rewinds never stack
+   * two prompts for one Enter to send); what the user typed stays after it.
+   */
+  rewound(text: string, mentions: FileMention[]): void {
+    const prev = this.#rewound;
+    if (prev) {
+      const now = this.#input.value;
+      if (now === prev.text) this.#input.value = "";
+      else if (now.startsWith(`${prev.text}\n`)) this.#input.value = now.slice(prev.text.length + 1);
+      this.#mentions = this.#mentions.filter((m) => !prev.mentions.some((p) => p.uri === m.uri));
+      this.#renderMentions();
+    }
+    this.giveBack(text, mentions);
+    this.#rewound = { text, mentions };
   }
 
   /** giveBack puts a prompt that was not delivered back in the box (before anything typed since). */

@@ -101,7 +101,13 @@ export function renderText(el: HTMLElement, it: TextItem): void {
   fillMarkdown(body, it.text);
 }
 
-/** renderPermission fills a permission card: one button per option until answered. */
+/**
+ * renderPermission fills a permission card, compact for a narrow sidebar:
+ * the primary choice (allow this time) as a button, the other options one
+ * click away under "More", and for an edit a Review button that brings its
+ * diff editor to the front. Keyboard: Enter allows this time, Esc rejects
+ * (while the card, or nothing else, has the focus: see permissionKey).
+ */
 export function renderPermission(el: HTMLElement, it: PermissionItem, ctx: RenderContext): void {
   el.className = "permission";
   el.dataset.requestId = it.requestId;
@@ -109,10 +115,18 @@ export function renderPermission(el: HTMLElement, it: PermissionItem, ctx: Rende
   el.dataset.inDiffEditor = String(it.inDiffEditor);
   el.setAttribute("role", "group");
   el.setAttribute("aria-label", `Permission request: ${it.title}`);
+  if (it.answered) el.removeAttribute("tabindex");
+  else el.tabIndex = 0;
+  el.onkeydown = it.answered ? null : (ev) => permissionKey(ev, el, ev.target === el);
   const note = it.inDiffEditor && !it.answered
-    ? h("p", { class: "permission-note" }, "The edit is open in the diff editor: review and change it there, then Allow this time or Reject in its title bar. You can also answer here.")
+    ? h("p", { class: "permission-note" }, "The edit is open in the diff editor: change it there if you like, then allow or reject here or in its title bar.")
     : null;
   setChildren(el, h("div", { class: "permission-head" }, icon("shield", "permission-icon"), h("span", { class: "permission-title" }, it.title)), note, permissionFooter(it, ctx));
+}
+
+/** primaryOption is the card's main choice: allow this time, else the first allow option. */
+function primaryOption(options: PermissionItem["options"]) {
+  return options.find((o) => o.kind === "allow_once") ?? options.find((o) => o.kind.startsWith("allow"));
 }
 
 function permissionFooter(it: PermissionItem, ctx: RenderContext): HTMLElement {
@@ -120,18 +134,48 @@ function permissionFooter(it: PermissionItem, ctx: RenderContext): HTMLElement {
     const chosen = it.options.find((o) => o.optionId === it.answered?.optionId);
     return h("p", { class: "permission-answer" }, ...(chosen ? ["Answered: ", ...labelNodes(chosen.name)] : ["Dismissed"]));
   }
-  // The first "allow" option is the primary button; the rest are secondary.
-  const primary = it.options.find((o) => o.kind.startsWith("allow"));
-  const buttons = it.options.map((o) => {
+  const primary = primaryOption(it.options);
+  const reject = it.options.find((o) => o.kind === "reject_once") ?? it.options.find((o) => o.kind.startsWith("reject"));
+  const button = (o: PermissionItem["options"][number]) => {
     const cls = `permission-option ${o === primary ? "primary" : "secondary"}`;
     const b = h("button", { type: "button", class: cls, "data-option-id": o.optionId, "data-option-kind": o.kind }, ...labelNodes(o.name));
+    if (o === primary) b.title = "Enter";
+    if (o === reject) b.dataset.key = "Escape";
     b.addEventListener("click", () => {
       ctx.post({ type: "permissionResponse", requestId: it.requestId, optionId: o.optionId });
       ctx.answer(it.requestId, o.optionId);
     });
     return b;
+  };
+  const rest = it.options.filter((o) => o !== primary);
+  const restBox = h("div", { class: "permission-rest", hidden: "" }, ...rest.map(button));
+  const more = rest.length
+    ? h("button", { type: "button", class: "permission-more secondary", "aria-expanded": "false", title: "Other choices (Esc rejects)" }, "More", icon("chevron-down"))
+    : null;
+  more?.addEventListener("click", () => {
+    restBox.hidden = !restBox.hidden;
+    more.setAttribute("aria-expanded", String(!restBox.hidden));
   });
-  return h("div", { class: "permission-options" }, ...buttons);
+  const review = it.inDiffEditor ? h("button", { type: "button", class: "permission-review secondary", title: "Show the proposed edit in the diff editor" }, "Review") : null;
+  review?.addEventListener("click", () => ctx.post({ type: "reviewDiff", requestId: it.requestId }));
+  return h("div", { class: "permission-options" }, review, primary ? button(primary) : null, more, restBox);
+}
+
+/**
+ * permissionKey answers a pending card from the keyboard: Esc rejects, and
+ * Enter allows this time when enter is true (the card itself has the focus,
+ * or nothing does; on a focused button Enter presses that button).
+ */
+export function permissionKey(ev: KeyboardEvent, card: Element, enter: boolean): void {
+  if (ev.isComposing || ev.altKey || ev.ctrlKey || ev.metaKey || ev.shiftKey) return;
+  const target =
+    ev.key === "Escape" ? card.querySelector<HTMLButtonElement>('button.permission-option[data-key="Escape"]')
+    : ev.key === "Enter" && enter ? card.querySelector<HTMLButtonElement>("button.permission-option.primary")
+    : null;
+  if (!target) return;
+  ev.preventDefault();
+  ev.stopPropagation();
+  target.click();
 }
 
 /** labelNodes shows an option name the agent sent: `code` as inline code, never raw backticks. */

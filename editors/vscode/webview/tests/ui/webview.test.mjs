@@ -142,6 +142,10 @@ test("a second permission card answers with its own option; cancel posts cancel 
   const card = page.locator(`.permission[data-request-id="${exec.requestId}"]`);
   assert.equal(await card.getAttribute("data-in-diff-editor"), "false");
   const reject = exec.options.find((o) => o.kind.startsWith("reject"));
+  // Compact: the primary choice and "More"; the other options one click away.
+  assert.equal(await card.locator("button.permission-option.primary").innerText(), exec.options.find((o) => o.kind === "allow_once").name);
+  assert.equal(await card.locator(`button[data-option-id="${reject.optionId}"]`).isVisible(), false);
+  await card.locator("button.permission-more").click();
   await card.locator(`button[data-option-id="${reject.optionId}"]`).click();
   await waitPosted(page, "permissionResponse", { requestId: exec.requestId, optionId: reject.optionId });
 
@@ -543,5 +547,20 @@ test("Rewind to here: hidden until the agent offers it, confirmed inline, then t
   assert.equal(await page.inputValue("#prompt"), "second prompt\ntyped meanwhile", "the rewound prompt is in the box, what was typed kept");
   assert.equal(await page.locator(".composer .mention-chip", { hasText: "a.txt" }).count(), 1);
   assert.equal(await page.getAttribute("#messages", "data-rewind"), "on");
+
+  // Rewinding again, to the first prompt: its text replaces the first rewind's, it does not stack on it.
+  const first = page.locator(".msg-user", { hasText: "first prompt" });
+  await first.hover();
+  await first.locator("button.rewind-action").click();
+  await first.locator("button.rewind-confirm").click();
+  await waitPosted(page, "rewind", { prompt: 0 });
+  await deliver(page, [
+    { type: "session", sessionId: "s3", cwd: "/w", replaying: false },
+    { type: "rewound", sessionId: "s3", text: "first prompt", mentions: [], restored: [] },
+  ]);
+  await page.waitForSelector('#root[data-session-id="s3"]');
+  await page.waitForFunction(() => document.querySelector("#prompt").value.startsWith("first prompt"));
+  assert.equal(await page.inputValue("#prompt"), "first prompt\ntyped meanwhile", "one rewound prompt in the box, what was typed kept");
+  assert.equal(await page.locator(".composer .mention-chip").count(), 0, "the earlier rewind's mention went with its text");
   await noProblems(page);
 });
