@@ -19,7 +19,9 @@ const GuardCommand = "__guard"
 // direct child, so its exit status, signals and standard streams are
 // exactly what they would be without the guard. Elsewhere, and when no
 // guard can start, the command runs unguarded (today's behaviour there:
-// it outlives a companion that dies).
+// it outlives a companion that dies). On Linux, what the command leaves
+// running outside its group (a daemon in a session of its own) dies with
+// companion as well (see keeper).
 func Start(cmd *exec.Cmd) error {
 	guard := defaultGuard()
 	k := defaultKeeper()
