@@ -17,33 +17,39 @@ import (
 
 // TestCommandsDieWithAgent kills companion with SIGKILL while a command it
 // started runs (in the foreground, in the background, left behind by a
-// foreground command that ended, and on a PATH without bash, where
-// companion guards with itself): within a second no process of the
-// command's group is left, and the command's last step never happens.
+// foreground command that ended, left behind in a session of its own by
+// setsid, and on a PATH without bash, where companion guards and keeps
+// with itself): within a second no process of the command's group is
+// left, and the command's last step never happens.
 func TestCommandsDieWithAgent(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("commands are guarded on Linux only")
 	}
 	for _, tc := range []struct {
-		name, line         string
-		background, noBash bool
+		name, line                 string
+		background, noBash, daemon bool
 	}{
-		{"foreground", "touch %s; sleep 2; touch %s", false, false},
-		{"background", "touch %s; sleep 2; touch %s", true, false},
-		{"left behind", "(touch %s; sleep 2; touch %s) &", false, false},
-		{"no bash", "touch %s; sleep 2; touch %s", false, true},
+		{"foreground", "touch %s; sleep 2; touch %s", false, false, false},
+		{"background", "touch %s; sleep 2; touch %s", true, false, false},
+		{"left behind", "(touch %s; sleep 2; touch %s) &", false, false, false},
+		{"no bash", "touch %s; sleep 2; touch %s", false, true, false},
+		{"setsid daemon", daemonLine, false, false, true},
+		{"setsid daemon, no bash", daemonLine, false, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ws := workspace(t, nil)
 			started, marker := filepath.Join(ws, "STARTED"), filepath.Join(ws, "MARKER")
 			line := fmt.Sprintf(tc.line, started, marker)
+			if tc.daemon {
+				line = fmt.Sprintf(tc.line, started, marker, marker)
+			}
 			call := fmt.Sprintf(`{"functionCall":{"name":"run_shell_command","args":{"command":%q,"description":"test","is_background":%v}}}`,
 				line, tc.background)
 			fake := acptest.NewFake()
 			fake.Answer = func(acptest.PermissionRequest) (string, map[string]any) { return "proceed_once", nil }
 			var extra []string
 			if tc.noBash {
-				extra = append(extra, "PATH="+pathWithout(t, "bash", "sh", "sleep", "touch"))
+				extra = append(extra, "PATH="+pathWithout(t, "bash", "sh", "sleep", "touch", "setsid"))
 			}
 			// The real binary on purpose: the test kills the agent's process.
 			ed := startAgent(t, agentOpts{binary: true, script: `{"turns":[{"chunks":[` + call + `]},{"chunks":[{"text":"ok"}]}]}`,
@@ -55,6 +61,19 @@ func TestCommandsDieWithAgent(t *testing.T) {
 			pgid := groupOf(marker)
 			if pgid == 0 {
 				t.Fatal("no process of the command found")
+			}
+			if tc.daemon {
+				waitKept(pgid)
+				ed.Kill()
+				waitFor(t, func() bool { return len(groupMembers(pgid)) == 0 }, "the daemon to die with companion")
+				if err := os.WriteFile(marker+".gate", nil, 0o600); err != nil {
+					t.Fatal(err)
+				}
+				time.Sleep(500 * time.Millisecond) // a daemon still running touches the marker at once
+				if exists(marker) {
+					t.Error("the daemon ran on after companion died")
+				}
+				return
 			}
 			ed.Kill()
 			deadline := time.Now().Add(time.Second)
@@ -70,6 +89,36 @@ func TestCommandsDieWithAgent(t *testing.T) {
 			}
 		})
 	}
+}
+
+// daemonLine leaves a daemon in a session of its own (setsid) that
+// touches the marker once a gate file is there: touch STARTED, wait for
+// MARKER.gate, touch MARKER.
+const daemonLine = "setsid -f sh -c 'touch %s; while [ ! -e %s.gate ]; do sleep 0.01; done; touch %s'"
+
+// waitKept waits (up to acptest.Timeout) until companion has adopted the
+// daemon pid (the setsid that started it has exited) and started its
+// keeper, which it does to tell it of the first adoptee.
+func waitKept(pid int) {
+	kept := func() bool {
+		var agent int
+		for _, p := range procs() {
+			if p.pid == pid {
+				agent = p.ppid
+			}
+		}
+		for _, p := range procs() {
+			if p.ppid == agent && agent != 0 && (strings.Contains(p.cmdline, "companion-keeper") || strings.Contains(p.cmdline, "__guard adopted")) {
+				return true
+			}
+		}
+		return false
+	}
+	deadline := time.Now().Add(acptest.Timeout)
+	for !kept() && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	// Without a keeper the test goes on: the marker is the proof.
 }
 
 // pathWithout returns a directory for PATH that holds the named programs

@@ -168,6 +168,8 @@ func (h *Host) open(ctx context.Context, req Request, p Ports, journal *store.Wr
 		return nil, nil, err
 	}
 	s.tel.started(cfg, s)
+	// What a companion killed mid-write left in the workspace; bounded.
+	go tools.SweepStaleTemps(context.WithoutCancel(ctx), opts.Roots.All()...)
 	h.register(s)
 	if p.Observer != nil {
 		p.Observer.Opened(s.Agent)

@@ -80,8 +80,16 @@ func bytesSource(b []byte) source {
 const tempMarker = ".companion-"
 
 // staleTempAge is how long a temporary file must have been left alone
-// before another write in its folder removes it.
-const staleTempAge = 10 * time.Minute
+// before it is removed. The writer holds a lock on its file (see
+// lockTemp) and names its process, so a file whose process is gone and
+// whose lock is free is abandoned; the age only covers the moment between
+// a file's creation and its lock, and writers on another machine sharing
+// the folder where locks do not reach.
+const staleTempAge = time.Minute
+
+// legacyTempAge is staleTempAge for the names without a process id that
+// older versions made, whose writer cannot be asked about.
+const legacyTempAge = 10 * time.Minute
 
 // replaceAtomic writes src to a new temporary file in r, syncs it, gives it
 // mode and renames it over name; shown names the file in errors. Temporary
@@ -92,6 +100,7 @@ func replaceAtomic(r *os.Root, name, shown string, src source, mode fs.FileMode)
 	if err != nil {
 		return fmt.Errorf("create temporary file: %w", err)
 	}
+	lockTemp(f)
 	defer func() {
 		if err != nil {
 			_ = f.Close()
@@ -160,8 +169,7 @@ func tempOwner(name string) (pid int, ok bool) {
 }
 
 // removeStaleTemps removes the temporary files of atomic writes that never
-// finished (the process crashed): regular files named as companion names
-// them, unchanged for staleTempAge, whose process is gone.
+// finished (the process crashed) from the folder r.
 func removeStaleTemps(r *os.Root, now time.Time) {
 	d, err := r.Open(".")
 	if err != nil {
@@ -170,16 +178,28 @@ func removeStaleTemps(r *os.Root, now time.Time) {
 	names, _ := d.Readdirnames(-1)
 	_ = d.Close()
 	for _, name := range names {
-		pid, ok := tempOwner(name)
-		if !ok || pid == os.Getpid() || (pid > 0 && processAlive(pid)) {
-			continue
-		}
-		fi, err := r.Lstat(name)
-		if err != nil || !fi.Mode().IsRegular() || now.Sub(fi.ModTime()) < staleTempAge {
-			continue
-		}
-		_ = r.Remove(name)
+		removeIfStale(r, name, now)
 	}
+}
+
+// removeIfStale removes name from r when it is an abandoned temporary
+// file of an atomic write: a regular file named as companion names them,
+// whose process is gone and whose lock is free, unchanged for
+// staleTempAge (legacyTempAge for a name without a process id).
+func removeIfStale(r *os.Root, name string, now time.Time) bool {
+	pid, ok := tempOwner(name)
+	if !ok || pid == os.Getpid() || (pid > 0 && processAlive(pid)) {
+		return false
+	}
+	age := staleTempAge
+	if pid == 0 {
+		age = legacyTempAge
+	}
+	fi, err := r.Lstat(name)
+	if err != nil || !fi.Mode().IsRegular() || now.Sub(fi.ModTime()) < age || tempLocked(r, name) {
+		return false
+	}
+	return r.Remove(name) == nil
 }
 
 // processAlive reports whether a process with this id exists. Where the

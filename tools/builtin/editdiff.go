@@ -26,6 +26,11 @@ const maxExactDiff = 4 << 20
 // aside before the library compares lines, so a small change in a large
 // file costs little more than comparing the two texts once.
 func unifiedDiff(label, before, after string) fileDiff {
+	if before == "" && after != "" {
+		// A new file: every line added, which needs no comparison (the
+		// library's costs some six times the text).
+		return coarseDiff(label, before, after, 0, 0, len(after))
+	}
 	if len(before)+len(after) > maxExactDiff {
 		start := prefixCut(before, after, 0)
 		endB, endA := suffixCut(before, after, start, 0)

@@ -20,8 +20,14 @@
 // parent-death signal, which Linux sends when the forking thread ends
 // rather than the process. It is a short bash script when bash is
 // installed, else companion itself run as `companion __guard PGID`
-// (GuardCommand, Guard). Elsewhere commands are not guarded and outlive a
-// companion that dies without stopping them.
+// (GuardCommand, Guard). What a command leaves outside its group, such
+// as a daemon that called setsid, is kept too: companion becomes a child
+// subreaper at its first command, so such orphans are re-parented to it,
+// and a keeper process it tells of each (a bash script, or `companion
+// __guard adopted`) kills them and their descendants when companion dies
+// (see keeper). Under bubblewrap the sandbox's pid namespace and
+// --die-with-parent do the same. Elsewhere commands are not guarded and
+// outlive a companion that dies without stopping them.
 //
 // procgroup imports nothing of companion.
 package procgroup

@@ -72,12 +72,16 @@ func startGuard(guard []string) io.WriteCloser {
 // arguments. It reads the group it guards from standard input, the
 // lifeline from companion, kills the whole group (SIGKILL) as soon as the
 // lifeline ends, and returns once the group has no process left. It
-// returns 2 for arguments or a group it cannot take.
+// returns 2 for arguments or a group it cannot take. With the single
+// argument "adopted" it is companion's keeper instead (see keeper).
 //
 // The command's group id cannot be taken by another group while any
 // process of it is left, so a guard never kills a stranger, save for a
 // group that emptied and was reused within one poll.
 func Guard(args []string) int {
+	if len(args) == 1 && args[0] == adoptedArg {
+		return keep()
+	}
 	in := bufio.NewReader(os.Stdin)
 	line, err := in.ReadString('\n')
 	if err != nil || len(args) != 0 {

@@ -29,6 +29,9 @@ func TestMain(m *testing.M) {
 	if marker := os.Getenv(parentEnv); marker != "" {
 		os.Exit(playParent(marker, os.Getenv(guardEnv)))
 	}
+	if marker := os.Getenv(daemonEnv); marker != "" {
+		os.Exit(playDaemonParent(marker, os.Getenv(guardEnv)))
+	}
 	os.Exit(m.Run())
 }
 

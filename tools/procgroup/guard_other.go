@@ -12,3 +12,15 @@ func startGuard([]string) io.WriteCloser { return nil }
 
 // Guard is the guard's entry point; there is none here, so it fails.
 func Guard([]string) int { return 2 }
+
+// keeper is what a command leaves outside its group; only Linux keeps it.
+type keeper struct{}
+
+// keeperArgv is nil: only Linux keeps what commands leave behind.
+func keeperArgv() []string { return nil }
+
+// newKeeper keeps nothing here.
+func newKeeper([]string) *keeper { return nil }
+
+// watch does nothing here.
+func (*keeper) watch(int) {}

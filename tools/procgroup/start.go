@@ -19,10 +19,23 @@ const GuardCommand = "__guard"
 // direct child, so its exit status, signals and standard streams are
 // exactly what they would be without the guard. Elsewhere, and when no
 // guard can start, the command runs unguarded (today's behaviour there:
-// it outlives a companion that dies).
+// it outlives a companion that dies). On Linux, what the command leaves
+// running outside its group (a daemon in a session of its own) dies with
+// companion as well (see keeper).
 func Start(cmd *exec.Cmd) error {
-	return start(cmd, defaultGuard())
+	guard := defaultGuard()
+	k := defaultKeeper()
+	if err := start(cmd, guard); err != nil {
+		return err
+	}
+	k.watch(cmd.Process.Pid)
+	return nil
 }
+
+// defaultKeeper is the process-wide keeper of what commands leave behind
+// outside their groups (see keeper), started at the first command: being
+// a child subreaper is a property of the whole process, so there is one.
+var defaultKeeper = sync.OnceValue(func() *keeper { return newKeeper(keeperArgv()) })
 
 // defaultGuard is the guard Start uses, looked up once (bash on PATH, else
 // the running executable) at the first command: the lookup costs a PATH

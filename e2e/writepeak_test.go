@@ -1,0 +1,40 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"companion/internal/acptest"
+)
+
+// TestWriteFilePeakRSS writes a file of COMPANION_WRITE_MB megabytes
+// (unset: skipped, it is a measurement) with write_file through the real
+// binary and logs the agent's peak RSS as a multiple of the content.
+func TestWriteFilePeakRSS(t *testing.T) {
+	mb, _ := strconv.Atoi(os.Getenv("COMPANION_WRITE_MB"))
+	if mb <= 0 {
+		t.Skip("set COMPANION_WRITE_MB to measure")
+	}
+	line := "a line of a big file written by write_file in one call, numbered 0000000\n"
+	content := strings.Repeat(line, (mb<<20)/len(line))
+	ws := workspace(t, nil)
+	fake := acptest.NewFake()
+	fake.Answer = func(acptest.PermissionRequest) (string, map[string]any) { return "proceed_once", nil }
+	ed := startAgent(t, agentOpts{binary: true, handler: fake.Handle,
+		script: holeTurn(modelCall("write_file", map[string]any{"file_path": "big.txt", "content": content}))})
+	ed.Initialize(map[string]any{})
+	id := ed.NewSession(ws)
+	if got := ed.StopReason(ed.Wait(ed.Prompt(id, "write big.txt"))); got != "end_turn" {
+		t.Fatalf("stopReason = %q", got)
+	}
+	if fi, err := os.Stat(filepath.Join(ws, "big.txt")); err != nil || fi.Size() != int64(len(content)) {
+		t.Fatalf("big.txt: %v", err)
+	}
+	if rss, ok := holeAgentPeakRSS(); ok {
+		t.Logf("content %d MiB, agent peak RSS %d MiB (%.1fx)", len(content)>>20, rss>>20, float64(rss)/float64(len(content)))
+	}
+	ed.Close()
+}
