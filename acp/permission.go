@@ -31,12 +31,25 @@ func (a *asker) Ask(ctx context.Context, q agent.Question) (agent.Answer, error)
 		return agent.Answer{Cancelled: true}, nil
 	}
 	ans := agent.Answer{OptionID: string(sel.OptionID)}
+	ans.Message = answerMeta(sel.Meta, "message")
+	if ans.Message == "" {
+		ans.Message = answerMeta(resp.Meta, "message")
+	}
 	if text, ok := modifiedContent(resp.Meta); ok {
 		ans.ModifiedContent = &text
 	} else if text, ok := modifiedContent(sel.Meta); ok {
 		ans.ModifiedContent = &text
 	}
 	return ans, nil
+}
+
+// answerMeta reads a string of companion's extensions to a permission
+// answer, _meta.companion.<key>: "message" is the user's note with a
+// refusal or "keep planning", passed on to the model.
+func answerMeta(meta map[string]any, key string) string {
+	ours, _ := meta["companion"].(map[string]any)
+	text, _ := ours[key].(string)
+	return text
 }
 
 // modifiedContent reads companion's modify-with-editor extension:

@@ -108,6 +108,9 @@ func (c *delegateCall) child(ctx context.Context, sink Sink) (*Session, error) {
 	p := c.d.parent
 	reg := tools.NewRegistry()
 	for _, t := range p.builtinTools() {
+		if _, own := t.(*planTool); own { // the parent's mode is not the subagent's to change
+			continue
+		}
 		if c.def.allows(t.Name()) && (t.Name() != "delegate_to_agent" || p.opts.Depth+1 < MaxAgentDepth) {
 			reg.Add(t)
 		}

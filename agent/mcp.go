@@ -28,14 +28,14 @@ type MCPServers interface {
 }
 
 // builtinTools is the registry's tools and the session's own
-// delegate_to_agent, sorted by name so requests stay stable (and the
-// model's prompt cache keeps working).
+// delegate_to_agent and plan-mode tools, sorted by name so requests stay
+// stable (and the model's prompt cache keeps working).
 func (s *Session) builtinTools() []tools.Tool {
-	all := s.opts.Tools.All()
+	all := append(s.opts.Tools.All(), s.planTools...)
 	if s.delegate != nil {
 		all = append(all, s.delegate)
-		slices.SortFunc(all, func(a, b tools.Tool) int { return strings.Compare(a.Name(), b.Name()) })
 	}
+	slices.SortFunc(all, func(a, b tools.Tool) int { return strings.Compare(a.Name(), b.Name()) })
 	return all
 }
 
@@ -55,6 +55,11 @@ func (s *Session) findTool(name string) (tools.Tool, bool) {
 	}
 	if s.delegate != nil && s.delegate.Name() == name {
 		return s.delegate, true
+	}
+	for _, t := range s.planTools {
+		if t.Name() == name {
+			return t, true
+		}
 	}
 	if s.opts.MCP == nil {
 		return nil, false

@@ -99,7 +99,7 @@ func promptParts() []promptPart {
 	return []promptPart{
 		{name: "identity", builtin: true, render: func(*promptInputs) string { return identityText }},
 		{name: "core", builtin: true, render: func(*promptInputs) string { return coreText }},
-		{name: "workflows", builtin: true, render: func(*promptInputs) string { return workflowsText }},
+		{name: "workflows", builtin: true, render: renderWorkflows},
 		{name: "tools", builtin: true, render: renderTools},
 		{name: "git", builtin: true, render: renderGit},
 		{name: "safety", render: func(*promptInputs) string { return safetyText }},
@@ -194,9 +194,21 @@ func renderGit(in *promptInputs) string {
 	return gitText
 }
 
+// renderWorkflows adds when to plan first where the session can switch
+// to plan mode itself.
+func renderWorkflows(in *promptInputs) string {
+	if in.has("enter_plan_mode") && in.Mode != ModePlan {
+		return workflowsText + "\n" + enterPlanText
+	}
+	return workflowsText
+}
+
 func renderMode(in *promptInputs) string {
 	switch in.Mode {
 	case ModePlan:
+		if in.has("exit_plan_mode") {
+			return planModeText + "\n" + exitPlanText
+		}
 		return planModeText
 	case ModeAutoEdit:
 		return autoEditText

@@ -22,7 +22,7 @@ var updatePrompts = flag.Bool("update-prompts", false, "rewrite agent/testdata/p
 // tool, in default mode, without sandbox, hooks, subagents or skills.
 func fixedInputs() promptInputs {
 	return promptInputs{Nonce: "0123456789abcdef", Mode: ModeDefault,
-		Tools: []string{"glob", "grep", "list_directory", "read_file", "read_many_files", "replace",
+		Tools: []string{"enter_plan_mode", "exit_plan_mode", "glob", "grep", "list_directory", "read_file", "read_many_files", "replace",
 			"run_shell_command", "save_memory", "web_fetch", "write_file", "write_todos"},
 		Env: promptEnv{Date: "Sunday, November 22, 2026", OS: "linux/amd64", Shell: "bash",
 			Roots: []string{"/work/app", "/work/lib"}, InGit: true, Git: "main",

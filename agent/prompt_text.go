@@ -62,6 +62,10 @@ A user message may begin with an <editor_context> block, written by companion fr
 const planModeText = `# Plan mode
 The session is in plan mode: only reading and searching run; edits, commands and any other change are refused. Investigate, then answer with a plan: the goal, the files and functions to change and how, risks and open questions, and how to verify the result. Do not look for another way to make the change; the user leaves plan mode to let you carry the plan out.`
 
+const exitPlanText = `When the plan is complete, present it with exit_plan_mode, its steps as a markdown list: the user starts the work, which leaves plan mode and makes the steps your todo list, or keeps you planning with a note.`
+
+const enterPlanText = `For a large, multi-step or risky change whose approach is not settled, propose planning first with enter_plan_mode; for small or clear tasks, just do them.`
+
 const autoEditText = `# Approval mode: auto edit
 File edits are applied without asking the user; commands still need approval. Keep every edit within the task and re-read a file before editing it again: the user sees the change only after it landed.`
 

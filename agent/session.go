@@ -135,6 +135,9 @@ type Session struct {
 	// subagents; nil otherwise. It is not in opts.Tools, which the caller
 	// owns.
 	delegate tools.Tool
+	// planTools are exit_plan_mode and enter_plan_mode (planmode.go),
+	// the session's own like delegate; none in a subagent.
+	planTools []tools.Tool
 	// runChain takes a tool call through the steps of toolchain.go.
 	runChain toolNext
 	// jw writes the session's journal.
@@ -204,6 +207,14 @@ func NewSession(opts Options) (*Session, error) {
 			return nil, fmt.Errorf("agent: %w: %q", tools.ErrDuplicateTool, d.Name())
 		}
 		s.delegate = d
+	}
+	if opts.Depth == 0 { // a subagent's mode is its parent's to change
+		s.planTools = []tools.Tool{&planTool{s: s}, &planTool{s: s, enter: true}}
+	}
+	for _, t := range s.planTools {
+		if _, ok := opts.Tools.Get(t.Name()); ok {
+			return nil, fmt.Errorf("agent: %w: %q", tools.ErrDuplicateTool, t.Name())
+		}
 	}
 	if s.policy == nil {
 		s.policy = policy.New(policy.Options{Mode: opts.Mode, Trusted: true, Roots: opts.Roots})

@@ -182,7 +182,7 @@ func TestPromptStreamsText(t *testing.T) {
 	if !strings.Contains(req.System, "Sunday, November 22, 2026") {
 		t.Errorf("system prompt lacks the date")
 	}
-	if len(req.Tools) != 1 || req.Tools[0].Name != "echo" {
+	if len(req.Tools) != 3 || req.Tools[0].Name != "echo" || req.Tools[2].Name != "exit_plan_mode" {
 		t.Errorf("tools = %+v", req.Tools)
 	}
 	hist := s.curated()

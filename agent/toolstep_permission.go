@@ -32,6 +32,9 @@ func (s *Session) permissionStep(ctx context.Context, p *prepared, next toolNext
 // permit asks the policy, and the user when the policy says so, whether a
 // call may run. It returns "" when it may, else the text the model gets.
 func (s *Session) permit(ctx context.Context, q Question, p *prepared, hook hooks.Decision) string {
+	if c, ok := p.inv.(*planCall); ok { // the user's choice of mode: see planmode_permit.go
+		return s.permitPlan(ctx, q, p, c)
+	}
 	if _, ok := escapeOf(p.inv); ok { // its own permission: see permission_sandbox.go
 		return s.permitOutsideSandbox(ctx, q, p)
 	}
