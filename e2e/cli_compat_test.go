@@ -51,7 +51,7 @@ func TestPromptWithoutFlag(t *testing.T) {
 		{"words and a pipe", []string{"fix", "the", "tests"}, strPtr("and the pipe\n"), "WORDS-ANSWER"},
 	}
 	for _, tt := range tests {
-		cmd := exec.Command(binary, append([]string{"--script", sc}, tt.args...)...)
+		cmd := exec.Command(companionBin(t), append([]string{"--script", sc}, tt.args...)...)
 		cmd.Env, cmd.Dir = env(t), workspace(t, nil)
 		if tt.stdin != nil {
 			cmd.Stdin = strings.NewReader(*tt.stdin)
@@ -76,13 +76,13 @@ func TestPromptWithoutFlag(t *testing.T) {
 func TestGeminiFlags(t *testing.T) {
 	t.Parallel()
 	for _, args := range [][]string{{"-v"}, {"-m", "x", "--version"}, {"-y", "-v"}} {
-		out, err := exec.Command(binary, args...).CombinedOutput()
+		out, err := exec.Command(companionBin(t), args...).CombinedOutput()
 		if err != nil || !strings.HasPrefix(string(out), "companion ") {
 			t.Errorf("%q: %v %s", args, err, out)
 		}
 	}
 	for _, flag := range []string{"--acp", "--experimental-acp"} {
-		cmd := exec.Command(binary, flag)
+		cmd := exec.Command(companionBin(t), flag)
 		cmd.Env = env(t)
 		cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}` + "\n")
 		out, err := cmd.Output()

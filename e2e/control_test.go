@@ -30,7 +30,7 @@ func sdkContext(t *testing.T) context.Context {
 // on purpose, as `companion run`'s argv, working directory and exit code.
 func startSDK(t *testing.T, scriptJSON, ws string, o sdktest.Options, args ...string) *sdktest.Session {
 	t.Helper()
-	o.Bin, o.Dir = binary, ws
+	o.Bin, o.Dir = companionBin(t), ws
 	if o.Env == nil {
 		o.Env = env(t)
 	}

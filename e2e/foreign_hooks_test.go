@@ -58,7 +58,7 @@ func TestClaudeHooks(t *testing.T) {
 				writeAt(t, homeOf(e), ".claude/settings.json", string(settings))
 			case "project":
 				writeAt(t, ws, ".claude/settings.json", string(settings))
-				accept := exec.Command(binary, "settings", "accept", ws)
+				accept := exec.Command(companionBin(t), "settings", "accept", ws)
 				accept.Env = e
 				if out, err := accept.CombinedOutput(); err != nil {
 					t.Fatalf("accept: %v\n%s", err, out)

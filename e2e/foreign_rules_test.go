@@ -158,7 +158,7 @@ func TestRuleNamingNoTool(t *testing.T) {
 		if o.Code == 0 || !strings.Contains(o.Stderr, filepath.Join(ws, where)+":3") || !strings.Contains(o.Stderr, "Bsh(rm:*)") {
 			t.Errorf("%s: want a failed run naming the file, line 3 and the rule:\n%s", where, o)
 		}
-		show := exec.Command(binary, "config", "show", "--dir", ws)
+		show := exec.Command(companionBin(t), "config", "show", "--dir", ws)
 		show.Env = env(t)
 		if out, _ := show.CombinedOutput(); !strings.Contains(string(out), filepath.Join(ws, where)+":3") {
 			t.Errorf("config show does not report the rule:\n%s", out)
@@ -201,7 +201,7 @@ func TestForeignUnsupportedKeys(t *testing.T) {
 	writeAt(t, homeOf(e), ".gemini/settings.json", `{"ui": {"theme": "GitHub"}, "general": {"vimMode": true, "defaultApprovalMode": "plan"},
 		"tools": {"sandbox": "docker", "exclude": ["write_file"]}, "model": {"name": "gemini-2.5-flash"}}`)
 	ws := workspace(t, map[string]string{".claude/settings.json": `{"permissions": {"deny": ["WebFetch"]}, "env": {"X": "1"}, "statusLine": {"type": "command", "command": "x"}}`})
-	show := exec.Command(binary, "config", "show", "--dir", ws)
+	show := exec.Command(companionBin(t), "config", "show", "--dir", ws)
 	show.Env = e
 	data, err := show.CombinedOutput()
 	if err != nil {

@@ -169,7 +169,7 @@ func TestHoleUnacceptedProjectSettings(t *testing.T) {
 	}
 	ed.Close()
 
-	accept := exec.Command(binary, "settings", "accept", ws) // a subcommand: the real binary
+	accept := exec.Command(companionBin(t), "settings", "accept", ws) // a subcommand: the real binary
 	accept.Env = e
 	if out, err := accept.CombinedOutput(); err != nil || !strings.Contains(string(out), "accepted") {
 		t.Fatalf("companion settings accept: %v\n%s", err, out)

@@ -70,7 +70,7 @@ func impSetup(t *testing.T, mcpURL string) (env []string, ws string) {
 // succeeds.
 func impRun(t *testing.T, env []string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
+	cmd := exec.Command(companionBin(t), args...)
 	cmd.Env = env
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -107,7 +107,7 @@ func TestImportsFollowTrust(t *testing.T) {
 			{"match":"Say imported hello","chunks":[{"functionCall":{"name":"mcp_imported_ping","args":{}}}]},
 			{"match":"pong","chunks":[{"text":"imported ok"}]}],"fallback":"error"}`)
 		fake := acptest.NewFake()
-		ed := acptest.Start(t, binary, []string{"acp", "--script", s}, env, fake.Handle)
+		ed := acptest.Start(t, companionBin(t), []string{"acp", "--script", s}, env, fake.Handle)
 		ed.Initialize(map[string]any{})
 		id := ed.NewSession(ws)
 		if cmds := ed.WaitUpdate(id, "available_commands_update"); !strings.Contains(string(cmds.Raw), `"name":"x"`) {
@@ -129,7 +129,7 @@ func TestImportsFollowTrust(t *testing.T) {
 		env, ws := impSetup(t, url)
 		impRun(t, env, "settings", "accept", ws) // accepted, yet the folder is not trusted
 		s := impScript(t, `{"turns":[{"chunks":[{"text":"plain"}]}],"fallback":"error"}`)
-		ed := acptest.Start(t, binary, []string{"acp", "--script", s}, env, nil)
+		ed := acptest.Start(t, companionBin(t), []string{"acp", "--script", s}, env, nil)
 		ed.Initialize(map[string]any{})
 		id := ed.NewSession(ws)
 		if cmds := ed.WaitUpdate(id, "available_commands_update"); strings.Contains(string(cmds.Raw), `"name":"x"`) {

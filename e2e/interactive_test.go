@@ -49,7 +49,7 @@ func iaStart(t *testing.T, scriptJSON string, args ...string) *iaTerm {
 	if err := os.WriteFile(sc, []byte(scriptJSON), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(binary, append([]string{"--script", sc}, args...)...)
+	cmd := exec.Command(companionBin(t), append([]string{"--script", sc}, args...)...)
 	cmd.Dir, cmd.Env = dir, env(t)
 	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 200})
 	if err != nil {

@@ -23,7 +23,7 @@ func TestLoginForEditors(t *testing.T) {
 	e := env(t, "COMPANION_KEYCHAIN=off")
 	home := strings.TrimPrefix(e[0], "HOME=")
 
-	ed := acptest.Start(t, binary, []string{"acp"}, e, nil)
+	ed := acptest.Start(t, companionBin(t), []string{"acp"}, e, nil)
 	init := ed.Initialize(map[string]any{"auth": map[string]any{"terminal": true}})
 	var r struct {
 		AuthMethods []struct {
@@ -54,12 +54,12 @@ func TestLoginForEditors(t *testing.T) {
 		t.Errorf("authenticate after login: %v", m.Error)
 	}
 
-	logout := exec.Command(binary, "logout")
+	logout := exec.Command(companionBin(t), "logout")
 	logout.Env = e
 	if out, err := logout.CombinedOutput(); err != nil {
 		t.Fatalf("logout: %v\n%s", err, out)
 	}
-	ed2 := acptest.Start(t, binary, []string{"acp"}, e, nil)
+	ed2 := acptest.Start(t, companionBin(t), []string{"acp"}, e, nil)
 	ed2.Initialize(map[string]any{})
 	if m := ed2.Call("authenticate", map[string]any{"methodId": "gemini-api-key"}); m.Error == nil {
 		t.Error("authenticate succeeded after logout")
@@ -70,7 +70,7 @@ func TestLoginForEditors(t *testing.T) {
 // its prompt shows, and returns what the terminal showed.
 func runLogin(t *testing.T, e []string, answers ...string) string {
 	t.Helper()
-	cmd := exec.Command(binary, "login")
+	cmd := exec.Command(companionBin(t), "login")
 	cmd.Env = e
 	tty, err := pty.Start(cmd)
 	if err != nil {

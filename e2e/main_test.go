@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"companion/internal/acptest"
@@ -15,8 +16,38 @@ import (
 	"companion/tools/procgroup"
 )
 
-// binary is the companion binary built for this test run.
-var binary string
+// built is the companion binary of this test run, built with -race by the
+// first test that runs it (companionBin), so a run of in-process tests
+// alone builds nothing; buildDir holds it.
+var (
+	built struct {
+		once sync.Once
+		path string
+		err  error
+	}
+	buildDir string
+)
+
+// companionBin returns the companion binary, building it on first use;
+// COMPANION_E2E_BIN names a prebuilt one instead.
+func companionBin(t testing.TB) string {
+	t.Helper()
+	built.once.Do(func() {
+		if p := os.Getenv("COMPANION_E2E_BIN"); p != "" {
+			built.path = p
+			return
+		}
+		built.path = filepath.Join(buildDir, "companion")
+		out, err := exec.Command("go", "build", "-race", "-o", built.path, "companion/cmd/companion").CombinedOutput()
+		if err != nil {
+			built.err = fmt.Errorf("building companion: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
+	}
+	return built.path
+}
 
 func TestMain(m *testing.M) {
 	// In-process agents start commands through procgroup, which may run
@@ -31,16 +62,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	binary = os.Getenv("COMPANION_E2E_BIN") // a prebuilt binary, for debugging
-	if binary == "" {
-		binary = filepath.Join(dir, "companion")
-		build := exec.Command("go", "build", "-race", "-o", binary, "companion/cmd/companion")
-		build.Stdout, build.Stderr = os.Stderr, os.Stderr
-		if err := build.Run(); err != nil {
-			fmt.Fprintln(os.Stderr, "building companion:", err)
-			os.Exit(1)
-		}
-	}
+	buildDir = dir
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
@@ -140,7 +162,7 @@ func startAgent(t *testing.T, o agentOpts) *acptest.Editor {
 		f.Script = script(t, o.script)
 	}
 	if o.binary {
-		return acptest.Start(t, binary, append([]string{"acp"}, flagArgs(f)...), e, o.handler)
+		return acptest.Start(t, companionBin(t), append([]string{"acp"}, flagArgs(f)...), e, o.handler)
 	}
 	return acptest.StartServe(t, acptest.ServeFunc(cli.Serve(getenv(e), f, "test")), o.handler)
 }

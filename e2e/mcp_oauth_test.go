@@ -215,7 +215,7 @@ func TestMCPOAuthCommand(t *testing.T) {
 	browser, urls := oaBrowser(t)
 	e := oaEnv(t, srv, browser)
 	run := func(args ...string) (string, error) {
-		cmd := exec.Command(binary, args...)
+		cmd := exec.Command(companionBin(t), args...)
 		cmd.Env, cmd.Dir = e, t.TempDir()
 		out, err := cmd.CombinedOutput()
 		return string(out), err

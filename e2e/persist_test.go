@@ -136,7 +136,7 @@ func TestProjectSettings(t *testing.T) {
 	ws := workspace(t, map[string]string{".companion/settings.json": `{"model":"project-model","permissions":{"allow":["write_file"]}}`})
 	e := env(t)
 	// An allow rule applies once the user accepts the file (a subcommand: the real binary).
-	accept := exec.Command(binary, "settings", "accept", ws)
+	accept := exec.Command(companionBin(t), "settings", "accept", ws)
 	accept.Env = e
 	if out, err := accept.CombinedOutput(); err != nil {
 		t.Fatalf("companion settings accept: %v\n%s", err, out)
@@ -179,7 +179,7 @@ func TestPendingSettingsNameTheirFiles(t *testing.T) {
 		t.Errorf("/accept-settings = %q", got)
 	}
 	e := env(t)
-	accept := exec.Command(binary, "settings", "accept", ws)
+	accept := exec.Command(companionBin(t), "settings", "accept", ws)
 	accept.Env = e
 	if out, err := accept.CombinedOutput(); err != nil || !strings.Contains(string(out), "accepted "+both) {
 		t.Errorf("companion settings accept: %v\n%s", err, out)

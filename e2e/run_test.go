@@ -38,7 +38,7 @@ func runCompanion(t *testing.T, o runOpts) sdktest.RunOutput {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), runGuard)
 	defer cancel()
-	ro := sdktest.RunOptions{Bin: binary, Args: o.args, Env: o.env, Dir: o.dir, Stdin: o.stdin, Signal: o.signal}
+	ro := sdktest.RunOptions{Bin: companionBin(t), Args: o.args, Env: o.env, Dir: o.dir, Stdin: o.stdin, Signal: o.signal}
 	if ro.Env == nil {
 		ro.Env = env(t)
 	}

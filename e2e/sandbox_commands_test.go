@@ -89,7 +89,7 @@ func sbxUserSettings(t *testing.T, e []string, v any) {
 // MCP servers load.
 func sbxAccept(t *testing.T, e []string, ws string) {
 	t.Helper()
-	cmd := exec.Command(binary, "settings", "accept", ws)
+	cmd := exec.Command(companionBin(t), "settings", "accept", ws)
 	cmd.Env = e
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("companion settings accept: %v\n%s", err, out)
@@ -148,7 +148,7 @@ func TestSandboxHooksAndMCP(t *testing.T) {
 		"hooks":      map[string]any{"BeforeAgent": []any{sbxHook(filepath.Join(ws, "src", "hook-proj-in"), filepath.Join(out, "hook-proj"))}},
 		"mcpServers": map[string]any{"proj": server("proj", true)}})
 	sbxAccept(t, e, ws)
-	ed := acptest.Start(t, binary, []string{"acp", "--script", sbxScript(t, sbxText("ok"))}, e, acptest.NewFake().Handle)
+	ed := acptest.Start(t, companionBin(t), []string{"acp", "--script", sbxScript(t, sbxText("ok"))}, e, acptest.NewFake().Handle)
 	ed.Initialize(map[string]any{})
 	id := ed.NewSession(ws)
 	for _, name := range []string{"free-in", "boxed-in", "nonet-in", "proj-in"} {
@@ -193,7 +193,7 @@ func TestSandboxFileCommand(t *testing.T) {
 	home := strings.TrimPrefix(e[0], "HOME=")
 	sbxWriteFile(t, filepath.Join(home, ".config", "companion", "commands", "mk.toml"),
 		fmt.Sprintf("prompt = \"\"\"!{touch %s %s 2>/dev/null; echo made}\"\"\"\n", filepath.Join(ws, "src", "in"), filepath.Join(out, "out")))
-	ed := acptest.Start(t, binary, []string{"acp", "--sandbox", "workspace-write", "--script", sbxScript(t, sbxText("ok"))},
+	ed := acptest.Start(t, companionBin(t), []string{"acp", "--sandbox", "workspace-write", "--script", sbxScript(t, sbxText("ok"))},
 		e, acptest.NewFake().Handle)
 	ed.Initialize(map[string]any{})
 	id := ed.NewSession(ws)

@@ -127,7 +127,7 @@ func TestSandboxOutside(t *testing.T) {
 		}
 		return "proceed_once", nil
 	}
-	ed := acptest.Start(t, binary, []string{"acp", "--sandbox", "workspace-write", "--script", sc}, sbxEnv(t), fake.Handle)
+	ed := acptest.Start(t, companionBin(t), []string{"acp", "--sandbox", "workspace-write", "--script", sc}, sbxEnv(t), fake.Handle)
 	ed.Initialize(map[string]any{})
 	id := ed.NewSession(ws)
 	if r := ed.StopReason(ed.Wait(ed.Prompt(id, "go"))); r != "end_turn" {

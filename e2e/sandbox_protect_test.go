@@ -90,7 +90,7 @@ func TestSecretsSandboxOff(t *testing.T) {
 		t.Fatal(err)
 	}
 	exe := filepath.Join(base, "companion")
-	b, err := os.ReadFile(binary)
+	b, err := os.ReadFile(companionBin(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ func TestSandboxStatusCommand(t *testing.T) {
 			needBackend(t, backend)
 			ws := workspace(t, nil)
 			sc := script(t, `{"turns":[{"chunks":[{"text":"unused"}]}]}`)
-			ed := acptest.Start(t, binary, []string{"acp", "--sandbox", "read-only", "--script", sc},
+			ed := acptest.Start(t, companionBin(t), []string{"acp", "--sandbox", "read-only", "--script", sc},
 				env(t, sandbox.BackendEnv+"="+backend), acptest.NewFake().Handle)
 			ed.Initialize(map[string]any{})
 			id := ed.NewSession(ws)

@@ -37,7 +37,7 @@ func needBackend(t *testing.T, backend string) {
 			t.Skipf("bubblewrap cannot create namespaces here (%v %s): install bubblewrap and allow user namespaces", err, out)
 		}
 	case "landlock":
-		if out, err := exec.Command(binary, sandbox.HelperCommand, "read-only", "net=off", "--", "true").CombinedOutput(); err != nil {
+		if out, err := exec.Command(companionBin(t), sandbox.HelperCommand, "read-only", "net=off", "--", "true").CombinedOutput(); err != nil {
 			t.Skipf("the kernel lacks what the Landlock backend needs (%v): %s", err, out)
 		}
 	}
@@ -231,7 +231,7 @@ func runEscapes(t *testing.T, fx *sbxFixture, rows []escape, backend, mode strin
 	fake := acptest.NewFake()
 	fake.Answer = func(acptest.PermissionRequest) (string, map[string]any) { return "proceed_once", nil }
 	e := env(t, append([]string{"HOME=" + fx.home, sandbox.BackendEnv + "=" + backend}, secretMarks...)...)
-	ed := acptest.Start(t, binary, []string{"acp", "--sandbox", mode, "--script", sc}, e, fake.Handle)
+	ed := acptest.Start(t, companionBin(t), []string{"acp", "--sandbox", mode, "--script", sc}, e, fake.Handle)
 	// The editor offers terminals when the sandbox is on: a sandboxed
 	// command still runs here. The control run must run here too.
 	init := ed.Initialize(map[string]any{"terminal": mode != "off"})
@@ -352,7 +352,7 @@ func TestSandboxForkBomb(t *testing.T) {
 			sc := script(t, `{"turns":[{"chunks":[`+shellCall(bomb)+`]},{"chunks":[{"text":"done"}]}]}`)
 			fake := acptest.NewFake()
 			fake.Answer = func(acptest.PermissionRequest) (string, map[string]any) { return "proceed_once", nil }
-			ed := acptest.Start(t, binary, []string{"acp", "--sandbox", "workspace-write", "--script", sc},
+			ed := acptest.Start(t, companionBin(t), []string{"acp", "--sandbox", "workspace-write", "--script", sc},
 				env(t, sandbox.BackendEnv+"="+backend), fake.Handle)
 			ed.Initialize(map[string]any{})
 			id := ed.NewSession(ws)
@@ -411,7 +411,7 @@ func TestSandboxKilledWithAgent(t *testing.T) {
 			started, marker := filepath.Join(ws, "src", "STARTED"), filepath.Join(ws, "src", "MARKER")
 			sleep := fmt.Sprintf("sleep 2.%d", len(backend))
 			sc := script(t, `{"turns":[{"chunks":[`+shellCall("touch src/STARTED; "+sleep+"; touch src/MARKER")+`]},{"chunks":[{"text":"ok"}]}]}`)
-			cmd := exec.Command(binary, "run", "--sandbox", "workspace-write", "--approval-mode", "yolo", "--script", sc, "-p", "go")
+			cmd := exec.Command(companionBin(t), "run", "--sandbox", "workspace-write", "--approval-mode", "yolo", "--script", sc, "-p", "go")
 			cmd.Dir, cmd.Env = ws, env(t, sandbox.BackendEnv+"="+backend)
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
@@ -461,7 +461,7 @@ func TestSandboxWithoutBwrap(t *testing.T) {
 			fake := acptest.NewFake()
 			fake.Answer = func(acptest.PermissionRequest) (string, map[string]any) { return "proceed_once", nil }
 			e := env(t, "PATH="+pathWithout(t, "bwrap", "bash", "sh", "touch"), sandbox.BackendEnv+"="+tc.force)
-			ed := acptest.Start(t, binary, []string{"acp", "--sandbox", "workspace-write", "--script", sc}, e, fake.Handle)
+			ed := acptest.Start(t, companionBin(t), []string{"acp", "--sandbox", "workspace-write", "--script", sc}, e, fake.Handle)
 			init := ed.Initialize(map[string]any{})
 			if want := `"engine":"` + tc.engine + `"`; !strings.Contains(string(init.Result), want) {
 				t.Errorf("initialize = %s, want %s", init.Result, want)

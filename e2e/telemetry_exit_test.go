@@ -21,7 +21,7 @@ func TestTelemetryExitSilentCollector(t *testing.T) {
 			collector := testio.Listen(t, true)
 			addr := collector.Addr
 			sc := script(t, `{"turns":[{"chunks":[{"text":"ok"}],"times":10}]}`)
-			ed := acptest.Start(t, binary, []string{"acp", "--script", sc, "--telemetry",
+			ed := acptest.Start(t, companionBin(t), []string{"acp", "--script", sc, "--telemetry",
 				"--telemetry-otlp-endpoint", "http://" + addr, "--telemetry-otlp-protocol", proto}, env(t), nil)
 			ed.Initialize(map[string]any{})
 			for range 3 {

@@ -52,7 +52,7 @@ func TestTrustDroppedStopsProjectCommands(t *testing.T) {
 		"hooks":      map[string]any{"BeforeAgent": []any{appendTo(projHook)}},
 		"mcpServers": map[string]any{"proj": map[string]any{"command": "bash", "args": []string{srv, pidFile}}}})
 	sbxAccept(t, e, ws)
-	ed := acptest.Start(t, binary, []string{"acp", "--script", sbxScript(t, sbxText("one"), sbxText("two"), sbxText("three"))},
+	ed := acptest.Start(t, companionBin(t), []string{"acp", "--script", sbxScript(t, sbxText("one"), sbxText("two"), sbxText("three"))},
 		e, acptest.NewFake().Handle)
 	ed.Initialize(map[string]any{})
 	id := ed.NewSession(ws)

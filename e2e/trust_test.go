@@ -36,7 +36,7 @@ func trustWorkspace(t *testing.T, userSettings string) (ws string, e []string, m
 // succeeds: the real binary on purpose, for its command-line subcommands.
 func companion(t *testing.T, e []string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
+	cmd := exec.Command(companionBin(t), args...)
 	cmd.Env = e
 	out, err := cmd.CombinedOutput()
 	if err != nil {

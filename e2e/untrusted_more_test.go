@@ -80,7 +80,7 @@ func TestUntrustedInputsFramed(t *testing.T) {
 		}
 		return "reject_once", nil
 	}
-	ed := acptest.Start(t, binary, []string{"acp"}, e, fake.Handle)
+	ed := acptest.Start(t, companionBin(t), []string{"acp"}, e, fake.Handle)
 	ed.Initialize(map[string]any{})
 	id := ed.NewSession(ws)
 	if r := ed.StopReason(ed.Wait(ed.Prompt(id, "/look"))); r != "end_turn" {
