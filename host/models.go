@@ -145,16 +145,17 @@ func (f closeFunc) Close() error { f(); return nil }
 const listTimeout = 3 * time.Second
 
 // serverModels is what the model picker offers on an OpenAI-compatible
-// server whose models the user did not list: the configured model and
-// the ones the server names (GET /models). Gemini's names are never
-// offered there. When the server cannot say, only the configured model.
-func serverModels(ctx context.Context, cfg config.Config, m model.Model, log *slog.Logger) []string {
+// server whose models the user did not list: the configured model and,
+// when ask is set (a front end with a picker), the ones the server names
+// (GET /models). Gemini's names are never offered there. When the server
+// cannot say, only the configured model.
+func serverModels(ctx context.Context, cfg config.Config, m model.Model, ask bool, log *slog.Logger) []string {
 	if cfg.Provider != config.ProviderOpenAI || !slices.Equal(cfg.Models, config.DefaultModels()) {
 		return cfg.Models
 	}
 	out := []string{cfg.Model}
 	l, ok := m.(model.Lister)
-	if !ok {
+	if !ok || !ask {
 		return out
 	}
 	ctx, cancel := context.WithTimeout(ctx, listTimeout)

@@ -210,7 +210,7 @@ func (h *Host) options(ctx context.Context, req Request, p Ports, project *proje
 	}
 	opts.Model, opts.Sink, opts.Files, opts.Terminals, opts.Asker = m, p.Sink, p.Files, p.Terminals, p.Asker
 	opts.Questions = p.Questions
-	opts.Models = serverModels(ctx, cfg, m, h.log)
+	opts.Models = serverModels(ctx, cfg, m, !p.Headless, h.log)
 	addWebSearch(&opts, cfg, m, h.log)
 	if h.opts.IDE && p.Asker != nil {
 		opts.Asker = &ideAsker{inner: p.Asker, link: h.ide}

@@ -19,7 +19,8 @@ const maxBody = 64 << 20
 // Recorded is one request a server received, for tests to assert on.
 type Recorded struct {
 	// Method is the Gemini method (streamGenerateContent, generateContent
-	// or countTokens), or "chat/completions" on the OpenAI-shaped server.
+	// or countTokens), or "chat/completions" or "models" on the
+	// OpenAI-shaped server.
 	Method string
 	// Path is the URL path, e.g. /v1beta/models/gemini-2.5-pro:generateContent.
 	Path string

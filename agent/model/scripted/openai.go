@@ -49,7 +49,11 @@ func (o *OpenAIServer) URL() string { return o.url + "/v1" }
 // ServeHTTP answers POST /v1/chat/completions; anything else is a 404 or
 // 405 in the OpenAI error shape.
 func (o *OpenAIServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	o.handle(w, r, Recorded{Method: "chat/completions", APIKey: bearer(r)}, o.route)
+	method := "chat/completions"
+	if r.URL.Path == modelsPath {
+		method = "models"
+	}
+	o.handle(w, r, Recorded{Method: method, APIKey: bearer(r)}, o.route)
 }
 
 // route answers a recorded request by its path and method.
