@@ -28,7 +28,7 @@ help:
 	@echo "vscode       the VS Code extension: typecheck, unit tests on the real binary, webview UI in Chromium, .vsix"
 	@echo "vscode-e2e   the extension inside a real VS Code (code-server) driven by Playwright, and its mocha suite"
 	@echo "fuzz         run each fuzz target for FUZZTIME (default $(FUZZTIME))"
-	@echo "lint         go vet and staticcheck"
+	@echo "lint         go vet, staticcheck and import grouping (goimports -local companion)"
 	@echo "generate     regenerate the ACP types from acp/schema"
 	@echo "check        go mod tidy + generate, then fail if the tree changed"
 	@echo "bench        benchmarks: protocol, agent, start-up and headless runs (see bench/doc.go)"
@@ -97,9 +97,14 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzDecodeRequest$$' -fuzztime=$(FUZZTIME) ./acp
 	$(GO) test -run='^$$' -fuzz='^FuzzAnalyzeAgainstBash$$' -fuzztime=$(FUZZTIME) ./tools/shell
 
+# GOIMPORTS checks import grouping: the standard library, other modules,
+# then companion's own packages, each a group of its own.
+GOIMPORTS = $(GO) run golang.org/x/tools/cmd/goimports@v0.50.0
 lint:
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
+	@bad="$$($(GOIMPORTS) -local companion -l $$(git ls-files '*.go'))"; \
+	if [ -n "$$bad" ]; then echo "imports not grouped (run goimports -local companion -w):"; echo "$$bad"; exit 1; fi
 
 generate:
 	$(GO) generate ./acp

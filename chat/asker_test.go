@@ -2,11 +2,12 @@ package chat
 
 import (
 	"bytes"
-	"companion/internal/testio"
 	"context"
 	"runtime"
 	"strings"
 	"testing"
+
+	"companion/internal/testio"
 
 	"companion/agent"
 	"companion/tools"

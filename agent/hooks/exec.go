@@ -2,8 +2,6 @@ package hooks
 
 import (
 	"bytes"
-	"companion/tools/procgroup"
-	"companion/tools/shell"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +9,9 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"companion/tools/procgroup"
+	"companion/tools/shell"
 )
 
 // Output limits: what a hook prints beyond them is dropped.

@@ -1,7 +1,6 @@
 package memory
 
 import (
-	"companion/tools"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"companion/tools"
 )
 
 // expander replaces `@path` imports in one instruction file with the

@@ -1,7 +1,6 @@
 package memory
 
 import (
-	"companion/tools"
 	"context"
 	"fmt"
 	"io"
@@ -10,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"companion/tools"
 )
 
 // Defaults of Options.

@@ -1,9 +1,10 @@
 package memory
 
 import (
-	"companion/tools"
 	"path/filepath"
 	"slices"
+
+	"companion/tools"
 )
 
 // Touch is called when a tool reads or edits a file in dir (absolute). When

@@ -3,12 +3,13 @@
 package builtin
 
 import (
-	"companion/tools"
 	"errors"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
+
+	"companion/tools"
 )
 
 // startBackground starts a background command and returns its id and pid.

@@ -1,13 +1,14 @@
 package builtin
 
 import (
-	"companion/tools"
 	"context"
 	_ "embed"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
+
+	"companion/tools"
 )
 
 var (

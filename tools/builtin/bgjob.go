@@ -1,8 +1,6 @@
 package builtin
 
 import (
-	"companion/tools"
-	"companion/tools/procgroup"
 	"context"
 	"fmt"
 	"io"
@@ -11,6 +9,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"companion/tools"
+	"companion/tools/procgroup"
 )
 
 // cleanupTimeout bounds calls to the editor made while cleaning up

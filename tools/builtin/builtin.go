@@ -1,10 +1,11 @@
 package builtin
 
 import (
+	"time"
+
 	"companion/secrets"
 	"companion/tools"
 	"companion/tools/sandbox"
-	"time"
 )
 
 // ReadOnlyOptions configures the read-only built-in tools. Zero fields take

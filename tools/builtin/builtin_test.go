@@ -1,10 +1,11 @@
 package builtin
 
 import (
-	"companion/tools"
 	"regexp"
 	"strings"
 	"testing"
+
+	"companion/tools"
 )
 
 func TestReadOnlyTools(t *testing.T) {

@@ -1,12 +1,13 @@
 package builtin
 
 import (
-	"companion/tools"
 	"context"
 	"errors"
 	"fmt"
 	"strings"
 	"sync"
+
+	"companion/tools"
 )
 
 // editPlan is the change an edit call works out: the file as it was read

@@ -2,7 +2,6 @@ package builtin
 
 import (
 	"cmp"
-	"companion/tools"
 	"context"
 	_ "embed"
 	"errors"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"companion/tools"
 
 	"github.com/bmatcuk/doublestar/v4"
 )

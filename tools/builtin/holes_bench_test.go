@@ -3,7 +3,6 @@ package builtin
 import (
 	"bufio"
 	"bytes"
-	"companion/tools"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -16,6 +15,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"companion/tools"
 )
 
 // heapObjects is the runtime metric peakHeap samples: bytes in heap

@@ -1,7 +1,6 @@
 package builtin
 
 import (
-	"companion/tools"
 	"context"
 	_ "embed"
 	"errors"
@@ -9,6 +8,8 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
+
+	"companion/tools"
 
 	"github.com/bmatcuk/doublestar/v4"
 )

@@ -1,7 +1,6 @@
 package builtin
 
 import (
-	"companion/tools"
 	"context"
 	_ "embed"
 	"encoding/json"
@@ -9,6 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"companion/tools"
 
 	"github.com/bmatcuk/doublestar/v4"
 )

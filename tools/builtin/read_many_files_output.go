@@ -1,10 +1,11 @@
 package builtin
 
 import (
-	"companion/tools"
 	"context"
 	"fmt"
 	"strings"
+
+	"companion/tools"
 )
 
 // Limits on the lists in read_many_files' notes.

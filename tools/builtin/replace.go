@@ -1,11 +1,12 @@
 package builtin
 
 import (
-	"companion/tools"
 	"context"
 	_ "embed"
 	"strconv"
 	"strings"
+
+	"companion/tools"
 )
 
 //go:embed descriptions/replace.md

@@ -1,13 +1,14 @@
 package builtin
 
 import (
-	"companion/tools"
 	"context"
 	_ "embed"
 	"fmt"
 	"os"
 	"strings"
 	"unicode/utf8"
+
+	"companion/tools"
 
 	"companion/tools/shell"
 )

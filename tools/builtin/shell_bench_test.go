@@ -3,7 +3,6 @@
 package builtin
 
 import (
-	"companion/tools"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -11,6 +10,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"companion/tools"
 )
 
 // hugeCommand prints 100 MB.

@@ -2,13 +2,14 @@ package builtin
 
 import (
 	"bytes"
-	"companion/tools"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"companion/tools"
 )
 
 // captured is a command's output as the model gets it: all of it when

@@ -3,9 +3,10 @@
 package builtin
 
 import (
-	"companion/tools"
 	"os"
 	"syscall"
+
+	"companion/tools"
 
 	"golang.org/x/sys/unix"
 )

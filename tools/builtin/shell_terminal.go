@@ -1,12 +1,13 @@
 package builtin
 
 import (
-	"companion/tools"
 	"context"
 	"fmt"
 	"hash/maphash"
 	"os"
 	"time"
+
+	"companion/tools"
 
 	"companion/tools/shell"
 )

@@ -1,13 +1,14 @@
 package builtin
 
 import (
-	"companion/tools"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"sort"
 	"strings"
+
+	"companion/tools"
 
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/unicode"

@@ -1,12 +1,13 @@
 package builtin
 
 import (
-	"companion/tools"
 	"context"
 	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"companion/tools"
 )
 
 // gitDir is never listed or searched, whatever the ignore rules say.

@@ -1,10 +1,11 @@
 package builtin
 
 import (
-	"companion/tools"
 	"context"
 	"io/fs"
 	"sync"
+
+	"companion/tools"
 )
 
 const (

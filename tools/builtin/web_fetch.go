@@ -1,7 +1,6 @@
 package builtin
 
 import (
-	"companion/tools"
 	"context"
 	_ "embed"
 	"errors"
@@ -10,6 +9,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"companion/tools"
 )
 
 //go:embed descriptions/web_fetch.md

@@ -3,7 +3,6 @@ package builtin
 import (
 	"bufio"
 	"bytes"
-	"companion/tools"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +10,8 @@ import (
 	"mime"
 	"net/http"
 	"strings"
+
+	"companion/tools"
 
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
 	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/base"

@@ -1,11 +1,12 @@
 package builtin
 
 import (
-	"companion/tools"
 	"context"
 	_ "embed"
 	"encoding/json"
 	"strings"
+
+	"companion/tools"
 )
 
 //go:embed descriptions/write_file.md

@@ -2,7 +2,6 @@ package builtin
 
 import (
 	"bytes"
-	"companion/tools"
 	"context"
 	_ "embed"
 	"encoding/json"
@@ -10,6 +9,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"companion/tools"
 )
 
 //go:embed descriptions/write_todos.md

@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"companion/tools/procgroup"
 	"context"
 	"fmt"
 	"net"
@@ -12,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"companion/tools/procgroup"
 )
 
 // The real servers come from npm, installed into testdata/npm by

@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"companion/tools/procgroup"
 	"fmt"
 	"log/slog"
 	"os"
@@ -10,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"companion/tools/procgroup"
 )
 
 // stderrTailSize is how much of a server's recent stderr is kept to explain
