@@ -158,10 +158,19 @@ func (t *readResourceTool) prepare(_ *tools.Env, p readResourceParams) (tools.In
 	if strings.TrimSpace(p.Server) == "" || strings.TrimSpace(p.URI) == "" {
 		return nil, fmt.Errorf("%w: server and uri must not be empty", tools.ErrInvalidArgs)
 	}
-	if _, err := t.m.server(p.Server); err != nil {
-		return nil, fmt.Errorf("%w: %w (servers: %s)", tools.ErrInvalidArgs, err, strings.Join(t.m.serverNames(), ", "))
+	if err := t.m.knownServer(p.Server); err != nil {
+		return nil, err
 	}
 	return &readResourceCall{m: t.m, p: p}, nil
+}
+
+// knownServer is nil when name is a configured server, else an argument
+// error naming the servers there are.
+func (m *Manager) knownServer(name string) error {
+	if _, err := m.server(name); err != nil {
+		return fmt.Errorf("%w: %w (servers: %s)", tools.ErrInvalidArgs, err, strings.Join(m.serverNames(), ", "))
+	}
+	return nil
 }
 
 // readResourceCall is one mcp_read_resource call.

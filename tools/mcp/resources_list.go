@@ -44,8 +44,8 @@ func (t *listResourcesTool) prepare(_ *tools.Env, p listResourcesParams) (tools.
 		return nil, fmt.Errorf("%w: offset must not be negative", tools.ErrInvalidArgs)
 	}
 	if p.Server != "" {
-		if _, err := t.m.server(p.Server); err != nil {
-			return nil, fmt.Errorf("%w: %w (servers: %s)", tools.ErrInvalidArgs, err, strings.Join(t.m.serverNames(), ", "))
+		if err := t.m.knownServer(p.Server); err != nil {
+			return nil, err
 		}
 	}
 	return &listResourcesCall{m: t.m, p: p}, nil
