@@ -14,6 +14,8 @@ import (
 
 	"companion/tools"
 	"companion/tools/builtin"
+
+	"companion/internal/testio"
 )
 
 // scaleCase is one tool call measured against the command that is its floor.
@@ -143,11 +145,11 @@ func measureScale(b *testing.B, dir string, c scaleCase, rg string) scaleResult 
 	n := max(b.N, 3)
 	for range n {
 		floors = append(floors, timeFloor(b, dir, c.floor))
-		resetPeakRSS()
+		testio.ResetPeakRSS()
 		t0 := time.Now()
 		res := runTool(b, tool, env, c.args)
 		calls = append(calls, time.Since(t0))
-		peak = max(peak, peakRSSMB())
+		peak = max(peak, float64(testio.PeakRSS())/(1<<20))
 		if res.IsError {
 			b.Fatalf("%s: %s", c.name, res.Text)
 		}

@@ -1,7 +1,6 @@
 package builtin
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -17,6 +16,8 @@ import (
 	"time"
 
 	"companion/tools"
+
+	"companion/internal/testio"
 )
 
 // heapObjects is the runtime metric peakHeap samples: bytes in heap
@@ -54,30 +55,6 @@ func peakHeap(f func()) uint64 {
 	close(stop)
 	<-done
 	return peak.Load() - base
-}
-
-// resetPeakRSS resets the process's peak resident set size (Linux); it
-// reports whether peakRSS can then be trusted.
-func resetPeakRSS() bool {
-	return os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) == nil
-}
-
-// peakRSS returns the process's peak resident set size in bytes (Linux's
-// VmHWM), or 0 when unknown.
-func peakRSS() uint64 {
-	f, err := os.Open("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
-			kb, _ := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			return kb << 10
-		}
-	}
-	return 0
 }
 
 // benchEnv is a session root with its Env, for benchmarks.
@@ -132,13 +109,13 @@ func BenchmarkReadFileHuge(b *testing.B) {
 			tool := newReadFile(ReadOnlyOptions{}.withDefaults())
 			args := []byte(`{"file_path":"huge.dat","limit":1}`)
 			var heap, rss uint64
-			rssOK := resetPeakRSS()
+			rssOK := testio.ResetPeakRSS()
 			b.ResetTimer()
 			for b.Loop() {
 				heap = max(heap, peakHeap(func() { runTool(b, tool, env, args) }))
 			}
 			if rssOK {
-				rss = peakRSS()
+				rss = testio.PeakRSS()
 			}
 			b.ReportMetric(float64(heap)/(1<<20), "peak-heap-MB")
 			b.ReportMetric(float64(rss)/(1<<20), "peak-RSS-MB")

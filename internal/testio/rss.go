@@ -1,0 +1,32 @@
+package testio
+
+import (
+	"bufio"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// ResetPeakRSS resets the process's peak resident set size (Linux) and
+// reports whether PeakRSS can then be trusted.
+func ResetPeakRSS() bool {
+	return os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) == nil
+}
+
+// PeakRSS returns the process's peak resident set size in bytes since the
+// last reset (Linux's VmHWM), or 0 when unknown.
+func PeakRSS() uint64 {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+			kb, _ := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
