@@ -7,11 +7,7 @@ local elicit = require('companion.elicit')
 local everything = vim.fn.fnamemodify(h.bin(), ':h:h') .. '/tools/mcp/testdata/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js'
 
 describe('elicitation', function()
-  local original_input = vim.ui.input
-  after_each(function()
-    vim.ui.input = original_input
-    h.reset()
-  end)
+  after_each(h.reset)
 
   it('orders required fields first and reads choices and typed values', function()
     local schema = {

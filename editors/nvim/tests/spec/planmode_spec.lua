@@ -8,11 +8,7 @@ local plan_steps = { 'Write **v1** to `f.txt`', 'Update the changelog', 'Tag the
   'Check the tag', 'Tell the user' }
 
 describe('plan mode', function()
-  local original_input = vim.ui.input
-  after_each(function()
-    vim.ui.input = original_input
-    h.reset()
-  end)
+  after_each(h.reset)
 
   it('shows the whole plan on a mode-switch card with the three choices', function()
     h.start('planapproval', { approval_mode = 'plan' })
@@ -68,11 +64,7 @@ describe('plan mode', function()
 end)
 
 describe('ask_user', function()
-  local original_input = vim.ui.input
-  after_each(function()
-    vim.ui.input = original_input
-    h.reset()
-  end)
+  after_each(h.reset)
 
   it('asks the questions with their choices described and "Other" in the user\'s words', function()
     h.start('askuser')
