@@ -21,6 +21,9 @@ const (
 	KindThink   Kind = "think"
 	KindFetch   Kind = "fetch"
 	KindOther   Kind = "other"
+	// KindSwitchMode is a call that asks to change the session's mode
+	// (the plan-mode tools); clients show it as a mode switch.
+	KindSwitchMode Kind = "switch_mode"
 )
 
 // Tool is something the model can call. A Tool is stateless and shared by

@@ -100,8 +100,12 @@ export type FromWebview =
   /** Send a prompt. The extension turns mentions into resource / resource_link blocks. */
   | { type: "prompt"; text: string; mentions: FileMention[]; images?: ImageAttachment[] }
   | { type: "cancel" }
-  /** optionId null means the user dismissed the request (outcome "cancelled"). */
-  | { type: "permissionResponse"; requestId: string; optionId: string | null }
+  /**
+   * optionId null means the user dismissed the request (outcome "cancelled").
+   * `message` is the user's note with the choice (a plan card's "Keep
+   * planning"), sent to the agent as `_meta.companion.message`.
+   */
+  | { type: "permissionResponse"; requestId: string; optionId: string | null; message?: string }
   /** Bring the diff editor of an edit's permission request to the front, with the keyboard (the card's Review button). */
   | { type: "reviewDiff"; requestId: string }
   | { type: "setConfigOption"; configId: string; value: string }

@@ -163,7 +163,7 @@ export class ChatController {
       case "cancel":
         return this.cancel();
       case "permissionResponse":
-        return this.permissions.answer(msg.requestId, msg.optionId);
+        return this.permissions.answer(msg.requestId, msg.optionId, msg.message);
       case "reviewDiff":
         if (!(await this.permissions.review(msg.requestId))) this.editor.post({ type: "error", message: "That edit is no longer being reviewed." });
         return;

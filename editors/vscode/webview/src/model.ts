@@ -74,6 +74,8 @@ export interface PermissionItem extends ItemBase {
   toolKind: acp.ToolKind;
   options: acp.PermissionOption[];
   inDiffEditor: boolean;
+  /** plan is the markdown a mode switch asks about (exit_plan_mode's plan, enter_plan_mode's reason). */
+  plan?: string;
   /** answered is set once the request is settled; optionId null = dismissed. */
   answered?: { optionId: string | null };
 }

@@ -135,14 +135,21 @@ function cancelUnfinished(state: ViewState): void {
 
 function applyPermission(state: ViewState, msg: Extract<ToWebview, { type: "permission" }>): void {
   if (findPermission(state, msg.requestId)) return; // re-sent on ready: already shown
+  const toolKind = msg.toolCall.kind ?? "other";
   push(state, {
     kind: "permission",
     requestId: msg.requestId,
     title: msg.toolCall.title ?? "The agent asks for permission",
-    toolKind: msg.toolCall.kind ?? "other",
+    toolKind,
     options: msg.options,
     inDiffEditor: msg.inDiffEditor,
+    ...(toolKind === "switch_mode" ? { plan: textOf(msg.toolCall.content) } : {}),
   });
+}
+
+/** textOf joins the text blocks of a tool call's content. */
+function textOf(content: acp.ToolCallContent[] | null | undefined): string {
+  return (content ?? []).flatMap((c) => (c.type === "content" && c.content.type === "text" ? [c.content.text] : [])).join("\n\n");
 }
 
 function findPermission(state: ViewState, requestId: string): PermissionItem | undefined {

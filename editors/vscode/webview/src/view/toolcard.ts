@@ -80,11 +80,11 @@ function contentView(c: acp.ToolCallContent, call: ToolView, ctx: RenderContext,
   }
 }
 
-/** textView shows tool text output; markdown when it carries a fence, else preformatted. */
+/** textView shows tool text output; markdown when it carries a fence or a plan, else preformatted. */
 function textView(block: acp.ContentBlock, call: ToolView, wasOpen?: boolean): HTMLElement | null {
   if (block.type !== "text" || !block.text) return null;
   let body: HTMLElement;
-  if (/(^|\n)```/.test(block.text)) {
+  if (call.kind === "switch_mode" || /(^|\n)```/.test(block.text)) { // a mode switch carries a plan in markdown
     body = h("div", { class: "markdown tool-output" });
     fillMarkdown(body, block.text);
   } else {
