@@ -15,7 +15,7 @@ import (
 // Run runs companion headless as o says and returns the exit code.
 func Run(ctx context.Context, o Options) int {
 	if err := o.Check(); err != nil {
-		fmt.Fprintf(o.Stderr, "companion run: %v\n", err)
+		fmt.Fprintf(o.Stderr, "%s: %v\n", o.name(), err)
 		return ExitUsage
 	}
 	rep := newReporter(&o, time.Now())
@@ -24,7 +24,7 @@ func Run(ctx context.Context, o Options) int {
 	}
 	text, err := readPrompt(&o)
 	if err != nil {
-		fmt.Fprintf(o.Stderr, "companion run: %v\n", err)
+		fmt.Fprintf(o.Stderr, "%s: %v\n", o.name(), err)
 		return ExitUsage
 	}
 	rs, err := openSession(ctx, &o, extras{}, rep, nil)
@@ -61,7 +61,7 @@ func exitCode(ctx context.Context, out outcome) int {
 // format, and returns the exit code.
 func startFailed(o *Options, rep *reporter, err error) int {
 	if o.OutputFormat == formatText {
-		fmt.Fprintf(o.Stderr, "companion run: %v\n", err)
+		fmt.Fprintf(o.Stderr, "%s: %v\n", o.name(), err)
 	} else {
 		rep.finish(outcome{err: err, started: rep.runStart})
 	}

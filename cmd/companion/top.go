@@ -70,16 +70,21 @@ func runTop(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		return headless.ExitUsage
 	case f.acpMode:
 		return serveACP(f.acp, stdin, stdout, stderr, getenv)
+	}
+	if code, done := sessionCommand("companion", f, words, stdout, stderr, getenv); done {
+		return code
+	}
+	switch {
 	case f.prompt != "" && words != "":
 		fmt.Fprintf(stderr, "companion: a prompt both with -p and as words (%q)\n", words)
 		return headless.ExitUsage
 	case f.prompt != "" || f.inputFormat == "stream-json":
-		return headlessRun(f, stdin, stdout, stderr, getenv)
+		return headlessRun("companion", f, stdin, stdout, stderr, getenv)
 	case isTerminal(stdin):
 		return chatRun(f, words, stdin, stdout, stderr, getenv)
 	case words != "" || piped(stdin):
 		f.prompt = words
-		return headlessRun(f, stdin, stdout, stderr, getenv)
+		return headlessRun("companion", f, stdin, stdout, stderr, getenv)
 	}
 	fmt.Fprint(stderr, usage)
 	return headless.ExitUsage
