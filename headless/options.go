@@ -35,6 +35,11 @@ type Options struct {
 	// "companion" for the top-level flags), for its error messages;
 	// "" is "companion run".
 	Name string
+	// GeminiCLI says the run was started as Gemini CLI users start one
+	// (`companion -p`, text input): stream-json output is Gemini CLI's
+	// events, and bad input exits ExitGeminiInput, the turn limit
+	// ExitGeminiTurnLimit.
+	GeminiCLI bool
 	// Prompt is the -p text; Stdin adds to it (text input) or carries the
 	// stream-json lines.
 	Prompt string

@@ -228,16 +228,25 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer, geten
 
 // headlessRun runs one headless session as f says; name is the command
 // as typed, for its messages.
+//
+// Started as `companion` (Gemini CLI's form) with text input, the run is
+// Gemini CLI's: its stream-json events and exit codes (42 bad input, 53
+// the turn limit); `companion run`, stream-json input and
+// --include-partial-messages keep the SDK's shape (headless/PROTOCOL.md).
 func headlessRun(name string, f runFlags, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	gemini := name == "companion" && f.inputFormat != "stream-json" && !f.partial
 	env, code := setUp(f, stderr, getenv)
 	if env == nil {
+		if gemini && code == headless.ExitUsage {
+			code = headless.ExitGeminiInput
+		}
 		return code
 	}
 	defer env.close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return cli.RunHeadless(ctx, headless.Options{
-		Name: name, Prompt: f.prompt, Stdin: stdin, StdinPiped: piped(stdin), Stdout: stdout, Stderr: stderr,
+		Name: name, GeminiCLI: gemini, Prompt: f.prompt, Stdin: stdin, StdinPiped: piped(stdin), Stdout: stdout, Stderr: stderr,
 		OutputFormat: f.outputFormat, InputFormat: f.inputFormat, ApprovalMode: f.approvalMode,
 		Resume: f.resume, IncludeDirs: env.dirs, AllowedTools: f.rules(), MaxTurns: f.maxTurns, IncludePartial: f.partial,
 		ControlTimeout: f.controlTimeout, Cwd: env.cwd, Options: env.host(),
