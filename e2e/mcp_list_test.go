@@ -32,7 +32,7 @@ func TestMCPListAllFiles(t *testing.T) {
   "shared": {"command": "shared-from-claude"}}}`,
 	})
 	geminiUser := filepath.Join(home, ".gemini", "settings.json")
-	writeFile(t, geminiUser, `{"mcpServers": {"gem-user": {"command": "gem-user-server"}}}`)
+	writeAt(t, home, ".gemini/settings.json", `{"mcpServers": {"gem-user": {"command": "gem-user-server"}}}`)
 	run := func(args ...string) (string, error) {
 		cmd := exec.Command(companionBin(t), args...)
 		cmd.Env, cmd.Dir = e, ws
@@ -81,16 +81,5 @@ func TestMCPListAllFiles(t *testing.T) {
 	}
 	if out, err := run("mcp", "remove", "nowhere"); err == nil || !strings.Contains(out, filepath.Join(ws, ".mcp.json")) {
 		t.Errorf("unknown name must fail naming the files looked in: %v\n%s", err, out)
-	}
-}
-
-// writeFile writes content to path, making its folder.
-func writeFile(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }

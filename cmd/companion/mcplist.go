@@ -35,6 +35,17 @@ func mcpSources(cfg config.Config, a mcpArgs, getenv func(string) string) ([]con
 	return out, nil
 }
 
+// mcpEntries are the sources the command line allows and the servers
+// they name.
+func mcpEntries(cfg config.Config, a mcpArgs, getenv func(string) string) ([]config.MCPSource, []config.MCPEntry, error) {
+	sources, err := mcpSources(cfg, a, getenv)
+	if err != nil {
+		return nil, nil, err
+	}
+	entries, err := config.ListAllMCPServers(sources)
+	return sources, entries, err
+}
+
 // sameFile reports whether the --file value names path.
 func sameFile(file, path string) bool {
 	if file == path {
@@ -49,12 +60,7 @@ func sameFile(file, path string) bool {
 // transport, command or URL, a remote server's auth state, and why a
 // session does not start it when it does not.
 func listAllMCP(stdout, stderr io.Writer, cfg config.Config, a mcpArgs, getenv func(string) string) int {
-	sources, err := mcpSources(cfg, a, getenv)
-	if err != nil {
-		fmt.Fprintf(stderr, "companion mcp list: %v\n", err)
-		return 1
-	}
-	entries, err := config.ListAllMCPServers(sources)
+	sources, entries, err := mcpEntries(cfg, a, getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "companion mcp list: %v\n", err)
 		return 1
@@ -109,12 +115,7 @@ func sourceNames(sources []config.MCPSource) string {
 // files have (unless --file or the scope picks one), is refused with the
 // files it looked in or found it in.
 func removeMCP(stdout, stderr io.Writer, cfg config.Config, a mcpArgs, name string, getenv func(string) string) int {
-	sources, err := mcpSources(cfg, a, getenv)
-	if err != nil {
-		fmt.Fprintf(stderr, "companion mcp remove: %v\n", err)
-		return 1
-	}
-	entries, err := config.ListAllMCPServers(sources)
+	sources, entries, err := mcpEntries(cfg, a, getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "companion mcp remove: %v\n", err)
 		return 1
