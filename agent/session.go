@@ -220,7 +220,7 @@ func NewSession(opts Options) (*Session, error) {
 		s.policy = policy.New(policy.Options{Mode: opts.Mode, Trusted: true, Roots: opts.Roots})
 	}
 	s.env = &tools.Env{Roots: opts.Roots, Files: opts.Files, Terminals: opts.Terminals, Questions: opts.Questions,
-		StateDir: opts.StateDir, Background: tools.NewBackground(), Log: opts.Log}
+		StateDir: opts.StateDir, Background: tools.NewBackground(), Log: opts.Log, ReadDenied: s.policy.ReadDenied}
 	return s, nil
 }
 

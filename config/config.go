@@ -274,7 +274,7 @@ func (c *Config) fillFromForeign(getenv func(string) string) {
 	for _, src := range []struct {
 		path   string
 		decode func(string, []byte, func(string) string) (foreign, error)
-	}{{filepath.Join(home, ".gemini", "settings.json"), decodeGemini}, {ClaudeUserSettingsPath(home), decodeClaude}} {
+	}{{GeminiUserSettingsPath(home), decodeGemini}, {ClaudeUserSettingsPath(home), decodeClaude}} {
 		data, err := readOptional(src.path)
 		if err == nil && data != nil {
 			var f foreign

@@ -193,9 +193,12 @@ func (h *Host) options(ctx context.Context, req Request, p Ports, project *proje
 	cfg := h.Config()
 	t := h.sessionTrust(cfg, roots.Primary())
 	if t.trusted() {
-		if cfg, _, err = SessionConfig(cfg, roots.Primary()); err != nil {
-			return agent.Options{}, cfg, t, mark(ErrInvalid, err)
-		}
+		cfg, _, err = SessionConfig(cfg, roots.Primary())
+	} else {
+		cfg, err = UntrustedConfig(cfg, roots.Primary())
+	}
+	if err != nil {
+		return agent.Options{}, cfg, t, mark(ErrInvalid, err)
 	}
 	t.told, t.loaded = !t.trusted(), t.trusted()
 	m, err := h.opts.Model(ctx, cfg)

@@ -158,4 +158,15 @@ type Env struct {
 	Background *Background
 	// Log receives diagnostics; never nil.
 	Log *slog.Logger
+	// ReadDenied reports whether a deny rule keeps tool from reading the
+	// file at path (Claude Code's "Read(./.env)", say): the searching tools
+	// skip such files in the folders they walk, as the policy refuses a
+	// call that names one. nil denies nothing.
+	ReadDenied func(tool, path string) bool
+}
+
+// Denied reports whether a deny rule keeps tool from reading path (see
+// Env.ReadDenied).
+func (e *Env) Denied(tool, path string) bool {
+	return e != nil && e.ReadDenied != nil && e.ReadDenied(tool, path)
 }

@@ -135,7 +135,8 @@ func (c *globCall) Execute(ctx context.Context, _ tools.Output) (*tools.Result, 
 // walker builds the walk for this call.
 func (c *globCall) walker() *walker {
 	root, _ := c.env.Roots.RootOf(c.start)
-	w := &walker{roots: c.env.Roots, root: root, dir: c.start, rg: c.rg, foldCase: !c.p.CaseSensitive}
+	w := &walker{roots: c.env.Roots, root: root, dir: c.start, rg: c.rg, foldCase: !c.p.CaseSensitive,
+		denied: func(abs string) bool { return c.env.Denied("glob", abs) }}
 	w.nameGlob = rgNameGlob(c.pattern)
 	if c.p.RespectGitIgnore {
 		w.ignore = newIgnoreTree(root)

@@ -44,7 +44,14 @@ type walker struct {
 	// matches it ignoring case.
 	nameGlob string
 	foldCase bool
+	// denied, when set, reports the files a deny rule keeps from being
+	// read (tools.Env.Denied): they are skipped like ignored ones, but
+	// not counted.
+	denied func(abs string) bool
 }
+
+// skip reports whether the file at abs is one a deny rule hides.
+func (w *walker) skip(abs string) bool { return w.denied != nil && w.denied(abs) }
 
 // visitFunc receives one regular file: its absolute path, its components
 // relative to the walk's start directory, and its directory entry. It returns
@@ -110,7 +117,7 @@ func (w *walker) walkDir(ctx context.Context, r *dirReader, abs string, read *di
 			inFlight--
 			err = w.walkDir(ctx, r, childAbs, e.read, visit)
 			e.read = nil
-		case e.d.Type().IsRegular():
+		case e.d.Type().IsRegular() && !w.skip(childAbs):
 			err = visit(childAbs, e.rel, e.d)
 		}
 		if err != nil {
