@@ -20,7 +20,7 @@ help:
 	@echo "dist         stripped binaries for every DIST_TARGETS platform in $(DIST)/, with SHA256SUMS (VERSION=$(VERSION))"
 	@echo "cross        type-check everything, tests included, for macOS and Windows (.ci/typecheck)"
 	@echo "test         go test -race ./..."
-	@echo "test-all     build, lint, cross, test-deps, go tests, brief fuzzing, the ACP SDK conformance suite and the editor suites (what CI runs)"
+	@echo "test-all     build, lint, cross, test-deps, go tests, the ACP SDK conformance suite and the editor suites (what CI runs)"
 	@echo "test-deps    npm install the MCP servers the tests use"
 	@echo "conformance  the Node conformance suite with the official ACP client library"
 	@echo "editors      the editor integrations' suites: nvim, vscode, vscode-e2e (Debian packages: see .ci/run)"
@@ -72,7 +72,11 @@ cross:
 test:
 	GORACE=atexit_sleep_ms=0 $(GO) test -race -count=1 ./...
 
-test-all: build lint cross test-deps test fuzz conformance editors
+# test-all is what CI runs. Fuzzing is not part of it: each fuzz target's
+# seed corpus runs in `make test`, while a fuzzing pass rebuilds the
+# packages with coverage instrumentation (about 460 CPU-seconds on a fresh
+# machine) to search for new inputs; run `make fuzz` for that.
+test-all: build lint cross test-deps test conformance editors
 
 # test-deps installs the real MCP servers from npm that tools/mcp and e2e
 # test against (their tests skip, saying so, when these are missing).
