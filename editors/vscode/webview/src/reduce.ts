@@ -1,9 +1,9 @@
 // The reducer from extension messages to the view model (model.ts).
 // Pure: no DOM, so it runs under node in the unit tests.
 
-import type * as acp from "@agentclientprotocol/sdk";
 import { emptyState, type PermissionItem, type ViewState } from "./model";
 import type { FileMention, ImageAttachment, ToWebview } from "./protocol";
+import { turnEndText } from "./replayed";
 import { applyUpdate, endStreaming, push, touch } from "./updates";
 
 /** apply changes state for one message from the extension. */
@@ -105,18 +105,6 @@ function applyTurn(state: ViewState, msg: Extract<ToWebview, { type: "turn" }>):
   if (msg.stopReason === "cancelled") cancelUnfinished(state);
   const line = turnEndText(msg.stopReason, msg.error);
   if (line) push(state, { kind: "system", sysKind: msg.error ? "error" : "turn-end", text: line });
-}
-
-/** turnEndText says why a turn ended, when that is worth a line. */
-function turnEndText(stop?: acp.StopReason, error?: string): string | null {
-  if (error) return `The turn failed: ${error}`;
-  switch (stop) {
-    case "cancelled": return "Cancelled.";
-    case "max_tokens": return "Stopped: the answer hit the output token limit.";
-    case "max_turn_requests": return "Stopped: too many model requests in one turn.";
-    case "refusal": return "The agent refused to continue; this prompt is not kept in the conversation.";
-    default: return null;
-  }
 }
 
 /** cancelUnfinished marks tool calls that never finished as cancelled (ACP has no such status). */
