@@ -3,6 +3,7 @@
 
 import { emptyState, type PermissionItem, type ViewState } from "./model";
 import type { FileMention, ImageAttachment, ToWebview } from "./protocol";
+import { openChanges } from "./changes";
 import { turnEndText } from "./replayed";
 import { applyUpdate, endStreaming, push, touch } from "./updates";
 
@@ -100,11 +101,15 @@ function applyTurn(state: ViewState, msg: Extract<ToWebview, { type: "turn" }>):
   if (msg.sessionId !== state.sessionId) return;
   state.turn = msg.state;
   chrome(state);
-  if (msg.state === "running") return;
+  if (msg.state === "running") {
+    state.changes = null; // a new turn: the last one's list goes
+    return;
+  }
   endStreaming(state);
   if (msg.stopReason === "cancelled") cancelUnfinished(state);
   const line = turnEndText(msg.stopReason, msg.error);
   if (line) push(state, { kind: "system", sysKind: msg.error ? "error" : "turn-end", text: line });
+  openChanges(state);
 }
 
 /** cancelUnfinished marks tool calls that never finished as cancelled (ACP has no such status). */
