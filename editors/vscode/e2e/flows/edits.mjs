@@ -104,10 +104,10 @@ export function register(ctx) {
       const diff = wb.page.locator(".monaco-diff-editor");
       const modified = diff.locator(".editor.modified .lines-content > .view-lines");
       await modified.filter({ hasText: "H2 changed" }).waitFor({ timeout: WAIT_MS });
-      // VS Code's own hunk action: the arrow beside a changed block puts the original back in the proposal.
-      const arrows = diff.locator(".arrow-revert-change");
-      await waitFor(async () => (await arrows.count()) === 2 || undefined, { what: async () => `two hunk arrows (now ${await arrows.count()})` });
-      await arrows.first().click();
+      // VS Code's own hunk action (Diff Editor: Revert, also in the hunk's gutter menu): with the
+      // cursor in the first changed block, it puts the file's text back in the proposal there.
+      await modified.locator(".view-line", { hasText: "H1 changed" }).click();
+      await wb.runCommand("Diff Editor: Revert");
       await modified.filter({ hasNotText: "H1 changed" }).filter({ hasText: "h1" }).waitFor({ timeout: WAIT_MS });
       await wb.page.locator('.editor-actions .action-label[aria-label^="Allow this time"]').click();
       const file = path.join(env.workspace, "hunks.txt");

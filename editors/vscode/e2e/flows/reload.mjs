@@ -25,12 +25,15 @@ async function reload({ wb, chat }) {
   console.log(`reload timing: workbench ${workbench} ms, prompt box ${box} ms, agent ready ${ready} ms, conversation ${Date.now() - t0} ms`);
 }
 
-/** history opens the history list and returns its entries ({id, title}), then closes it. */
-async function history(chat) {
+/**
+ * history opens the history list, waits until it lists sessionId (a list
+ * shown earlier stays until the fresh one arrives) and returns its entries
+ * ({id, title}), then closes it.
+ */
+async function history(chat, sessionId) {
   await chat.frame.locator("button#history-toggle").click();
   const list = chat.frame.locator("#history-list");
-  await list.locator("button.history-entry, li.history-empty").first().waitFor({ timeout: WAIT_MS });
-  await chat.frame.locator("#history-list li:not(:has-text('Loading'))").first().waitFor({ timeout: WAIT_MS });
+  await list.locator(`button.history-entry[data-session-id="${sessionId}"]`).waitFor({ timeout: WAIT_MS });
   const entries = await list.locator("button.history-entry").evaluateAll((els) =>
     els.map((el) => ({ id: el.getAttribute("data-session-id"), title: el.querySelector(".history-title")?.textContent ?? "" })));
   await chat.frame.locator("button#history-toggle").click();
@@ -60,7 +63,15 @@ export function register(ctx) {
       await chat.frame.locator('#messages .system-line[data-kind="turn-end"]', { hasText: "Cancelled." }).waitFor({ timeout: WAIT_MS });
       await chat.waitIdle();
       const sessionId = await chat.root().getAttribute("data-session-id");
+      // An empty new session, pressed twice: the empty one is reused (not
+      // multiplied), and neither a reload nor the history keeps it.
+      await chat.newSession();
+      const empty = await chat.root().getAttribute("data-session-id");
+      await chat.frame.locator("button#new-session").click();
+      await chat.frame.locator('#messages[aria-busy="false"]').waitFor({ timeout: WAIT_MS });
+      assert.equal(await chat.root().getAttribute("data-session-id"), empty);
 
+      // One reload (a window start is the dearest step here): the conversation comes back as shown.
       await reload({ wb, chat });
       await chat.frame.locator(`#root[data-session-id="${sessionId}"]`).waitFor({ timeout: WAIT_MS });
       await chat.frame.locator("#messages .msg-user pre code", { hasText: "const answer = 42;" }).waitFor({ timeout: WAIT_MS });
@@ -73,16 +84,7 @@ export function register(ctx) {
       assert.match(await shell.locator("pre.tool-output").textContent(), /e2e-rl-36/);
       assert.equal(await shell.locator("a.terminal-link").count(), 0, "no link to a terminal that is gone");
 
-      // An empty new session, pressed twice, then a reload: the empty one is
-      // reused (not multiplied), never listed, and the conversation comes back.
-      await chat.newSession();
-      const empty = await chat.root().getAttribute("data-session-id");
-      await chat.frame.locator("button#new-session").click();
-      await chat.frame.locator('#messages[aria-busy="false"]').waitFor({ timeout: WAIT_MS });
-      assert.equal(await chat.root().getAttribute("data-session-id"), empty);
-      await reload({ wb, chat });
-      await chat.frame.locator(`#root[data-session-id="${sessionId}"]`).waitFor({ timeout: WAIT_MS });
-      const entries = await history(chat);
+      const entries = await history(chat, sessionId);
       assert.ok(!entries.some((e) => e.id === empty), `the empty session is listed: ${JSON.stringify(entries)}`);
       assert.ok(entries.every((e) => e.title && !/^(New chat|Untitled)/i.test(e.title)), `history: ${JSON.stringify(entries)}`);
       assert.deepEqual(entries.filter((e) => e.id === sessionId).map((e) => e.title), ["e2e-reload check:"]);

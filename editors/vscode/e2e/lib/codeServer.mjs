@@ -29,7 +29,7 @@ export const BASE_SETTINGS = {
   "git.enabled": false,
   "files.autoSave": "off",
   // The editor area keeps its width (no empty secondary side bar), and a
-  // diff stays side by side there, where VS Code puts a revert arrow on each hunk.
+  // diff stays side by side there (a hunk's Revert acts on the right side).
   "workbench.secondarySideBar.defaultVisibility": "hidden",
   "diffEditor.useInlineViewWhenSpaceIsLimited": false,
 };

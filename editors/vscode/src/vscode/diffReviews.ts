@@ -66,6 +66,8 @@ interface Open {
   left: vscode.Uri;
   right: vscode.Uri;
   decide: (d: "accept" | "reject") => void;
+  /** seen is set once its diff tab was seen in a group (its closing then rejects). */
+  seen?: boolean;
 }
 
 /** DiffReviews opens proposals in diff editors and routes Accept / Reject to them. */
@@ -86,6 +88,11 @@ export class DiffReviews implements vscode.Disposable {
       vscode.window.onDidChangeActiveTextEditor(() => this.updateContextKey()),
       vscode.window.tabGroups.onDidChangeTabs((e) => {
         this.rejectClosed(e.closed);
+        this.updateContextKey();
+      }),
+      // A group closing with its last tab (a proposal opened beside a file) may report no closed tab.
+      vscode.window.tabGroups.onDidChangeTabGroups(() => {
+        this.rejectClosed([]);
         this.updateContextKey();
       }),
     );
@@ -150,11 +157,21 @@ export class DiffReviews implements vscode.Disposable {
     return this.open.size;
   }
 
-  /** rejectClosed treats a review whose diff tab the user closed as rejected. */
+  /**
+   * rejectClosed treats a review whose diff tab the user closed as
+   * rejected: a closed tab, or a review whose tab was shown and is in no
+   * group any more.
+   */
   private rejectClosed(closed: readonly vscode.Tab[]): void {
     for (const tab of closed) {
       if (!(tab.input instanceof vscode.TabInputTextDiff)) continue;
       this.open.get(tab.input.modified.toString())?.decide("reject");
+    }
+    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs);
+    for (const o of this.open.values()) {
+      const shown = tabs.some((t) => isDiffOf(t, o.right));
+      if (shown) o.seen = true;
+      else if (o.seen) o.decide("reject");
     }
   }
 
