@@ -204,6 +204,10 @@ func toUpdate(ev agent.Event) (SessionUpdate, bool) {
 		return SessionUpdate{Plan: plan(ev.Entries)}, true
 	case agent.ModeChanged:
 		return SessionUpdate{CurrentModeUpdate: &CurrentModeUpdate{CurrentModeID: SessionModeID(ev.ID)}}, true
+	case agent.PermissionAnswered:
+		return answeredUpdate(ev), true
+	case agent.TurnEnded:
+		return turnEndUpdate(ev), true
 	}
 	return SessionUpdate{}, false
 }

@@ -71,6 +71,7 @@ func (s *Session) permit(ctx context.Context, q Question, p *prepared, hook hook
 	s.toolState(q.CallID, "awaiting_approval", "")
 	s.hook(ctx, hooks.Notification, q.Tool, map[string]any{"message": "companion needs your permission: " + q.Title})
 	ans, err := s.opts.Asker.Ask(ctx, q)
+	s.journalAnswer(q, ans, err)
 	refusal := ""
 	switch {
 	case err != nil && ctx.Err() == nil:

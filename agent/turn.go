@@ -53,6 +53,19 @@ func (s *Session) promptEcho(ctx context.Context, parts []model.Part, echo json.
 	}
 	defer s.turn.end()
 	defer s.syncJournal()
+	reason, err := s.runPrompt(ctx, parts, echo)
+	if reason != EndTurn || err != nil {
+		end := TurnEnded{Stop: reason}
+		if err != nil {
+			end.Error = err.Error()
+		}
+		s.journalEvent(end)
+	}
+	return reason, err
+}
+
+// runPrompt is one turn, begun by promptEcho.
+func (s *Session) runPrompt(ctx context.Context, parts []model.Part, echo json.RawMessage) (StopReason, error) {
 	s.prepareState()
 	s.tellNotices(ctx)
 	s.journalPrompt(parts, echo)

@@ -119,6 +119,10 @@ export type FromWebview =
   | { type: "openLocation"; path: string; line?: number | null }
   /** Files matching `query` for the `@` completion. */
   | { type: "searchFiles"; requestId: string; query: string }
+  /** Show what the last turn did to a file ("changed this turn"): its text before the turn (null: it did not exist) against the file now. */
+  | { type: "showChange"; path: string; oldText: string | null }
+  /** Put files the last turn changed back as they were before it (null: the turn created it, so it is removed). */
+  | { type: "revertChanges"; files: { path: string; oldText: string | null }[] }
   /** Bring the terminal a command runs (or ran) in to the front. */
   | { type: "focusTerminal"; terminalId: string }
   | { type: "restartAgent" }
