@@ -35,7 +35,7 @@ func (d *document) close() {
 // settleWait is how long, after the first diagnostics of a new version,
 // more publications are awaited (servers often send syntax errors first,
 // then type errors).
-const settleWait = 150 * time.Millisecond
+const settleWait = 50 * time.Millisecond
 
 // diagnostics waits, up to wait, for the diagnostics the server publishes
 // for this version of the document, and returns the last ones; ok is

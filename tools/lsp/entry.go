@@ -38,8 +38,14 @@ type entry struct {
 	// which no start is tried.
 	backoff time.Duration
 	retryAt time.Time
-	// restarts counts the starts after a crash.
+	// restarts counts the starts after a crash; crashed is set at the
+	// first crash.
 	restarts int
+	crashed  bool
+	// starting is closed when the start under way ends; nil when none
+	// is. cancelStart cancels it.
+	starting    chan struct{}
+	cancelStart context.CancelFunc
 }
 
 // newEntry returns an entry that has not started.
@@ -61,36 +67,62 @@ func (e *entry) lock(ctx context.Context) error {
 func (e *entry) unlock() { <-e.sem }
 
 // running returns the live instance, starting one when there is none and
-// the backoff allows. The caller holds the entry.
+// the backoff allows. A start runs on its own (bounded by startTimeout),
+// so a caller whose ctx ends first leaves it to finish for the next one.
+// The caller holds the entry.
 func (e *entry) running(ctx context.Context, s Server, root string, wrap Wrap, info clientInfo, log *slog.Logger) (*instance, error) {
 	e.mu.Lock()
-	in, wait := e.in, time.Until(e.retryAt)
-	crashed := e.state == StateCrashed || e.state == StateFailed
-	if in == nil {
-		e.state = StateStarting
+	if e.in == nil && e.starting == nil {
+		if wait := time.Until(e.retryAt); wait > 0 {
+			e.mu.Unlock()
+			return nil, fmt.Errorf("%w: %s is restarting in %s", ErrUnavailable, s.Name, wait.Round(time.Second))
+		}
+		startCtx, cancel := context.WithCancel(context.Background())
+		e.starting, e.cancelStart, e.state = make(chan struct{}), cancel, StateStarting
+		go e.start(startCtx, s, root, wrap, info, log, e.starting)
 	}
+	in, starting := e.in, e.starting
 	e.mu.Unlock()
 	if in != nil {
 		return in, nil
 	}
-	if wait > 0 {
-		e.setState(StateCrashed, "")
-		return nil, fmt.Errorf("%w: %s is restarting in %s", ErrUnavailable, s.Name, wait.Round(time.Second))
+	select {
+	case <-starting:
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	}
-	in, err := launch(ctx, s, root, wrap, info, log)
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if crashed {
+	if e.in == nil {
+		return nil, fmt.Errorf("%w: %s", ErrUnavailable, e.reason)
+	}
+	return e.in, nil
+}
+
+// start launches the server and records the outcome; done is closed
+// when it is known. A server that came up after stop cancelled ctx is
+// stopped again before done closes.
+func (e *entry) start(ctx context.Context, s Server, root string, wrap Wrap, info clientInfo, log *slog.Logger, done chan struct{}) {
+	defer close(done)
+	in, err := launch(ctx, s, root, wrap, info, log)
+	e.mu.Lock()
+	e.starting, e.cancelStart = nil, nil
+	if e.crashed {
 		e.restarts++
 	}
-	if err != nil {
+	switch {
+	case err == nil && ctx.Err() != nil:
+		e.mu.Unlock()
+		in.stop(time.Second)
+		return
+	case err != nil:
 		e.state, e.reason = StateFailed, err.Error()
 		e.delay()
-		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
+	default:
+		e.in, e.state, e.reason = in, StateRunning, ""
+		go e.watch(in, log)
 	}
-	e.in, e.state, e.reason = in, StateRunning, ""
-	go e.watch(in, log)
-	return in, nil
+	e.mu.Unlock()
 }
 
 // watch notes the instance's end when it was not asked to stop.
@@ -101,7 +133,7 @@ func (e *entry) watch(in *instance, log *slog.Logger) {
 	if e.in != in {
 		return
 	}
-	e.in, e.state, e.reason = nil, StateCrashed, in.proc.exitReason()
+	e.in, e.state, e.reason, e.crashed = nil, StateCrashed, in.proc.exitReason(), true
 	e.delay()
 	_ = in.client.Close()
 	log.Warn("language server ended", "server", in.server.Name, "root", in.root, "reason", e.reason)
@@ -114,22 +146,18 @@ func (e *entry) delay() {
 	e.backoff = min(2*e.backoff, backoffMax)
 }
 
-// setState sets the state and, when why is not empty, the reason.
-func (e *entry) setState(state, why string) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.state = state
-	if why != "" {
-		e.reason = why
-	}
-}
-
-// stop ends the running instance, if any.
+// stop ends the running instance, if any, and a start under way.
 func (e *entry) stop(grace time.Duration) {
 	e.mu.Lock()
-	in := e.in
+	in, starting := e.in, e.starting
+	if e.cancelStart != nil {
+		e.cancelStart()
+	}
 	e.in, e.state = nil, StateNotStarted
 	e.mu.Unlock()
+	if starting != nil {
+		<-starting
+	}
 	if in != nil {
 		in.stop(grace)
 	}

@@ -17,8 +17,8 @@ type navCall struct {
 	run   func(ctx context.Context) (*tools.Result, error)
 }
 
-func (c *navCall) Title() string                                              { return c.title }
-func (c *navCall) Locations() []tools.Location                                { return []tools.Location{{Path: c.path}} }
+func (c *navCall) Title() string                                             { return c.title }
+func (c *navCall) Locations() []tools.Location                               { return []tools.Location{{Path: c.path}} }
 func (c *navCall) Confirmation(context.Context) (*tools.Confirmation, error) { return nil, nil }
 func (c *navCall) Execute(ctx context.Context, _ tools.Output) (*tools.Result, error) {
 	return c.run(ctx)

@@ -91,12 +91,16 @@ func exists(path string) bool {
 
 // Diagnose returns the diagnostics a server reports for path with text
 // (its content after an edit), waiting for them within the session's
-// bounds; ok is false when no server serves path or none answered.
+// bounds (ColdWait in all, Wait once the server has published); ok is
+// false when no server serves path or none answered.
 func (s *Session) Diagnose(ctx context.Context, path, text string) (list []ide.Diagnostic, ok bool) {
 	srv, root, found := s.serverFor(path)
 	if !found {
 		return nil, false
 	}
+	// Nothing, a server's start included, holds the edit longer.
+	ctx, cancel := context.WithTimeout(ctx, s.opts.ColdWait)
+	defer cancel()
 	err := s.pool.use(ctx, srv, root, s.opts.Wrap, func(in *instance) error {
 		wait := s.opts.Wait
 		if in.coldPublisher() {
