@@ -1,3 +1,5 @@
+//go:build unix
+
 package lsp
 
 import (
@@ -6,7 +8,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"companion/tools"
 )
@@ -58,5 +62,41 @@ func TestGoplsDiagnosesUnusedVariable(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(msgs, "\n"), "declared and not used") {
 		t.Errorf("diagnostics = %q, want one saying declared and not used", msgs)
+	}
+}
+
+// TestGoplsRestartsAfterCrash: a killed server is reported crashed, and
+// the next use after its backoff starts it again.
+func TestGoplsRestartsAfterCrash(t *testing.T) {
+	t.Parallel()
+	s, dir := goplsSession(t, map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n",
+		"main.go": "package main\n\nfunc main() {}\n"})
+	path := filepath.Join(dir, "main.go")
+	text := "package main\n\nfunc main() {\n\tx := 1\n}\n"
+	if _, ok := s.Diagnose(context.Background(), path, text); !ok {
+		t.Fatal("no diagnostics before the crash")
+	}
+	st := s.pool.Status()
+	if len(st) != 1 || st[0].PID == 0 {
+		t.Fatalf("status = %+v", st)
+	}
+	if err := syscall.Kill(st[0].PID, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	sawCrash := false
+	for ctx.Err() == nil {
+		sawCrash = sawCrash || s.pool.Status()[0].State == StateCrashed
+		if _, ok := s.Diagnose(ctx, path, text); ok && sawCrash {
+			break
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(50 * time.Millisecond): // polling for the restart
+		}
+	}
+	if got := s.pool.Status()[0]; !sawCrash || got.State != StateRunning || got.Restarts != 1 {
+		t.Errorf("after the crash: saw crash %v, status %+v", sawCrash, got)
 	}
 }
