@@ -37,17 +37,6 @@ func goplsEnv(t *testing.T) []string {
 	return env(t, extra...)
 }
 
-// agentText joins the agent's message chunks of a session.
-func agentText(ed *acptest.Editor, id string) string {
-	var b strings.Builder
-	for _, u := range ed.Updates(id) {
-		if u.Kind == "agent_message_chunk" {
-			b.WriteString(u.Text())
-		}
-	}
-	return b.String()
-}
-
 // TestLSPDiagnosticsHeadless: `companion -p` with no editor at all: the
 // edit that leaves an unused variable comes back to the model with
 // gopls's "declared and not used" (the model's next turn answers only
@@ -82,8 +71,8 @@ func TestLSPDiagnosticsACP(t *testing.T) {
 		{"match":"second edit","chunks":[{"text":"Edited again."}]}],"fallback":"error"}`})
 	ed.Initialize(map[string]any{})
 	id := ed.NewSession(ws)
-	if got := ed.StopReason(ed.Wait(ed.Prompt(id, "first edit"))); got != "end_turn" || !strings.Contains(agentText(ed, id), "Saw the error.") {
-		t.Fatalf("first edit: stop %q, text %q; tool updates:\n%s", got, agentText(ed, id), toolUpdates(ed, id))
+	if got := ed.StopReason(ed.Wait(ed.Prompt(id, "first edit"))); got != "end_turn" || !strings.Contains(sklText(ed, id), "Saw the error.") {
+		t.Fatalf("first edit: stop %q, text %q; tool updates:\n%s", got, sklText(ed, id), toolUpdates(ed, id))
 	}
 	once := strings.Count(toolUpdates(ed, id), "declared and not used")
 	if got := ed.StopReason(ed.Wait(ed.Prompt(id, "second edit"))); got != "end_turn" {
@@ -94,8 +83,8 @@ func TestLSPDiagnosticsACP(t *testing.T) {
 	}
 	ed.Wait(ed.Prompt(id, "/status"))
 	for _, want := range []string{"Language servers:", "gopls (" + ws + "): running", " MB"} {
-		if !strings.Contains(agentText(ed, id), want) {
-			t.Errorf("/status lacks %q:\n%s", want, agentText(ed, id))
+		if !strings.Contains(sklText(ed, id), want) {
+			t.Errorf("/status lacks %q:\n%s", want, sklText(ed, id))
 		}
 	}
 }
@@ -144,17 +133,17 @@ func TestLSPServerCrashes(t *testing.T) {
 		{"match":"second edit","chunks":[{"text":"Still working."}]}],"fallback":"error"}`})
 	ed.Initialize(map[string]any{})
 	id := ed.NewSession(ws)
-	if got := ed.StopReason(ed.Wait(ed.Prompt(id, "first edit"))); got != "end_turn" || !strings.Contains(agentText(ed, id), "Saw the error.") {
-		t.Fatalf("before the crash: stop %q, text %q; tool updates:\n%s", got, agentText(ed, id), toolUpdates(ed, id))
+	if got := ed.StopReason(ed.Wait(ed.Prompt(id, "first edit"))); got != "end_turn" || !strings.Contains(sklText(ed, id), "Saw the error.") {
+		t.Fatalf("before the crash: stop %q, text %q; tool updates:\n%s", got, sklText(ed, id), toolUpdates(ed, id))
 	}
-	if got := ed.StopReason(ed.Wait(ed.Prompt(id, "second edit"))); got != "end_turn" || !strings.Contains(agentText(ed, id), "Still working.") {
-		t.Fatalf("after the crash: stop %q, text %q; tool updates:\n%s", got, agentText(ed, id), toolUpdates(ed, id))
+	if got := ed.StopReason(ed.Wait(ed.Prompt(id, "second edit"))); got != "end_turn" || !strings.Contains(sklText(ed, id), "Still working.") {
+		t.Fatalf("after the crash: stop %q, text %q; tool updates:\n%s", got, sklText(ed, id), toolUpdates(ed, id))
 	}
 	if got := readFile(t, ws+"/main.go"); got != "package main\n\nfunc main() {}\n" {
 		t.Errorf("main.go = %q, want the last edit", got)
 	}
 	ed.Wait(ed.Prompt(id, "/status"))
-	if st := agentText(ed, id); !strings.Contains(st, "gopls (") || !(strings.Contains(st, "crashed") || strings.Contains(st, "restarts")) {
+	if st := sklText(ed, id); !strings.Contains(st, "gopls (") || !(strings.Contains(st, "crashed") || strings.Contains(st, "restarts")) {
 		t.Errorf("/status does not tell the crash:\n%s", st)
 	}
 }
