@@ -21,7 +21,7 @@ help:
 	@echo "cross        go vet (which type-checks everything, tests included) for macOS and Windows, and build the Windows binary"
 	@echo "test         go test -race ./..."
 	@echo "test-all     build, lint, cross, test-deps, go tests, brief fuzzing, the ACP SDK conformance suite and the editor suites (what CI runs)"
-	@echo "test-deps    npm install the MCP servers the tests use"
+	@echo "test-deps    npm install the MCP servers and language servers the tests use"
 	@echo "conformance  the Node conformance suite with the official ACP client library"
 	@echo "editors      the editor integrations' suites: nvim, vscode, vscode-e2e (Debian packages: see .ci/run)"
 	@echo "nvim         the Neovim plugin's busted suite in headless nvim"
@@ -76,6 +76,7 @@ test-all: build lint cross test-deps test fuzz conformance editors
 # test against (their tests skip, saying so, when these are missing).
 test-deps:
 	cd tools/mcp/testdata/npm && npm ci --no-audit --no-fund
+	cd tools/lsp/testdata/npm && npm ci --no-audit --no-fund
 
 conformance: build
 	cd conformance && npm ci --no-audit --no-fund && COMPANION_BIN=$(CURDIR)/$(BIN) npm test

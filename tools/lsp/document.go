@@ -32,31 +32,41 @@ func (d *document) close() {
 	_ = d.in.client.DidClose(context.Background(), lspclient.DocumentID{URI: d.uri})
 }
 
-// settleWait is how long, after the first diagnostics of a new version,
-// more publications are awaited (servers often send syntax errors first,
-// then type errors).
-const settleWait = 50 * time.Millisecond
+// quietAfter is how long, after diagnostics for the document arrive,
+// more are awaited before the last ones are taken: servers send syntax
+// errors first, then type errors. A server that names the version it
+// diagnosed says when it is done with that version, so a moment
+// suffices; one that does not (typescript-language-server) may first
+// publish an empty list and the errors later.
+func quietAfter(p published) time.Duration {
+	switch {
+	case p.version != nil:
+		return 50 * time.Millisecond
+	case len(p.list) > 0:
+		return 300 * time.Millisecond
+	}
+	return time.Second
+}
 
 // diagnostics waits, up to wait, for the diagnostics the server publishes
-// for this version of the document, and returns the last ones; ok is
-// false when none came in time.
+// for this version of the document, and returns the last ones once the
+// server has been quiet for a moment (quietAfter); ok is false when none
+// came in time.
 func (d *document) diagnostics(ctx context.Context, wait time.Duration) (list []lspclient.Diagnostic, ok bool) {
 	deadline := time.NewTimer(wait)
 	defer deadline.Stop()
-	var settle <-chan time.Time
+	quiet := time.NewTimer(time.Hour)
+	defer quiet.Stop()
+	var last uint64
 	for {
 		p, seen, changed := d.in.current(d.uri)
-		if seen && d.fresh(p) {
-			list, ok = p.list, true
-			if settle == nil {
-				timer := time.NewTimer(settleWait)
-				defer timer.Stop()
-				settle = timer.C
-			}
+		if seen && d.fresh(p) && p.seq != last {
+			last, list, ok = p.seq, p.list, true
+			quiet.Reset(quietAfter(p))
 		}
 		select {
 		case <-changed:
-		case <-settle:
+		case <-quiet.C:
 			return list, ok
 		case <-deadline.C:
 			return list, ok
