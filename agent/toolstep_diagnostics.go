@@ -26,6 +26,9 @@ func (s *Session) diagnosticsStep(ctx context.Context, p *prepared, next toolNex
 	next(ctx, p)
 	if d := p.res.Diff; d != nil && !p.res.IsError {
 		p.res.Text += s.editDiagnostics(ctx, d)
+		for i := range p.res.More {
+			p.res.Text += s.editDiagnostics(ctx, &p.res.More[i])
+		}
 	}
 }
 

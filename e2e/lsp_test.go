@@ -169,3 +169,34 @@ func TestLSPServerMissing(t *testing.T) {
 		t.Errorf("config show (%v) lacks %q:\n%s", err, want, out)
 	}
 }
+
+// TestLSPRename: a rename across the two packages of a Go module is one
+// edit: the editor is asked once with both files' diffs, both files
+// change, and one /undo takes both back.
+func TestLSPRename(t *testing.T) {
+	t.Parallel()
+	e := goplsEnv(t)
+	greet := "package greet\n\n// Hello returns a greeting.\nfunc Hello(name string) string {\n\treturn \"hello \" + name\n}\n"
+	main := "package main\n\nimport \"example.com/two/greet\"\n\nfunc main() {\n\tprintln(greet.Hello(\"a\"))\n}\n"
+	ws := workspace(t, map[string]string{"go.mod": "module example.com/two\n\ngo 1.22\n", "greet/greet.go": greet, "main.go": main})
+	fake := acptest.NewFake()
+	rename := modelCall("lsp_rename", map[string]any{"file_path": "main.go", "line": 6, "symbol": "Hello", "new_name": "Greet"})
+	ed := startAgent(t, agentOpts{binary: true, env: e, handler: fake.Handle, script: `{"turns":[
+		{"match":"rename it","chunks":[` + rename + `]},
+		{"match":"Renamed Hello to Greet in 2 files","chunks":[{"text":"Renamed."}]}],"fallback":"error"}`})
+	ed.Initialize(map[string]any{})
+	id := ed.NewSession(ws)
+	if got := ed.StopReason(ed.Wait(ed.Prompt(id, "rename it"))); got != "end_turn" || !strings.Contains(sklText(ed, id), "Renamed.") {
+		t.Fatalf("stop %q, text %q; tool updates:\n%s", got, sklText(ed, id), toolUpdates(ed, id))
+	}
+	if len(fake.Permissions) != 1 || len(fake.Permissions[0].ToolCall.Content) != 2 {
+		t.Errorf("asked %d times; want once with two diffs: %+v", len(fake.Permissions), fake.Permissions)
+	}
+	if g, m := readFile(t, ws+"/greet/greet.go"), readFile(t, ws+"/main.go"); !strings.Contains(g, "func Greet(") || !strings.Contains(m, "greet.Greet(\"a\")") {
+		t.Errorf("after the rename:\n%s\n%s", g, m)
+	}
+	ed.Wait(ed.Prompt(id, "/undo"))
+	if g, m := readFile(t, ws+"/greet/greet.go"), readFile(t, ws+"/main.go"); g != greet || m != main {
+		t.Errorf("one /undo did not take both files back:\n%s\n%s", g, m)
+	}
+}

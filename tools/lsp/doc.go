@@ -1,6 +1,8 @@
 // Package lsp gives the agent language servers as its eyes, with or
-// without an editor: diagnostics after every edit, and navigation tools
-// (definition, references, hover, document and workspace symbols).
+// without an editor: diagnostics after every edit, navigation tools
+// (definition, references, hover, document and workspace symbols), and
+// rename, which is one edit of every file it changes (the Confirmation's
+// More files: one question with every diff, one checkpoint).
 //
 // Servers come from the "lsp" setting, in the shape Zed and OpenCode use
 // (command, args, languages or extensions, rootMarkers,

@@ -35,8 +35,8 @@ type symbolsParams struct {
 	Query    string `json:"query" desc:"Search the whole workspace for symbols whose names match this text."`
 }
 
-// Tools are the session's navigation tools: definition, references,
-// hover, and document or workspace symbols.
+// Tools are the session's language tools: definition, references,
+// hover, document or workspace symbols, and rename.
 func (s *Session) Tools() []tools.Tool {
 	return []tools.Tool{
 		s.symbolTool("lsp_definition", definitionDescription, "Definition of", s.definition),
@@ -56,6 +56,7 @@ func (s *Session) Tools() []tools.Tool {
 					return s.symbols(ctx, abs, p.Query)
 				}}, nil
 			}}),
+		s.renameTool(),
 	}
 }
 
