@@ -21,7 +21,7 @@ help:
 	@echo "cross        type-check everything, tests included, for macOS and Windows (.ci/typecheck)"
 	@echo "test         go test -race ./..."
 	@echo "test-all     build, lint, cross, test-deps, go tests, the ACP SDK conformance suite and the editor suites (what CI runs)"
-	@echo "test-deps    npm install the MCP servers the tests use"
+	@echo "test-deps    npm install the MCP servers and language servers the tests use"
 	@echo "conformance  the Node conformance suite with the official ACP client library"
 	@echo "editors      the editor integrations' suites: nvim, vscode, vscode-e2e (Debian packages: see .ci/run)"
 	@echo "nvim         the Neovim plugin's busted suite in headless nvim"
@@ -82,6 +82,7 @@ test-all: build lint cross test-deps test conformance editors
 # test against (their tests skip, saying so, when these are missing).
 test-deps:
 	cd tools/mcp/testdata/npm && npm ci --no-audit --no-fund
+	cd tools/lsp/testdata/npm && npm ci --no-audit --no-fund
 
 conformance: build
 	cd conformance && npm ci --no-audit --no-fund && COMPANION_BIN=$(CURDIR)/$(BIN) npm test

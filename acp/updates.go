@@ -230,6 +230,9 @@ func toolCallUpdate(ev agent.ToolCallUpdated) *ToolCallUpdate {
 	if d := ev.Diff; d != nil {
 		up.Content = append(up.Content, DiffContent(d.Path, d.OldText, d.NewText))
 	}
+	for _, d := range ev.More {
+		up.Content = append(up.Content, DiffContent(d.Path, d.OldText, d.NewText))
+	}
 	if ev.Text != "" {
 		up.Content = append(up.Content, ToolContent(TextBlock(ev.Text)))
 	}
@@ -273,7 +276,11 @@ func confirmContent(c *tools.Confirmation) []ToolCallContent {
 	}
 	switch c.Type {
 	case tools.ConfirmEdit:
-		return []ToolCallContent{DiffContent(c.Path, c.OldText, c.NewText)}
+		out := []ToolCallContent{DiffContent(c.Path, c.OldText, c.NewText)}
+		for _, d := range c.More {
+			out = append(out, DiffContent(d.Path, d.OldText, d.NewText))
+		}
+		return out
 	case tools.ConfirmExec:
 		fence := "```"
 		for strings.Contains(c.Command, fence) {

@@ -78,6 +78,8 @@ type ToolCallUpdated struct {
 	Raw json.RawMessage `json:",omitempty"`
 	// Diff is the change an edit made, shown as a diff.
 	Diff *tools.Diff
+	// More are the other files a multi-file edit changed.
+	More []tools.Diff
 	// TerminalID embeds an editor terminal showing the call's output; on
 	// the final update it says the output was shown there (Text still
 	// holds it, for front ends without terminals).

@@ -39,7 +39,7 @@ func (s *Session) permit(ctx context.Context, q Question, p *prepared, hook hook
 		return s.permitOutsideSandbox(ctx, q, p)
 	}
 	call := policy.Call{Tool: q.Tool, Kind: q.Kind, Confirm: q.Confirm, Root: s.Root(), Paths: locationPaths(q.Locations)}
-	v := s.policy.Decide(call)
+	v := s.decideEach(call)
 	policyAsks := v.Decision == policy.Ask
 	// A hook may ask where the policy would allow, or approve a plain ask;
 	// never what the policy denies or must always ask about (writes outside

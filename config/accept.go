@@ -205,6 +205,8 @@ func (c Config) layerProject(p Project, f ProjectFile) Config {
 			k = "projectMcpServers"
 		case "hooks":
 			k = "projectHooks"
+		case "lsp":
+			k = "projectLsp"
 		case "permissions": // the project's rules add to the user's
 			src = joinSource(out.Sources[k], src)
 		}

@@ -99,6 +99,8 @@ type Result struct {
 	Plan []PlanEntry
 	// Diff, when set, is the change an edit made, for the editor's review.
 	Diff *Diff
+	// More are the other files an edit changed along with Diff's.
+	More []Diff
 }
 
 // Diff is a file change: absolute path, text before (nil for a new file)
