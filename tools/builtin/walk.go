@@ -44,6 +44,11 @@ type walker struct {
 	// matches it ignoring case.
 	nameGlob string
 	foldCase bool
+	// files, when set, picks the files to visit by their components
+	// relative to the start; the others are skipped without a word, and
+	// the visited ones' entries carry their FileInfo (d.Info makes no
+	// further call in the Go walk).
+	files func(rel []string) bool
 }
 
 // visitFunc receives one regular file: its absolute path, its components

@@ -3,9 +3,9 @@ package builtin
 import (
 	"context"
 	"io/fs"
+	"slices"
+	"strings"
 	"sync"
-
-	"companion/tools"
 )
 
 const (
@@ -71,13 +71,22 @@ func (r *dirReader) start(fromRoot, rel []string) *dirRead {
 }
 
 // read lists one directory, sorted by name, without .git; unreadable
-// directories are empty, as git and rg skip them.
+// directories are empty, as git and rg skip them. Entries are typed by
+// the listing (listTyped: no stat each); the files the walk's files
+// filter keeps carry their FileInfo, read through the directory's own
+// handle so it stays confined, and the others are left out.
 func (r *dirReader) read(fromRoot, rel []string) []walkEntry {
 	w := r.w
-	des, err := tools.ReadDirRoot(w.top, relPath(rel))
+	dir, err := w.top.OpenRoot(relPath(rel))
+	if err != nil {
+		return nil
+	}
+	defer dir.Close()
+	des, err := listTyped(dir)
 	if err != nil && len(des) == 0 {
 		return nil
 	}
+	slices.SortFunc(des, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	rules := w.ignore.rules(fromRoot)
 	out := make([]walkEntry, 0, len(des))
 	for _, d := range des {
@@ -92,6 +101,14 @@ func (r *dirReader) read(fromRoot, rel []string) []walkEntry {
 		}
 		e.ignored = rules.match(e.fromRoot, d.IsDir())
 		e.descend = d.IsDir() && !e.ignored && (w.maxDepth == 0 || len(e.rel) < w.maxDepth)
+		if w.files != nil && !e.ignored && d.Type().IsRegular() {
+			if !w.files(e.rel) {
+				continue
+			}
+			if fi, err := dir.Lstat(name); err == nil {
+				e.d = fs.FileInfoToDirEntry(fi)
+			}
+		}
 		out = append(out, e)
 	}
 	return out
