@@ -196,10 +196,8 @@ func (c *globCall) collect(ctx context.Context, w *walker) ([]globMatch, bool, e
 	}
 	var matches []globMatch
 	capped := false
+	w.files = matchName
 	err := w.walk(ctx, func(abs string, rel []string, d fs.DirEntry) error {
-		if !matchName(rel) {
-			return nil
-		}
 		m := globMatch{abs: abs}
 		if fi, err := d.Info(); err == nil {
 			m.mtime = fi.ModTime()

@@ -48,6 +48,11 @@ type walker struct {
 	// read (tools.Env.Denied): they are skipped like ignored ones, but
 	// not counted.
 	denied func(abs string) bool
+	// files, when set, picks the files to visit by their components
+	// relative to the start; the others are skipped without a word, and
+	// the visited ones' entries carry their FileInfo (d.Info makes no
+	// further call in the Go walk).
+	files func(rel []string) bool
 }
 
 // skip reports whether the file at abs is one a deny rule hides.
@@ -77,13 +82,14 @@ func (w *walker) walk(ctx context.Context, visit visitFunc) error {
 		w.ignored = 0
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	r := &dirReader{w: w, ctx: ctx, sem: make(chan struct{}, walkReaders)}
+	r := &dirReader{w: w, ctx: ctx, sem: make(chan struct{}, walkReaders), open: map[*os.Root]struct{}{}}
 	defer func() {
 		cancel()
 		r.wg.Wait() // the readers are done before the caller closes w.top
+		r.closeAll()
 	}()
 	fromRoot := relComponents(w.root, w.dir)
-	err := w.walkDir(ctx, r, w.dir, r.start(fromRoot, nil), visit)
+	err := w.walkDir(ctx, r, w.dir, r.start(w.top, ".", fromRoot, nil), visit)
 	if errors.Is(err, errStopWalk) {
 		return nil
 	}
@@ -98,11 +104,12 @@ func (w *walker) walkDir(ctx context.Context, r *dirReader, abs string, read *di
 	if err != nil {
 		return err
 	}
+	defer r.done(read)
 	next, inFlight := 0, 0
 	for i := range entries {
 		for ; next < len(entries) && inFlight < walkAhead; next++ {
-			if entries[next].descend {
-				entries[next].read = r.start(entries[next].fromRoot, entries[next].rel)
+			if c := &entries[next]; c.descend {
+				c.read = r.start(read.dir, c.d.Name(), c.fromRoot, c.rel)
 				inFlight++
 			}
 		}

@@ -113,6 +113,9 @@ func (w *walker) visitListed(ctx context.Context, fromRoot []string, paths []str
 			w.ignored++
 			continue
 		}
+		if w.files != nil && !w.files(rel) {
+			continue
+		}
 		abs := filepath.Join(w.dir, filepath.FromSlash(p))
 		if w.skip(abs) {
 			continue
