@@ -224,7 +224,7 @@ func toolCallUpdate(ev agent.ToolCallUpdated) *ToolCallUpdate {
 		return up
 	}
 	if d := ev.Diff; d != nil {
-		up.Content = append(up.Content, DiffContent(d.Path, d.OldText, d.NewText))
+		up.Content = append(up.Content, EditContent(d.Path, d.OldText, d.NewText))
 	}
 	if ev.Text != "" {
 		up.Content = append(up.Content, ToolContent(TextBlock(ev.Text)))
@@ -269,7 +269,7 @@ func confirmContent(c *tools.Confirmation) []ToolCallContent {
 	}
 	switch c.Type {
 	case tools.ConfirmEdit:
-		return []ToolCallContent{DiffContent(c.Path, c.OldText, c.NewText)}
+		return []ToolCallContent{EditContent(c.Path, c.OldText, c.NewText)}
 	case tools.ConfirmExec:
 		fence := "```"
 		for strings.Contains(c.Command, fence) {
