@@ -228,10 +228,10 @@ func toolCallUpdate(ev agent.ToolCallUpdated) *ToolCallUpdate {
 		return up
 	}
 	if d := ev.Diff; d != nil {
-		up.Content = append(up.Content, DiffContent(d.Path, d.OldText, d.NewText))
+		up.Content = append(up.Content, EditContent(d.Path, d.OldText, d.NewText))
 	}
 	for _, d := range ev.More {
-		up.Content = append(up.Content, DiffContent(d.Path, d.OldText, d.NewText))
+		up.Content = append(up.Content, EditContent(d.Path, d.OldText, d.NewText))
 	}
 	if ev.Text != "" {
 		up.Content = append(up.Content, ToolContent(TextBlock(ev.Text)))
@@ -276,9 +276,9 @@ func confirmContent(c *tools.Confirmation) []ToolCallContent {
 	}
 	switch c.Type {
 	case tools.ConfirmEdit:
-		out := []ToolCallContent{DiffContent(c.Path, c.OldText, c.NewText)}
+		out := []ToolCallContent{EditContent(c.Path, c.OldText, c.NewText)}
 		for _, d := range c.More {
-			out = append(out, DiffContent(d.Path, d.OldText, d.NewText))
+			out = append(out, EditContent(d.Path, d.OldText, d.NewText))
 		}
 		return out
 	case tools.ConfirmExec:

@@ -17,7 +17,7 @@ import (
 func (s *Session) permissionStep(ctx context.Context, p *prepared, next toolNext) {
 	st := p.started
 	q := Question{CallID: p.id, Tool: p.fc.Name, Title: st.Title, Kind: st.Kind,
-		Locations: st.Locations, Input: p.args, Confirm: st.Confirm}
+		Locations: st.Locations, Input: p.input(), Confirm: st.Confirm}
 	asked := p.inv
 	if refusal := s.permit(ctx, q, p, p.hookDecision); refusal != "" {
 		refuse(p, refusal)
@@ -106,7 +106,10 @@ func (s *Session) reprepare(p *prepared, args json.RawMessage, who string) strin
 	if err != nil {
 		return fmt.Sprintf("%s for %s is invalid, so the call was not run: %v", who, p.fc.Name, err)
 	}
-	p.args, p.inv = args, inv
+	p.args, p.inv, p.shown = args, inv, nil
+	if len(args) > maxKeptText {
+		p.shown = keptInput(args)
+	}
 	return ""
 }
 

@@ -185,7 +185,7 @@ func (s *Session) onLoop(ctx context.Context, loops *loopDetector, resp response
 func (s *Session) blockCalls(ctx context.Context, calls []model.FunctionCall, why string) {
 	for i := range calls {
 		p := s.prepare(&calls[i])
-		started := ToolCallStarted{ID: p.id, Name: p.fc.Name, Title: p.fc.Name, Kind: tools.KindOther, Input: p.args}
+		started := ToolCallStarted{ID: p.id, Name: p.fc.Name, Title: p.fc.Name, Kind: tools.KindOther, Input: p.input()}
 		if p.inv != nil {
 			started.Title, started.Kind, started.Locations = p.inv.Title(), p.tool.Kind(), p.inv.Locations()
 		}
