@@ -1,6 +1,7 @@
 // The reducer from extension messages to the view model (model.ts).
 // Pure: no DOM, so it runs under node in the unit tests.
 
+import type * as acp from "@agentclientprotocol/sdk";
 import { emptyState, type PermissionItem, type ViewState } from "./model";
 import type { FileMention, ImageAttachment, ToWebview } from "./protocol";
 import { openChanges } from "./changes";
