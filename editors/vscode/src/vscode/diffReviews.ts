@@ -106,13 +106,24 @@ export class DiffReviews implements vscode.Disposable {
     const right = vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: `/${id}/${name}` });
     this.originals.set(left.path, p.oldText ?? "");
     this.fs.set(right, p.newText);
+    let decided = false;
     let decide!: (d: "accept" | "reject") => void;
-    const decision = new Promise<"accept" | "reject">((resolve) => (decide = resolve));
+    const decision = new Promise<"accept" | "reject">((resolve) => (decide = (d) => ((decided = true), resolve(d))));
     this.open.set(right.toString(), { left, right, decide });
-    // preserveFocus: a proposal never takes the keyboard from a user typing
-    // elsewhere (the next prompt, a file); the card's Review button goes there.
-    // Beside a file the user has open, so the file they may be typing in stays shown.
-    await vscode.commands.executeCommand("vscode.diff", left, right, p.title, { preview: false, preserveFocus: true, viewColumn: this.column() });
+    try {
+      // preserveFocus: a proposal never takes the keyboard from a user typing
+      // elsewhere (the next prompt, a file); the card's Review button goes there.
+      // Beside a file the user has open, so the file they may be typing in stays shown.
+      await vscode.commands.executeCommand("vscode.diff", left, right, p.title, { preview: false, preserveFocus: true, viewColumn: this.column() });
+    } catch (err) {
+      // A tab closed while the workbench still attaches its models makes the
+      // command fail ("Model is disposed!"); that close is the user's answer.
+      this.rejectClosed([]);
+      if (!decided) {
+        await this.close(left, right);
+        throw err;
+      }
+    }
     this.updateContextKey();
     return {
       decision,
