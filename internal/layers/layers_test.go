@@ -45,7 +45,7 @@ func allowed() map[string][]string {
 		"agent/memory":                   {"tools"},
 		"agent/model":                    {},
 		"agent/model/gemini":             {"agent/model"},
-		"agent/model/openai":             {"agent/model"},
+		"agent/model/openai":             {"agent/model", "internal/sse"},
 		"agent/model/textproto":          {"agent/model"},
 		"agent/model/scripted":           {},
 		"agent/model/internal/modeltest": {"agent/model", "agent/model/scripted"},
@@ -85,6 +85,7 @@ func allowed() map[string][]string {
 		"internal/sdktest":           {"internal/testio"},
 		"internal/testio":            {},
 		"internal/filelock":          {},
+		"internal/sse":               {},
 		"internal/layers":            {},
 
 		// The task suite: it runs the companion binary, importing none of it.
@@ -328,7 +329,7 @@ func reach(pkgs map[string]pkg, from string, roots []string) []string {
 func heavyDeps() []string {
 	return []string{"github.com/mark3labs/mcp-go/server", "github.com/mark3labs/mcp-go/client",
 		"github.com/santhosh-tekuri/jsonschema",
-		"github.com/openai/openai-go", // its reflection kept ~18 MB of the release binary alive and cost 0.7-3 ms of init; go-openai does the same job
+		"github.com/openai/openai-go", // its reflection kept ~18 MB of the release binary alive and cost 0.7-3 ms of init (+19.6 MB measured again with v3); agent/model/openai's own client does the job
 	}
 }
 
