@@ -110,18 +110,23 @@ func startRaw(t *testing.T, answers []rawAnswer) (*Provider, *atomic.Int64) {
 	return p, &n
 }
 
-func TestUnusualServers(t *testing.T) {
-	t.Parallel()
+// serverCase is what an unusual server answers, and what the provider
+// must make of it: the requests it makes, and the text, or the status and
+// a part of the error message.
+type serverCase struct {
+	name         string
+	answers      []rawAnswer
+	wantRequests int64
+	wantText     string
+	wantStatus   int
+	wantMsg      string
+}
+
+// unusualServers are the answers of servers that are not quite OpenAI.
+func unusualServers() []serverCase {
 	const sse = "text/event-stream"
 	okStream := "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"fine\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"
-	tests := []struct {
-		name         string
-		answers      []rawAnswer
-		wantRequests int64
-		wantText     string
-		wantStatus   int
-		wantMsg      string
-	}{
+	return []serverCase{
 		{"plain-text 502 then success", []rawAnswer{{502, "text/plain", "upstream connect error"}, {200, sse, okStream}}, 2, "fine", 0, ""},
 		{"plain-text 500 gives up", []rawAnswer{{500, "text/plain", "Internal Server Error\nstack..."}}, 3, "", 500,
 			"failed with a server error (500) after 3 attempts: Internal Server Error."},
@@ -155,7 +160,11 @@ func TestUnusualServers(t *testing.T) {
 		{"JSON instead of a stream", []rawAnswer{{200, "application/json", `{"choices":[{"message":{"content":"hi"}}]}`}}, 1, "", 0,
 			"answered without any stream events"},
 	}
-	for _, tt := range tests {
+}
+
+func TestUnusualServers(t *testing.T) {
+	t.Parallel()
+	for _, tt := range unusualServers() {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			p, n := startRaw(t, tt.answers)
