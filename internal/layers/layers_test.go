@@ -49,6 +49,7 @@ func allowed() map[string][]string {
 		"agent/model/textproto":          {"agent/model"},
 		"agent/model/scripted":           {},
 		"agent/model/internal/modeltest": {"agent/model", "agent/model/scripted"},
+		"internal/sse":                   {},
 		"agent/hooks":                    {"tools", "tools/procgroup", "tools/shell"},
 		"agent/slash":                    {},
 		"agent/skills":                   {"tools"},
@@ -85,7 +86,6 @@ func allowed() map[string][]string {
 		"internal/sdktest":           {"internal/testio"},
 		"internal/testio":            {},
 		"internal/filelock":          {},
-		"internal/sse":               {},
 		"internal/layers":            {},
 
 		// The task suite: it runs the companion binary, importing none of it.
