@@ -11,81 +11,98 @@ import (
 )
 
 // Commands lists the slash commands the session understands: the built-in
-// ones, then those defined in files.
+// ones, then those defined in files, by skills and by MCP servers.
 func (s *Session) Commands() []Command {
-	return append(append(append(s.builtinCommands(), s.fileCommandList()...), s.skillCommandList()...), s.mcpCommands()...)
+	c := s.cmds
+	return append(append(append(c.builtinCommands(), c.fileCommandList()...), c.skillCommandList()...), c.mcpCommands()...)
 }
 
-func (s *Session) builtinCommands() []Command {
-	cmds := []Command{
-		{Name: "help", Description: "Show the commands and tools companion offers"},
-		{Name: "tools", Description: "List the tools the model may call"},
-		{Name: "clear", Description: "Forget this conversation and start afresh"},
-		{Name: "compress", Description: "Summarise the conversation so far to free context"},
-		{Name: "model", Description: "Show or switch the model", Hint: "model name"},
-		{Name: "mode", Description: "Show or switch the approval mode", Hint: "default | auto_edit | yolo | plan"},
-		{Name: "init", Description: "Look at the project and write a starter AGENTS.md"},
-		{Name: "stats", Description: "Show requests, tokens, time and tool calls, per model and per tool"},
-		{Name: "mcp", Description: "Show the MCP servers, their state and tools; auth NAME authorises one", Hint: "auth NAME"},
-		{Name: "memory", Description: "Show, add to or reload the instruction files", Hint: "show | add <fact> | refresh"},
-		{Name: "undo", Description: "Undo the last file change (again: the change before it)"},
-		{Name: "restore", Description: "List checkpoints, or restore one", Hint: "checkpoint id"},
-		{Name: "rewind", Description: "List the prompts, or go back to before one (files too)", Hint: "prompt number"},
-		{Name: "status", Description: "Show the model, approval mode, command sandbox and folders"},
-		{Name: "skills", Description: "List the skills the model may activate"},
+// commands is the session's command layer: the built-in slash commands,
+// declared once in builtinTable, and the commands defined in files, by
+// skills and by MCP servers. Each command is a method that reads and
+// changes the session it embeds; the turn engine hands it every prompt
+// that starts with a slash.
+type commands struct{ *Session }
+
+// builtinCmd is one built-in slash command: what the editor's command list
+// and /help show, and what running it answers.
+type builtinCmd struct {
+	Command
+	// offered reports whether the session offers the command; nil means
+	// always.
+	offered func(s commands) bool
+	// run answers the command; arg is what follows its name, trimmed.
+	run func(s commands, ctx context.Context, arg string) string
+}
+
+// builtinTable declares every built-in command once: the command list
+// and the dispatch of runCommand both read it.
+func builtinTable() []builtinCmd {
+	return []builtinCmd{
+		{Command{Name: "help", Description: "Show the commands and tools companion offers"}, nil,
+			func(s commands, _ context.Context, _ string) string { return s.helpText() }},
+		{Command{Name: "tools", Description: "List the tools the model may call"}, nil,
+			func(s commands, _ context.Context, _ string) string { return s.toolsText() }},
+		{Command{Name: "clear", Description: "Forget this conversation and start afresh"}, nil,
+			func(s commands, _ context.Context, _ string) string { s.clearHistory(); return "Conversation cleared." }},
+		{Command{Name: "compress", Description: "Summarise the conversation so far to free context"}, nil,
+			func(s commands, ctx context.Context, _ string) string { return s.compress(ctx) }},
+		{Command{Name: "model", Description: "Show or switch the model", Hint: "model name"}, nil,
+			func(s commands, _ context.Context, arg string) string { return s.modelCommand(arg) }},
+		{Command{Name: "mode", Description: "Show or switch the approval mode", Hint: "default | auto_edit | yolo | plan"}, nil,
+			commands.modeCommand},
+		// /init is a prompt to the model; runPrompt turns it into one.
+		{Command{Name: "init", Description: "Look at the project and write a starter AGENTS.md"}, nil, nil},
+		{Command{Name: "stats", Description: "Show requests, tokens, time and tool calls, per model and per tool"}, nil,
+			func(s commands, _ context.Context, _ string) string { return s.statsText() }},
+		{Command{Name: "mcp", Description: "Show the MCP servers, their state and tools; auth NAME authorises one", Hint: "auth NAME"}, nil,
+			commands.mcpCommand},
+		{Command{Name: "memory", Description: "Show, add to or reload the instruction files", Hint: "show | add <fact> | refresh"}, nil,
+			commands.memoryCommand},
+		{Command{Name: "undo", Description: "Undo the last file change (again: the change before it)"}, nil,
+			func(s commands, ctx context.Context, _ string) string { return s.undo(ctx) }},
+		{Command{Name: "restore", Description: "List checkpoints, or restore one", Hint: "checkpoint id"}, nil,
+			commands.restoreCommand},
+		{Command{Name: "rewind", Description: "List the prompts, or go back to before one (files too)", Hint: "prompt number"}, nil,
+			commands.rewindCommand},
+		{Command{Name: "status", Description: "Show the model, approval mode, command sandbox and folders"}, nil,
+			func(s commands, _ context.Context, _ string) string { return s.statusText() }},
+		{Command{Name: "skills", Description: "List the skills the model may activate"}, nil,
+			func(s commands, _ context.Context, _ string) string { return s.skillsListing() }},
+		{Command{Name: "accept-settings", Description: "Accept this project's new or changed settings for new sessions"},
+			func(s commands) bool { return s.opts.AcceptSettings != nil },
+			func(s commands, _ context.Context, _ string) string { return s.acceptSettings() }},
 	}
-	if s.opts.AcceptSettings != nil {
-		cmds = append(cmds, Command{Name: "accept-settings", Description: "Accept this project's new or changed settings for new sessions"})
+}
+
+// builtinCommands lists the built-in commands this session offers.
+func (s commands) builtinCommands() []Command {
+	var cmds []Command
+	for _, b := range builtinTable() {
+		if b.offered == nil || b.offered(s) {
+			cmds = append(cmds, b.Command)
+		}
 	}
 	return cmds
 }
 
 // runCommand answers a slash command without calling the model. Unknown
 // commands are reported, not sent to the model.
-func (s *Session) runCommand(ctx context.Context, text string) (StopReason, error) {
+func (s commands) runCommand(ctx context.Context, text string) (StopReason, error) {
 	name, arg, _ := strings.Cut(strings.TrimPrefix(text, "/"), " ")
 	arg = strings.TrimSpace(arg)
-	var out string
-	switch name {
-	case "help":
-		out = s.helpText()
-	case "tools":
-		out = s.toolsText()
-	case "clear":
-		s.clearHistory()
-		out = "Conversation cleared."
-	case "model":
-		out = s.modelCommand(arg)
-	case "mode":
-		out = s.modeCommand(ctx, arg)
-	case "compress":
-		out = s.compress(ctx)
-	case "memory":
-		out = s.memoryCommand(ctx, arg)
-	case "mcp":
-		out = s.mcpCommand(ctx, arg)
-	case "stats":
-		out = s.statsText()
-	case "undo":
-		out = s.undo(ctx)
-	case "restore":
-		out = s.restoreCommand(ctx, arg)
-	case "rewind":
-		out = s.rewindCommand(ctx, arg)
-	case "status":
-		out = s.statusText()
-	case "skills":
-		out = s.skillsListing()
-	case "accept-settings":
-		out = s.acceptSettings()
-	default:
-		out = fmt.Sprintf("Unknown command /%s. Type /help for the list.", name)
+	out := fmt.Sprintf("Unknown command /%s. Type /help for the list.", name)
+	for _, b := range builtinTable() {
+		if b.Name == name && b.run != nil {
+			out = b.run(s, ctx, arg)
+			break
+		}
 	}
 	s.emit(ctx, MessageChunk{Text: out})
 	return EndTurn, nil
 }
 
-func (s *Session) helpText() string {
+func (s commands) helpText() string {
 	var b strings.Builder
 	b.WriteString("Commands:\n")
 	for _, c := range s.Commands() {
@@ -100,7 +117,7 @@ func (s *Session) helpText() string {
 	return b.String()
 }
 
-func (s *Session) toolsText() string {
+func (s commands) toolsText() string {
 	var b strings.Builder
 	b.WriteString("Tools:\n")
 	for _, t := range s.allTools() {
@@ -110,7 +127,7 @@ func (s *Session) toolsText() string {
 	return b.String()
 }
 
-func (s *Session) modelCommand(arg string) string {
+func (s commands) modelCommand(arg string) string {
 	if arg == "" {
 		return fmt.Sprintf("Model: %s. Available: %s.", s.ModelName(), strings.Join(s.Models(), ", "))
 	}
@@ -120,7 +137,7 @@ func (s *Session) modelCommand(arg string) string {
 	return fmt.Sprintf("Model switched to %s.", arg)
 }
 
-func (s *Session) modeCommand(ctx context.Context, arg string) string {
+func (s commands) modeCommand(ctx context.Context, arg string) string {
 	if arg == "" {
 		return fmt.Sprintf("Mode: %s. Available: default, auto_edit, yolo, plan.", s.Mode())
 	}

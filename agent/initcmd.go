@@ -20,7 +20,7 @@ Then write AGENTS.md with write_file. Keep it short and factual, in these sectio
 Do not invent anything you did not see.`
 
 // initCommand turns /init into its prompt, or says why not.
-func (s *Session) initCommand() ([]model.Part, string) {
+func (s commands) initCommand() ([]model.Part, string) {
 	path := filepath.Join(s.Root(), "AGENTS.md")
 	if _, err := os.Stat(path); err == nil {
 		return nil, "AGENTS.md already exists at " + path + "; edit it, or delete it and run /init again."

@@ -81,7 +81,7 @@ func (s *Session) waitMCP(ctx context.Context) {
 
 // mcpCommands are the MCP servers' prompts as slash commands
 // (server:prompt).
-func (s *Session) mcpCommands() []Command {
+func (s commands) mcpCommands() []Command {
 	if s.opts.MCP == nil {
 		return nil
 	}
@@ -106,7 +106,7 @@ func (s *Session) mcpCommands() []Command {
 
 // mcpPrompt expands an MCP prompt command: arguments are name=value
 // words, or plain words given to the prompt's arguments in order.
-func (s *Session) mcpPrompt(ctx context.Context, name, args string) (string, bool, error) {
+func (s commands) mcpPrompt(ctx context.Context, name, args string) (string, bool, error) {
 	if s.opts.MCP == nil {
 		return "", false, nil
 	}

@@ -13,7 +13,7 @@ type mcpAuthorizer interface {
 
 // mcpCommand is /mcp: the servers' description, or with "auth NAME" the
 // start of a server's OAuth authorization (the URL to open).
-func (s *Session) mcpCommand(ctx context.Context, arg string) string {
+func (s commands) mcpCommand(ctx context.Context, arg string) string {
 	if s.opts.MCP == nil {
 		return "No MCP servers are configured."
 	}

@@ -44,7 +44,7 @@ func (s *Session) touchMemory(locs []tools.Location) string {
 }
 
 // memoryCommand serves /memory show | add <fact> | refresh.
-func (s *Session) memoryCommand(ctx context.Context, arg string) string {
+func (s commands) memoryCommand(ctx context.Context, arg string) string {
 	verb, rest, _ := strings.Cut(arg, " ")
 	s.loadMemory(ctx)
 	mem := s.memory.get()

@@ -144,6 +144,8 @@ type Session struct {
 	// planTools are exit_plan_mode and enter_plan_mode (planmode.go),
 	// the session's own like delegate; none in a subagent.
 	planTools []tools.Tool
+	// cmds is the command layer (commands.go).
+	cmds commands
 	// runChain takes a tool call through the steps of toolchain.go.
 	runChain toolNext
 	// jw writes the session's journal.
@@ -204,6 +206,7 @@ func NewSession(opts Options) (*Session, error) {
 	s := &Session{opts: opts, jw: jw, hist: &history{journal: jw}, dataNonce: newDataNonce(),
 		models: newModelPicker(opts.ModelName, opts.Models), stats: newStats(),
 		todos: &todos{every: opts.TodoReminderEvery}, policy: opts.Policy}
+	s.cmds = commands{s}
 	s.ide = s.newIDETracker()
 	if opts.Telemetry != nil {
 		s.tel = &telemetryHooks{t: opts.Telemetry}

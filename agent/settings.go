@@ -13,7 +13,7 @@ func (s *Session) tellNotices(ctx context.Context) {
 }
 
 // acceptSettings runs /accept-settings.
-func (s *Session) acceptSettings() string {
+func (s commands) acceptSettings() string {
 	if s.opts.AcceptSettings == nil {
 		return "No project settings are waiting to be accepted."
 	}

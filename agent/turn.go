@@ -72,15 +72,15 @@ func (s *Session) runPrompt(ctx context.Context, parts []model.Part, echo json.R
 	s.journalUser(parts)
 	if text, ok := slashCommand(parts); ok && text == "/init" {
 		var refusal string
-		if parts, refusal = s.initCommand(); refusal != "" {
+		if parts, refusal = s.cmds.initCommand(); refusal != "" {
 			s.emit(ctx, MessageChunk{Text: refusal})
 			return EndTurn, nil
 		}
 	} else if ok {
-		prompt, isFile, err := s.fileCommand(ctx, text)
+		prompt, isFile, err := s.cmds.fileCommand(ctx, text)
 		switch {
 		case !isFile:
-			return s.runCommand(ctx, text)
+			return s.cmds.runCommand(ctx, text)
 		case err != nil:
 			s.emit(ctx, MessageChunk{Text: fmt.Sprintf("Cannot run %s: %v", text, err)})
 			return EndTurn, nil
