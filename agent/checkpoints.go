@@ -105,7 +105,7 @@ func (s commands) restore(ctx context.Context, id string) (checkpoint.Restoratio
 	}
 	c := r.Target
 	s.noteCheckpoint(r.Undo.ID) // the files before this restore, for /rewind
-	s.appendHistory(contentText(fmt.Sprintf("(The user restored the files to checkpoint %s, taken %s. Re-read files before editing them.)", c.ID, c.Label)))
+	s.eng.appendHistory(contentText(fmt.Sprintf("(The user restored the files to checkpoint %s, taken %s. Re-read files before editing them.)", c.ID, c.Label)))
 	return r, fmt.Sprintf("Restored checkpoint `%s` (%s): %d files written, %d removed.",
 		c.ID, c.Label, len(r.Written), len(r.Removed))
 }

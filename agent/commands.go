@@ -44,9 +44,12 @@ func builtinTable() []builtinCmd {
 		{Command{Name: "tools", Description: "List the tools the model may call"}, nil,
 			func(s commands, _ context.Context, _ string) string { return s.toolsText() }},
 		{Command{Name: "clear", Description: "Forget this conversation and start afresh"}, nil,
-			func(s commands, _ context.Context, _ string) string { s.clearHistory(); return "Conversation cleared." }},
+			func(s commands, _ context.Context, _ string) string {
+				s.eng.clearHistory()
+				return "Conversation cleared."
+			}},
 		{Command{Name: "compress", Description: "Summarise the conversation so far to free context"}, nil,
-			func(s commands, ctx context.Context, _ string) string { return s.compress(ctx) }},
+			func(s commands, ctx context.Context, _ string) string { return s.eng.compress(ctx) }},
 		{Command{Name: "model", Description: "Show or switch the model", Hint: "model name"}, nil,
 			func(s commands, _ context.Context, arg string) string { return s.modelCommand(arg) }},
 		{Command{Name: "mode", Description: "Show or switch the approval mode", Hint: "default | auto_edit | yolo | plan"}, nil,
@@ -155,7 +158,7 @@ func (s commands) modeCommand(ctx context.Context, arg string) string {
 const maxTitleRunes = 60
 
 // maybeTitle names the session after its first prompt.
-func (s *Session) maybeTitle(ctx context.Context, parts []model.Part) {
+func (s *engine) maybeTitle(ctx context.Context, parts []model.Part) {
 	if done := s.titled.Swap(true); done {
 		return
 	}

@@ -10,7 +10,7 @@ import (
 // fallback switches to the configured fallback model when the current one
 // keeps failing for quota (HTTP 429 after the provider's retries), tells
 // the user, and reports whether the request should be tried again.
-func (s *Session) fallback(ctx context.Context, err error) bool {
+func (s *engine) fallback(ctx context.Context, err error) bool {
 	var api *model.APIError
 	fb := s.opts.FallbackModel
 	if fb == "" || !errors.As(err, &api) || api.Status != 429 {

@@ -59,8 +59,8 @@ func (e *slashEnv) RunShell(ctx context.Context, command string) (string, error)
 		return "", errors.New("no shell tool")
 	}
 	fc := &model.FunctionCall{Name: "run_shell_command", Args: map[string]any{"command": command, "description": "run for a slash command"}}
-	p := e.s.prepare(fc)
-	e.s.runOne(ctx, p)
+	p := e.s.eng.prepare(fc)
+	e.s.eng.runOne(ctx, p)
 	if p.res == nil {
 		return "", ctx.Err()
 	}

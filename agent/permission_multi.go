@@ -9,7 +9,7 @@ import (
 // is decided file by file, as if each were an edit of its own, and gets
 // the strictest verdict: a deny of any file denies it, an ask for any
 // asks (with its reason).
-func (s *Session) decideEach(call policy.Call) policy.Verdict {
+func (s *engine) decideEach(call policy.Call) policy.Verdict {
 	conf := call.Confirm
 	if conf == nil || conf.Type != tools.ConfirmEdit || len(conf.More) == 0 {
 		return s.policy.Decide(call)

@@ -37,7 +37,7 @@ func TestDecideEachFile(t *testing.T) {
 			root := s.Root()
 			conf := &tools.Confirmation{Type: tools.ConfirmEdit, Path: filepath.Join(root, "a.go"), NewText: "x",
 				More: []tools.Diff{{Path: filepath.Join(root, "secret", "b.go"), NewText: "y"}}}
-			v := s.decideEach(policy.Call{Tool: "lsp_rename", Kind: tools.KindEdit, Confirm: conf, Root: root})
+			v := s.eng.decideEach(policy.Call{Tool: "lsp_rename", Kind: tools.KindEdit, Confirm: conf, Root: root})
 			if v.Decision != tt.want {
 				t.Errorf("decision = %v (%s), want %v", v.Decision, v.Reason, tt.want)
 			}

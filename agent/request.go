@@ -15,7 +15,7 @@ import (
 // on a coarse boundary, see maskSettled); what changes from request to
 // request comes last: the editor context rides at the start of the newest
 // user turn (withIDEContext), and the todo reminder after everything.
-func (s *Session) buildRequest(ctx context.Context) (*model.Request, error) {
+func (s *engine) buildRequest(ctx context.Context) (*model.Request, error) {
 	system, err := s.systemPrompt(ctx)
 	if err != nil {
 		return nil, err

@@ -64,13 +64,13 @@ func TestRestoreReplaysWhatWasSent(t *testing.T) {
 	if u, ok := events[0].(UserChunk); !ok || u.Text != "first question" {
 		t.Errorf("replay starts with %#v, want the user's prompt", events[0])
 	}
-	if !reflect.DeepEqual(restored.curated(), s.curated()) {
+	if !reflect.DeepEqual(restored.eng.curated(), s.eng.curated()) {
 		t.Errorf("history differs after restore")
 	}
 	if restored.Mode() != ModeAutoEdit {
 		t.Errorf("mode = %q", restored.Mode())
 	}
-	if id := restored.nextCallID(); id != "call_2" {
+	if id := restored.eng.nextCallID(); id != "call_2" {
 		t.Errorf("next call id = %q, want call_2", id)
 	}
 	if j.syncs == 0 {

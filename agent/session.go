@@ -144,6 +144,8 @@ type Session struct {
 	// planTools are exit_plan_mode and enter_plan_mode (planmode.go),
 	// the session's own like delegate; none in a subagent.
 	planTools []tools.Tool
+	// eng is the turn engine (turn.go).
+	eng *engine
 	// cmds is the command layer (commands.go).
 	cmds commands
 	// runChain takes a tool call through the steps of toolchain.go.
@@ -206,12 +208,12 @@ func NewSession(opts Options) (*Session, error) {
 	s := &Session{opts: opts, jw: jw, hist: &history{journal: jw}, dataNonce: newDataNonce(),
 		models: newModelPicker(opts.ModelName, opts.Models), stats: newStats(),
 		todos: &todos{every: opts.TodoReminderEvery}, policy: opts.Policy}
-	s.cmds = commands{s}
+	s.eng, s.cmds = &engine{s}, commands{s}
 	s.ide = s.newIDETracker()
 	if opts.Telemetry != nil {
 		s.tel = &telemetryHooks{t: opts.Telemetry}
 	}
-	s.runChain = s.toolChain()
+	s.runChain = s.eng.toolChain()
 	if len(opts.Agents) > 0 && opts.Depth < MaxAgentDepth {
 		d := &delegateTool{parent: s, agents: opts.Agents}
 		if _, ok := opts.Tools.Get(d.Name()); ok {

@@ -20,7 +20,7 @@ const listingMaxEntries = 120
 // with the same bytes (providers cache that prefix); it is built again
 // only when the approval mode changed (the mode part says what the mode
 // allows) or the memory files were reloaded.
-func (s *Session) systemPrompt(ctx context.Context) (string, error) {
+func (s *engine) systemPrompt(ctx context.Context) (string, error) {
 	mode := s.Mode()
 	if cached := s.system.get(); cached != "" && s.systemMode.get() == mode {
 		return cached, nil
@@ -33,7 +33,7 @@ func (s *Session) systemPrompt(ctx context.Context) (string, error) {
 }
 
 // promptInputs gathers what the system prompt says of this session.
-func (s *Session) promptInputs(ctx context.Context, mode string) promptInputs {
+func (s *engine) promptInputs(ctx context.Context, mode string) promptInputs {
 	p := s.opts.Prompt
 	if bad := unknownParts(p.Disable); len(bad) > 0 {
 		s.opts.Log.Warn("systemPrompt.disable names unknown parts", "unknown", bad, "known", PromptParts())
@@ -52,7 +52,7 @@ func (s *Session) promptInputs(ctx context.Context, mode string) promptInputs {
 
 // promptEnv reads the environment part's facts: the date (a day), the
 // system, the roots, git, the listing and the memory files.
-func (s *Session) promptEnv(ctx context.Context) promptEnv {
+func (s *engine) promptEnv(ctx context.Context) promptEnv {
 	root := s.Root()
 	e := promptEnv{Date: s.opts.Now().Format("Monday, January 2, 2006"), OS: osName(), Shell: shell.ProgramName(shell.Local(s.opts.Prompt.Shell)),
 		Roots: s.opts.Roots.All(), Listing: listing(ctx, root, listingMaxEntries)}

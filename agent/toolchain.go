@@ -36,7 +36,7 @@ func chain(steps []toolStep, last toolNext) toolNext {
 }
 
 // toolChain builds the session's chain; NewSession calls it once.
-func (s *Session) toolChain() toolNext {
+func (s *engine) toolChain() toolNext {
 	return chain([]toolStep{
 		s.reportStep,
 		s.timingStep,
@@ -50,7 +50,7 @@ func (s *Session) toolChain() toolNext {
 }
 
 // runOne takes one call through the chain, reporting each state.
-func (s *Session) runOne(ctx context.Context, p *prepared) {
+func (s *engine) runOne(ctx context.Context, p *prepared) {
 	if ctx.Err() != nil {
 		return // answered as cancelled by runTools
 	}

@@ -45,7 +45,7 @@ func TestChainOrder(t *testing.T) {
 
 // prepareCall prepares a call of the test session's tool name with args.
 func prepareCall(s *Session, name string, args map[string]any) *prepared {
-	return s.prepare(&model.FunctionCall{ID: "fc-" + name, Name: name, Args: args})
+	return s.eng.prepare(&model.FunctionCall{ID: "fc-" + name, Name: name, Args: args})
 }
 
 // nextRecorder is a toolNext that notes it ran and, when res is set,

@@ -9,7 +9,7 @@ import (
 // announceStep asks the call what it will change and sends
 // ToolCallStarted. A call that failed to prepare, whose confirmation
 // failed or that a hook refused ends here, announced.
-func (s *Session) announceStep(ctx context.Context, p *prepared, next toolNext) {
+func (s *engine) announceStep(ctx context.Context, p *prepared, next toolNext) {
 	if p.inv == nil {
 		s.emit(ctx, ToolCallStarted{ID: p.id, Name: p.fc.Name, Title: p.fc.Name, Kind: tools.KindOther, Input: p.input()})
 		return

@@ -27,7 +27,7 @@ func TestAnnounceStep(t *testing.T) {
 			p := prepareCall(s, tt.tool, tt.args)
 			p.refusal = tt.refusal
 			var n nextRecorder
-			s.announceStep(context.Background(), p, n.next)
+			s.eng.announceStep(context.Background(), p, n.next)
 			started := eventsOf[ToolCallStarted](rec)
 			if len(started) != 1 || started[0].Kind != tt.wantKind || started[0].ID != p.id {
 				t.Fatalf("announced %+v", started)

@@ -7,7 +7,7 @@ import (
 
 // timingStep counts the call, whether it failed and how long it took
 // (for /stats and Totals), and logs it.
-func (s *Session) timingStep(ctx context.Context, p *prepared, next toolNext) {
+func (s *engine) timingStep(ctx context.Context, p *prepared, next toolNext) {
 	start := time.Now()
 	ctx, end := s.startToolSpan(ctx, p)
 	next(ctx, p)

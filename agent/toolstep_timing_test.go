@@ -12,7 +12,7 @@ func TestTimingStep(t *testing.T) {
 	for _, res := range []*tools.Result{{Text: "ok"}, tools.ErrorResult("no"), nil} {
 		p := prepareCall(s, "echo", map[string]any{"text": "hi"})
 		n := nextRecorder{res: res}
-		s.timingStep(context.Background(), p, n.next)
+		s.eng.timingStep(context.Background(), p, n.next)
 		if !n.ran {
 			t.Fatal("next did not run")
 		}
