@@ -76,6 +76,6 @@ func (s *Session) refreshMemory(ctx context.Context, mem *memory.Memory, done st
 	if err := mem.Refresh(ctx); err != nil {
 		return fmt.Sprintf("Could not reload memory: %v", err)
 	}
-	s.system.set("")
+	s.eng.system.set("")
 	return done
 }

@@ -135,7 +135,7 @@ func Restore(opts Options, recs []store.Record) (*Session, []Event, error) {
 		return nil, nil, err
 	}
 	r := replayJournal(Effective(recs), s.opts.Log)
-	s.hist.contents = r.history
+	s.eng.hist.contents = r.history
 	if r.mode != "" {
 		s.policy.SetMode(r.mode)
 	}
@@ -144,7 +144,7 @@ func Restore(opts Options, recs []store.Record) (*Session, []Event, error) {
 	}
 	s.todos.set(r.plan)
 	s.titled.Store(r.titled)
-	s.callSeq.Store(r.callSeq)
+	s.eng.callSeq.Store(r.callSeq)
 	events := r.events
 	for _, id := range r.open {
 		seal := ToolCallUpdated{ID: id, Status: ToolFailed, Text: "Interrupted: companion stopped before this call finished."}

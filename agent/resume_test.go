@@ -205,7 +205,7 @@ func TestReplayJournalUsers(t *testing.T) {
 				s.eng.appendHistory(contentText("before the rewind"))
 				s.todos.set([]tools.PlanEntry{{Content: "old"}})
 				s.resetTo(recs)
-				if got := userTexts(s.hist.contents); !slices.Equal(got, tt.history) {
+				if got := userTexts(s.eng.hist.contents); !slices.Equal(got, tt.history) {
 					t.Errorf("history = %q, want %q", got, tt.history)
 				}
 				if s.todos.plan != nil || tt.plan != nil {
@@ -242,7 +242,7 @@ func checkRestored(t *testing.T, recs []store.Record, r replayed) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := userTexts(restored.hist.contents), userTexts(r.history); !slices.Equal(got, want) {
+	if got, want := userTexts(restored.eng.hist.contents), userTexts(r.history); !slices.Equal(got, want) {
 		t.Errorf("history = %q, want %q", got, want)
 	}
 	wantMode, wantModel := orDefault(r.mode, ModeDefault), orDefault(r.model(), "m1")
@@ -260,8 +260,8 @@ func checkRestored(t *testing.T, recs []store.Record, r replayed) {
 	if restored.titled.Load() != r.titled {
 		t.Errorf("titled = %v, want %v", restored.titled.Load(), r.titled)
 	}
-	if restored.callSeq.Load() != r.callSeq {
-		t.Errorf("call numbering at %d, want %d", restored.callSeq.Load(), r.callSeq)
+	if restored.eng.callSeq.Load() != r.callSeq {
+		t.Errorf("call numbering at %d, want %d", restored.eng.callSeq.Load(), r.callSeq)
 	}
 	if len(events) != len(r.events)+len(r.open) {
 		t.Fatalf("%d events, want %d and %d seals", len(events), len(r.events), len(r.open))

@@ -52,9 +52,9 @@ func (s *Session) noteCheckpoint(id string) {
 // the plan. It writes nothing to the journal (a rewind record does).
 func (s *Session) resetTo(recs []store.Record) {
 	r := replayJournal(recs, s.opts.Log)
-	s.hist.mu.Lock()
-	s.hist.contents, s.hist.used = r.history, 0
-	s.hist.mu.Unlock()
+	s.eng.hist.mu.Lock()
+	s.eng.hist.contents, s.eng.hist.used = r.history, 0
+	s.eng.hist.mu.Unlock()
 	s.todos.set(r.plan)
 	s.undone.set(undoMark{})
 	s.ide.MarkStale()

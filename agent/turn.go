@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"companion/agent/hooks"
@@ -31,7 +32,21 @@ const (
 // chain of toolchain.go (permission, hooks, checkpoints, diagnostics).
 // It works on the session it embeds: its options, policy, journal,
 // counts and events. Session's exported methods (Prompt) are the way in.
-type engine struct{ *Session }
+type engine struct {
+	*Session
+
+	// runChain takes a tool call through the steps of toolchain.go.
+	runChain toolNext
+	// hist is the conversation and the context use.
+	hist *history
+	// reported are the problems last reported after each file's edit.
+	reported reportedDiagnostics
+	// system is the system prompt once built ("" to build it again);
+	// systemMode is the approval mode it was built for.
+	system, systemMode locked[string]
+	// callSeq numbers tool calls.
+	callSeq atomic.Int64
+}
 
 // Prompt runs one user turn to its end: it sends the user's parts to the
 // model, streams the answer as events, runs the tools the model calls and
