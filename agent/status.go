@@ -10,7 +10,7 @@ import (
 // statusText is /status: the model, the approval mode, the command
 // sandbox (mode, the backend that confines commands and why, network) and
 // the session's folders.
-func (s *Session) statusText() string {
+func (s commands) statusText() string {
 	var b strings.Builder
 	b.WriteString("Status:\n")
 	fmt.Fprintf(&b, "- Model: %s\n", s.ModelName())

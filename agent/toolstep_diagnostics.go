@@ -22,7 +22,7 @@ type Diagnoser interface {
 // diagnosticsStep adds to an edit's result the errors then reported for
 // the file (and warnings on the lines it changed) that were not reported
 // after the previous edit.
-func (s *Session) diagnosticsStep(ctx context.Context, p *prepared, next toolNext) {
+func (s *engine) diagnosticsStep(ctx context.Context, p *prepared, next toolNext) {
 	next(ctx, p)
 	if d := p.res.Diff; d != nil && !p.res.IsError {
 		p.res.Text += s.editDiagnostics(ctx, d)
@@ -35,7 +35,7 @@ func (s *Session) diagnosticsStep(ctx context.Context, p *prepared, next toolNex
 // editDiagnostics asks the editor, then the language servers, for the
 // diagnostics of the edited file and renders the new ones; "" when none
 // answers or nothing is new.
-func (s *Session) editDiagnostics(ctx context.Context, d *tools.Diff) string {
+func (s *engine) editDiagnostics(ctx context.Context, d *tools.Diff) string {
 	sources := []struct {
 		name string
 		from Diagnoser

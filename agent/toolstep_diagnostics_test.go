@@ -35,7 +35,7 @@ func TestDiagnosticsStep(t *testing.T) {
 			}
 			p := prepareCall(s, "echo", map[string]any{"text": "hi"})
 			n := nextRecorder{res: tt.res}
-			s.diagnosticsStep(context.Background(), p, n.next)
+			s.eng.diagnosticsStep(context.Background(), p, n.next)
 			if got := strings.Contains(p.res.Text, "undefined: foo"); got != tt.wantNote {
 				t.Errorf("result %q: note added = %v, want %v", p.res.Text, got, tt.wantNote)
 			}
@@ -73,7 +73,7 @@ func TestLanguageServerDiagnostics(t *testing.T) {
 	edit := func() string {
 		p := prepareCall(s, "echo", map[string]any{"text": "hi"})
 		n := nextRecorder{res: &tools.Result{Text: "done", Diff: &tools.Diff{Path: path, OldText: &old, NewText: "a\nB\nc\nd\n"}}}
-		s.diagnosticsStep(context.Background(), p, n.next)
+		s.eng.diagnosticsStep(context.Background(), p, n.next)
 		return p.res.Text
 	}
 	first := edit()

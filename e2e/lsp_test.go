@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 )
 
 // goModule is a one-package Go module whose main.go is fine.

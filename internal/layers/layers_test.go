@@ -82,9 +82,9 @@ func allowed() map[string][]string {
 		// Generator and test harnesses.
 		"internal/acpgen":            {},
 		"internal/acpgen/cmd/acpgen": {"internal/acpgen"},
-		"internal/acptest":           {"acp/schemacheck", "internal/testio"},
-		"internal/sdktest":           {"internal/testio"},
-		"internal/testio":            {},
+		"internal/testkit/acptest":   {"acp/schemacheck", "internal/testkit/testio"},
+		"internal/testkit/sdktest":   {"internal/testkit/testio"},
+		"internal/testkit/testio":    {},
 		"internal/filelock":          {},
 		"internal/layers":            {},
 

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"companion/internal/testio"
+	"companion/internal/testkit/testio"
 
 	"github.com/mark3labs/mcp-go/server"
 )

@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"companion/internal/testio"
+	"companion/internal/testkit/testio"
 )
 
 // RunOptions describe one `companion run` that reads a prompt and exits

@@ -35,7 +35,7 @@ func TestMCPAuthCommand(t *testing.T) {
 	srv := &authMCP{}
 	s, _ := newTestSession(t, &fakeModel{}, func(o *Options) { o.MCP = srv })
 	for _, tt := range tests {
-		if got := s.mcpCommand(t.Context(), tt.arg); !strings.Contains(got, tt.want) {
+		if got := s.cmds.mcpCommand(t.Context(), tt.arg); !strings.Contains(got, tt.want) {
 			t.Errorf("/mcp %s = %q, want %q", tt.arg, got, tt.want)
 		}
 	}

@@ -10,7 +10,7 @@ import (
 	"os/exec"
 	"sync"
 
-	"companion/internal/testio"
+	"companion/internal/testkit/testio"
 )
 
 // Fake is an editor's side of ACP: files (buffers over the disk),

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"companion/acp/schemacheck"
-	"companion/internal/testio"
+	"companion/internal/testkit/testio"
 )
 
 // Timeout bounds every wait, so a broken agent fails a test instead of
