@@ -224,8 +224,8 @@ func newRunner(ctx context.Context, o options, work string, log *slog.Logger) (*
 	return r, nil
 }
 
-// goCaches pins Go's caches to where they are now, since the agent runs
-// with a home of its own.
+// goCaches pins Go's caches (and gopls's) to where they are now, since
+// the agent runs with a home of its own.
 func goCaches(ctx context.Context) []string {
 	out, err := exec.CommandContext(ctx, "go", "env", "GOCACHE", "GOMODCACHE", "GOPATH").Output()
 	if err != nil {
@@ -235,6 +235,13 @@ func goCaches(ctx context.Context) []string {
 	for i, v := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		if v != "" && i < 3 {
 			env = append(env, []string{"GOCACHE", "GOMODCACHE", "GOPATH"}[i]+"="+v)
+		}
+	}
+	// gopls keeps what it learnt of the standard library under the user's
+	// cache folder; without it every task's first diagnostics start cold.
+	if os.Getenv("GOPLSCACHE") == "" {
+		if dir, err := os.UserCacheDir(); err == nil {
+			env = append(env, "GOPLSCACHE="+filepath.Join(dir, "gopls"))
 		}
 	}
 	return env

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Pass: the agent asked the language server (lsp_rename, or lsp_references
+# to find the uses) instead of renaming by text; no Avail is left as a word
+# anywhere (callers in three packages, tests, comments, test messages);
+# the method is Available and a hidden test calls it; the module builds,
+# vets and passes its tests.
+set -euo pipefail
+python3 - "$EVAL_TRANSCRIPT" <<'PY' || exit 1
+import json, sys
+names = []
+for line in open(sys.argv[1], encoding="utf-8"):
+    try:
+        m = json.loads(line)
+    except ValueError:
+        continue
+    if m.get("type") == "assistant":
+        names += [c.get("name") for c in m.get("message", {}).get("content", []) if c.get("type") == "tool_use"]
+if not {"lsp_rename", "lsp_references"} & set(names):
+    sys.exit("the agent used neither lsp_rename nor lsp_references (its tool calls: %s)" % names)
+PY
+if grep -rnw --exclude-dir=.git 'Avail' .; then echo "Avail is still there"; exit 1; fi
+grep -q '^func (s \*Store) Available(sku string) int' stock/stock.go || { echo "no method Available in stock/stock.go"; exit 1; }
+grep -q 'Available' report/report.go || { echo "report does not call Available"; exit 1; }
+grep -q 'Available' cmd/inv/main.go || { echo "cmd/inv does not call Available"; exit 1; }
+cp "$EVAL_TASK_DIR/hidden/eval_hidden_test.go.txt" stock/eval_hidden_test.go
+go build ./... && go vet ./... && go test ./... || { echo "build, vet or tests fail"; exit 1; }
