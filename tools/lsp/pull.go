@@ -39,8 +39,10 @@ func (d *document) pull(ctx context.Context, deadline time.Time) ([]lspclient.Di
 		}
 		rep, err := d.in.client.PullDiagnostics(ctx, d.uri, prev)
 		if errors.Is(err, lspclient.ErrRetrigger) {
-			if err := sleep(ctx, pullAgain); err != nil {
-				return nil, err
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(pullAgain):
 			}
 			continue
 		}
@@ -53,18 +55,6 @@ func (d *document) pull(ctx context.Context, deadline time.Time) ([]lspclient.Di
 			continue
 		}
 		return list, err
-	}
-}
-
-// sleep waits for d or the end of ctx.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
 	}
 }
 
