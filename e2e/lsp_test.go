@@ -54,9 +54,9 @@ func TestLSPDiagnosticsHeadless(t *testing.T) {
 }
 
 // TestLSPDiagnosticsACP: over ACP with a client that sends no IDE
-// context, the edit's result carries gopls's error once (a second edit
-// leaving the same error does not repeat it), and /status lists gopls
-// running with its memory.
+// context, the edit's result carries gopls's error once, shown to the
+// editor too (a second edit leaving the same error does not repeat it),
+// and /status lists gopls running with its memory.
 func TestLSPDiagnosticsACP(t *testing.T) {
 	t.Parallel()
 	e := goplsEnv(t)
@@ -75,6 +75,9 @@ func TestLSPDiagnosticsACP(t *testing.T) {
 		t.Fatalf("first edit: stop %q, text %q; tool updates:\n%s", got, sklText(ed, id), toolUpdates(ed, id))
 	}
 	once := strings.Count(toolUpdates(ed, id), "declared and not used")
+	if once == 0 {
+		t.Errorf("the editor was not shown gopls's error with the edit:\n%s", toolUpdates(ed, id))
+	}
 	if got := ed.StopReason(ed.Wait(ed.Prompt(id, "second edit"))); got != "end_turn" {
 		t.Fatalf("second edit: stop %q", got)
 	}
