@@ -142,6 +142,9 @@ func TestGoplsPullDiagnostics(t *testing.T) {
 	if in == nil || !in.client.PullsDiagnostics() {
 		t.Fatal("gopls is not running or did not say diagnosticProvider")
 	}
+	if st := s.pool.Status(); len(st) != 1 || !strings.Contains(st[0].String(), "diagnostics pulled") {
+		t.Errorf("status %v does not say the diagnostics are pulled", st)
+	}
 	if in.lastPull(lspclient.FileURI(path)).list == nil {
 		t.Error("no pulled report kept for main.go: the diagnostics were not pulled")
 	}

@@ -58,6 +58,9 @@ func TestPushDiagnostics(t *testing.T) {
 	if got := messages(t, s, dir, "a.fk", "fine\nERR one\n"); strings.Join(got, "|") != "ERR one" {
 		t.Errorf("diagnostics %q, want the pushed ERR one", got)
 	}
+	if st := s.pool.Status(); len(st) != 1 || st[0].Pulls {
+		t.Errorf("status %+v: a server without diagnosticProvider is not pulled", st)
+	}
 }
 
 // TestPullDiagnostics: a server that says diagnosticProvider is asked for
@@ -93,5 +96,8 @@ func TestPullDiagnostics(t *testing.T) {
 		if got := messages(t, s, dir, st.file, st.text); strings.Join(got, "|") != strings.Join(st.want, "|") {
 			t.Errorf("%s: diagnostics %q, want %q", st.name, got, st.want)
 		}
+	}
+	if st := s.pool.Status(); len(st) != 1 || !strings.Contains(st[0].String(), "diagnostics pulled") {
+		t.Errorf("status %v does not say the diagnostics are pulled", st)
 	}
 }
