@@ -125,7 +125,7 @@ func parseFlags(args []string, stderr io.Writer) (options, int) {
 	fs.StringVar(&o.settings, "settings", "", "a companion settings `file` for the agent (by default it runs with none)")
 	fs.IntVar(&o.parallel, "parallel", 1, "tasks run at once")
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "time allowed for the agent on one task")
-	fs.BoolVar(&o.keep, "keep", false, "keep the tasks' temporary folders (transcript.jsonl, agent.stderr, answer.txt, repo/)")
+	fs.BoolVar(&o.keep, "keep", false, "keep the tasks' temporary folders (transcript.jsonl, tools.txt, agent.stderr, answer.txt, repo/)")
 	fs.BoolVar(&o.asJSON, "json", false, "print the report as JSON instead of a table")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

@@ -5,19 +5,8 @@
 # the method is Available and a hidden test calls it; the module builds,
 # vets and passes its tests.
 set -euo pipefail
-python3 - "$EVAL_TRANSCRIPT" <<'PY' || exit 1
-import json, sys
-names = []
-for line in open(sys.argv[1], encoding="utf-8"):
-    try:
-        m = json.loads(line)
-    except ValueError:
-        continue
-    if m.get("type") == "assistant":
-        names += [c.get("name") for c in m.get("message", {}).get("content", []) if c.get("type") == "tool_use"]
-if not {"lsp_rename", "lsp_references"} & set(names):
-    sys.exit("the agent used neither lsp_rename nor lsp_references (its tool calls: %s)" % names)
-PY
+grep -qxE 'lsp_rename|lsp_references' "$EVAL_TOOLS" ||
+  { echo "the agent used neither lsp_rename nor lsp_references (its tool calls: $(paste -sd' ' "$EVAL_TOOLS"))"; exit 1; }
 if grep -rnw --exclude-dir=.git 'Avail' .; then echo "Avail is still there"; exit 1; fi
 grep -q '^func (s \*Store) Available(sku string) int' stock/stock.go || { echo "no method Available in stock/stock.go"; exit 1; }
 grep -q 'Available' report/report.go || { echo "report does not call Available"; exit 1; }
