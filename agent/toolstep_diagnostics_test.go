@@ -21,6 +21,7 @@ func TestDiagnosticsStep(t *testing.T) {
 		{"no diagnostics from the editor", false, &tools.Result{Text: "done", Diff: &tools.Diff{Path: "a.txt"}}, false},
 		{"a failed edit", true, &tools.Result{Text: "no", IsError: true, Diff: &tools.Diff{Path: "a.txt"}}, false},
 		{"not an edit", true, &tools.Result{Text: "done"}, false},
+		{"an edit shown as a diff", true, &tools.Result{Text: "done", Display: "**Edited**", Diff: &tools.Diff{Path: "a.txt"}}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -38,6 +39,10 @@ func TestDiagnosticsStep(t *testing.T) {
 			s.eng.diagnosticsStep(context.Background(), p, n.next)
 			if got := strings.Contains(p.res.Text, "undefined: foo"); got != tt.wantNote {
 				t.Errorf("result %q: note added = %v, want %v", p.res.Text, got, tt.wantNote)
+			}
+			// What the user sees (the transcript, the editor) says it too.
+			if shown := strings.Contains(p.res.Display, "undefined: foo"); tt.res.Display != "" && shown != tt.wantNote {
+				t.Errorf("display %q: note shown = %v, want %v", p.res.Display, shown, tt.wantNote)
 			}
 		})
 	}

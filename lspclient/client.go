@@ -114,7 +114,26 @@ func (c *Client) call(ctx context.Context, method string, params, out any) error
 	}
 	var rpcErr *jsonrpc2.Error
 	if errors.As(err, &rpcErr) {
+		if retrigger(rpcErr) {
+			return fmt.Errorf("%w: %s", ErrRetrigger, rpcErr.Message)
+		}
 		return fmt.Errorf("%w: %s (code %d)", ErrServer, rpcErr.Message, rpcErr.Code)
 	}
 	return err
+}
+
+// codeServerCancelled is LSP's error code for a request the server
+// cancelled itself.
+const codeServerCancelled = -32802
+
+// retrigger reports whether an error answer is ServerCancelled with
+// retriggerRequest set (a pull for diagnostics the server wants repeated).
+func retrigger(e *jsonrpc2.Error) bool {
+	if e.Code != codeServerCancelled || e.Data == nil {
+		return false
+	}
+	var data struct {
+		RetriggerRequest bool `json:"retriggerRequest"`
+	}
+	return json.Unmarshal(*e.Data, &data) == nil && data.RetriggerRequest
 }

@@ -112,7 +112,7 @@ func (s *Session) Diagnose(ctx context.Context, path, text string) (list []ide.D
 		}
 		defer doc.close()
 		var raw []lspclient.Diagnostic
-		raw, ok = doc.diagnostics(ctx, wait)
+		raw, ok = s.await(ctx, doc, time.Now().Add(wait))
 		list = toIDE(raw)
 		return nil
 	})
@@ -123,11 +123,26 @@ func (s *Session) Diagnose(ctx context.Context, path, text string) (list []ide.D
 	return list, ok
 }
 
-// coldPublisher reports whether the server has published nothing yet.
+// await returns the document's diagnostics by deadline: pulled from a
+// server that answers pulls, else (or when the pull fails) as the server
+// publishes them.
+func (s *Session) await(ctx context.Context, doc *document, deadline time.Time) ([]lspclient.Diagnostic, bool) {
+	if doc.in.client.PullsDiagnostics() {
+		list, err := doc.pull(ctx, deadline)
+		if err == nil {
+			return list, true
+		}
+		s.pool.opts.Log.Debug("pulling diagnostics failed; waiting for published ones", "uri", doc.uri, "err", err)
+	}
+	return doc.diagnostics(ctx, time.Until(deadline))
+}
+
+// coldPublisher reports whether the server has given no diagnostics yet,
+// published or pulled.
 func (in *instance) coldPublisher() bool {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	return in.seq == 0
+	return in.seq == 0 && len(in.pulled) == 0
 }
 
 // toIDE converts diagnostics to the editor context's type, which the
