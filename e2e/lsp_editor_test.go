@@ -137,3 +137,50 @@ func TestLSPEditorFallsBack(t *testing.T) {
 		t.Errorf("the server was not started after the editor had no language features: %v", err)
 	}
 }
+
+// TestLSPEditorRename: the editor's rename provider answers lsp_rename
+// with a WorkspaceEdit over two files; companion applies it as one edit
+// (one permission question with both diffs), the editor is asked for
+// both files' diagnostics after it, and no server starts.
+func TestLSPEditorRename(t *testing.T) {
+	t.Parallel()
+	ws := workspace(t, twoPackages())
+	marker := filepath.Join(t.TempDir(), "server-started")
+	edit := func(line, from, to int) map[string]any {
+		return map[string]any{"newText": "Greet", "range": map[string]any{
+			"start": map[string]any{"line": line, "character": from}, "end": map[string]any{"line": line, "character": to}}}
+	}
+	ed := &languageEditor{Fake: acptest.NewFake(), answer: func(method string) any {
+		switch method {
+		case "textDocument/diagnostic": // after the edit: nothing wrong
+			return map[string]any{"available": true, "result": map[string]any{"kind": "full", "items": []any{}}}
+		case "textDocument/rename":
+		default:
+			return map[string]any{"available": false}
+		}
+		return map[string]any{"available": true, "result": map[string]any{"changes": map[string]any{
+			"file://" + filepath.Join(ws, "greet", "greet.go"): []any{edit(3, 5, 10)},
+			"file://" + filepath.Join(ws, "main.go"):           []any{edit(5, 15, 20)}}}}
+	}}
+	rename := modelCall("lsp_rename", map[string]any{"file_path": "main.go", "line": 6, "symbol": "Hello", "new_name": "Greet"})
+	a := startAgent(t, agentOpts{handler: ed.Handle, settings: markerServer(marker), script: `{"turns":[
+		{"match":"rename it","chunks":[` + rename + `]},
+		{"match":"Renamed Hello to Greet in 2 files","chunks":[{"text":"Renamed."}]}],"fallback":"error"}`})
+	a.Initialize(map[string]any{"_meta": map[string]any{"companion": map[string]any{"lsp": true}}})
+	id := a.NewSession(ws)
+	if got := a.StopReason(a.Wait(a.Prompt(id, "rename it"))); got != "end_turn" || !strings.Contains(sklText(a, id), "Renamed.") {
+		t.Fatalf("stop %q, text %q; tool updates:\n%s", got, sklText(a, id), toolUpdates(a, id))
+	}
+	if len(ed.Permissions) != 1 || len(ed.Permissions[0].ToolCall.Content) != 2 {
+		t.Errorf("asked %d times; want once with two diffs", len(ed.Permissions))
+	}
+	if g, m := readFile(t, ws+"/greet/greet.go"), readFile(t, ws+"/main.go"); !strings.Contains(g, "func Greet(") || !strings.Contains(m, "greet.Greet(\"a\")") {
+		t.Errorf("after the rename:\n%s\n%s", g, m)
+	}
+	if got := strings.Join(ed.methods(), ","); got != "textDocument/rename,textDocument/diagnostic,textDocument/diagnostic" {
+		t.Errorf("the editor was asked %s", got)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("a language server was started although the editor renamed")
+	}
+}

@@ -49,7 +49,9 @@ func (s *Session) inEditor(ctx context.Context, path, text string, f fileFunc) (
 	if s.opts.Editor == nil {
 		return nil, nil, false
 	}
-	res, err = f(ctx, lspclient.Requests{Caller: editorCaller{s.opts.Editor, path}}, text)
+	ectx, cancel := context.WithTimeout(ctx, editorTimeout)
+	defer cancel()
+	res, err = f(ectx, lspclient.Requests{Caller: editorCaller{s.opts.Editor, path}}, text)
 	switch {
 	case err == nil:
 		return res, nil, true
@@ -90,6 +92,10 @@ func (e *EditorDiagnoser) Diagnose(ctx context.Context, path, _ string) ([]ide.D
 	}
 	return toIDE(list), true
 }
+
+// editorTimeout bounds the editor's answer to a navigation request; past
+// it the server is asked.
+const editorTimeout = 10 * time.Second
 
 // editorMargin is added to the wait for diagnostics when the editor is
 // asked: it waits up to about a second itself, and the answer travels.
