@@ -3,10 +3,11 @@
 // commands and languages.getDiagnostics, converted to LSP's shapes.
 //
 // VS Code cannot say whether a language has providers, so a file counts as
-// having language features when its language is not plain text and its
-// document symbol provider lists something (every language extension with
-// definitions has one); a language found so is remembered for later files.
-// A file without: `available: false`, and companion asks its own server.
+// having language features when its language is not plain text and an
+// extension other than companion's activates on it (`onLanguage:<id>`, as
+// language servers' extensions do), or its document symbol provider lists
+// something; a language found so is remembered. A file without:
+// `available: false`, and companion asks its own server.
 
 import * as vscode from "vscode";
 import {
@@ -38,7 +39,7 @@ export class LanguageFeatures {
 
   private async hasFeatures(doc: vscode.TextDocument): Promise<boolean> {
     if (doc.languageId === "plaintext") return false;
-    if (this.known.has(doc.languageId)) return true;
+    if (this.known.has(doc.languageId) || activatesOn(doc.languageId)) return true;
     const symbols = await vscode.commands.executeCommand<unknown[] | undefined>("vscode.executeDocumentSymbolProvider", doc.uri);
     if (!symbols?.length) return false;
     this.known.add(doc.languageId);
@@ -68,6 +69,18 @@ export class LanguageFeatures {
         return lspDiagnostics(vscode.languages.getDiagnostics(uri));
     }
   }
+}
+
+/** OWN_ID is companion's own extension, which provides no language features. */
+const OWN_ID = "companion.companion";
+
+/** activatesOn reports whether another extension activates on files of languageId (a language extension). */
+function activatesOn(languageId: string): boolean {
+  const event = `onLanguage:${languageId}`;
+  return vscode.extensions.all.some((e) => {
+    const events = (e.packageJSON as { activationEvents?: unknown } | undefined)?.activationEvents;
+    return e.id !== OWN_ID && Array.isArray(events) && events.includes(event);
+  });
 }
 
 /** diagnosticsChange settles when uri's diagnostics change, or after ms. */
