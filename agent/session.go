@@ -114,8 +114,13 @@ type Options struct {
 	// tool to Tools. Nil means none.
 	Skills *skills.Catalog
 	// Diagnostics are the language servers' diagnostics after an edit,
-	// asked when the editor sends none; nil means none.
+	// asked when the editor gives none; nil means none.
 	Diagnostics Diagnoser
+	// EditorDiagnostics is the editor's own language features, asked for
+	// an edited file's diagnostics (it answers nothing for files it has no
+	// language features for); when set, it is asked instead of reading
+	// the diagnostics the editor sends in its context. Nil reads those.
+	EditorDiagnostics Diagnoser
 	// LanguageServers lists the language servers for /status, one line
 	// each; nil lists none.
 	LanguageServers func() []string

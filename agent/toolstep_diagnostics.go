@@ -42,10 +42,14 @@ func (s *engine) diagnosticsStep(ctx context.Context, p *prepared, next toolNext
 // diagnostics of the edited file and renders the new ones; "" when none
 // answers or nothing is new.
 func (s *engine) editDiagnostics(ctx context.Context, d *tools.Diff) string {
+	var editor Diagnoser = editorDiagnoser{s.ide}
+	if s.opts.EditorDiagnostics != nil {
+		editor = s.opts.EditorDiagnostics
+	}
 	sources := []struct {
 		name string
 		from Diagnoser
-	}{{"The editor", editorDiagnoser{s.ide}}, {"The language server", s.opts.Diagnostics}}
+	}{{"The editor", editor}, {"The language server", s.opts.Diagnostics}}
 	for _, src := range sources {
 		if src.from == nil {
 			continue

@@ -33,6 +33,8 @@ type Options struct {
 
 // Client is one initialized connection to a language server.
 type Client struct {
+	// Requests are the requests made of the server (Definition, Hover…).
+	Requests
 	conn *jsonrpc2.Conn
 	caps Capabilities
 	info ServerInfo
@@ -51,6 +53,7 @@ func Start(ctx context.Context, rwc io.ReadWriteCloser, opts Options) (*Client, 
 	// The connection outlives ctx: it ends with Close or the server.
 	conn := jsonrpc2.NewConn(context.WithoutCancel(ctx), stream, &handler{opts: opts})
 	c := &Client{conn: conn}
+	c.Requests = Requests{Caller: c}
 	params := initializeParams{
 		ProcessID: os.Getpid(), ClientInfo: clientInfo{Name: opts.Name, Version: opts.Version},
 		RootURI:          FileURI(opts.Root),
@@ -102,6 +105,12 @@ func (c *Client) Close() error {
 		return err
 	}
 	return nil
+}
+
+// Call sends a request and decodes its result into out (nil: ignored);
+// it makes Client a Caller.
+func (c *Client) Call(ctx context.Context, method string, params, out any) error {
+	return c.call(ctx, method, params, out)
 }
 
 // call sends a request and decodes its result into out (nil: ignored). A

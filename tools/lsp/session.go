@@ -26,6 +26,10 @@ type SessionOptions struct {
 	Trusted func() bool
 	// Wrap runs servers in the command sandbox; nil runs them as they are.
 	Wrap Wrap
+	// Editor answers with the editor's own language features, asked
+	// before a server for the files it has them for; nil when the client
+	// offers none.
+	Editor Editor
 	// Wait bounds the wait for diagnostics after an edit once a server
 	// has published; 0 means DefaultWait. ColdWait bounds it before
 	// (while the server loads the project); 0 means DefaultColdWait.
@@ -185,6 +189,9 @@ func markedIn(srv Server, folders []string) bool {
 // memory), and the others its folders call for (Describe).
 func (s *Session) Status() []string {
 	var out []string
+	if s.opts.Editor != nil {
+		out = append(out, "the editor: its own language features are asked first, a server only for the files it has none for")
+	}
 	running := map[string]bool{}
 	for _, st := range s.pool.Status() {
 		running[st.Name] = true
