@@ -1,7 +1,6 @@
 package procgroup
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -90,21 +89,7 @@ func TestKeeperKillsDaemonWhenParentDies(t *testing.T) {
 
 func killDaemonParent(t *testing.T, kind, daemonKind string) {
 	marker := filepath.Join(t.TempDir(), "MARKER")
-	parent := exec.Command(os.Args[0])
-	parent.Env = append(os.Environ(), daemonEnv+"="+marker, guardEnv+"="+kind, daemonKindEnv+"="+daemonKind)
-	out, err := parent.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := parent.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, err := bufio.NewReader(out).ReadString('\n')
-	daemon, convErr := strconv.Atoi(strings.TrimSpace(line))
-	if err != nil || convErr != nil {
-		parent.Process.Kill()
-		t.Fatalf("parent printed %q: %v", line, err)
-	}
+	parent, daemon := startPlayer(t, daemonEnv+"="+marker, guardEnv+"="+kind, daemonKindEnv+"="+daemonKind)
 	parent.Process.Kill()
 	_ = parent.Wait()
 	deadline := time.Now().Add(3 * time.Second)
