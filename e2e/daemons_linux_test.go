@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 	"companion/tools/sandbox"
 )
 

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 )
 
 // languageEditor is a fake editor with language features of its own: it
