@@ -14,7 +14,11 @@
 //
 // The agent calls Store.SaveFiles before a file edit, naming the paths it
 // will touch, and Store.Save before any other mutating call (a shell
-// command, an MCP tool), which snapshots the whole work tree. `/undo`
+// command, an MCP tool), which snapshots the whole work tree. A session
+// calls Store.Prepare when it opens: the work a first whole-tree snapshot
+// would do (seed, first status, first tree) runs in the background, is
+// interrupted by SaveFiles, List and Restore and resumed after them, and
+// is waited for only by a Save that arrives while it runs. `/undo`
 // restores the newest checkpoint; `/restore` lists checkpoints (Store.List,
 // newest first) and restores one. Store.Restore first saves the current
 // state as a checkpoint labelled "before restore of <id>"
