@@ -21,6 +21,25 @@ type Checkpointer interface {
 	Restore(ctx context.Context, id string) (checkpoint.Restoration, error)
 }
 
+// checkpointPreparer is a Checkpointer that gets ready for whole-tree
+// snapshots in the background (*checkpoint.Store).
+type checkpointPreparer interface {
+	// Prepare starts the work and returns at once; stop cancels it and
+	// waits until it has ended.
+	Prepare(ctx context.Context) (stop func())
+}
+
+// prepareCheckpoints starts the checkpoint store's preparation when the
+// session opens (new or loaded), so that its first whole-tree snapshot
+// does not wait for a first walk of the tree; Close stops it. Nothing
+// waits for it here: a file edit's checkpoint interrupts it, and a
+// whole-tree one waits for it only while it runs.
+func (s *Session) prepareCheckpoints() {
+	if p, ok := s.opts.Checkpoints.(checkpointPreparer); ok {
+		s.stopPrep = p.Prepare(context.Background())
+	}
+}
+
 // undoMark remembers what the last /undo did: the checkpoint it
 // restored and the one it saved first. While that saved one is still the
 // newest, the next /undo steps further back instead of undoing the undo.

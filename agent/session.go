@@ -186,10 +186,14 @@ type Session struct {
 	started, mcpWaited, noticed, titled atomic.Bool
 	// tel is Options.Telemetry with what it needs kept; nil when off.
 	tel *telemetryHooks
+	// stopPrep ends the checkpoint store's background preparation (see
+	// prepareCheckpoints); nil when none was started.
+	stopPrep func()
 }
 
-// NewSession builds a session. It does no I/O and leaves opts (and what
-// it points to) as it found them: defaults fill a copy, the subagent tool
+// NewSession builds a session. It does no I/O itself (the checkpoint
+// store starts preparing in the background, see prepareCheckpoints) and
+// leaves opts (and what it points to) as it found them: defaults fill a copy, the subagent tool
 // is the session's own, and the state directory is made on the first
 // prompt (see prepareState). The system prompt is built on the first
 // prompt too.
@@ -228,6 +232,7 @@ func NewSession(opts Options) (*Session, error) {
 	}
 	s.env = &tools.Env{Roots: opts.Roots, Files: opts.Files, Terminals: opts.Terminals, Questions: opts.Questions,
 		StateDir: opts.StateDir, Background: tools.NewBackground(), Log: opts.Log, ReadDenied: s.policy.ReadDenied}
+	s.prepareCheckpoints()
 	return s, nil
 }
 
@@ -340,6 +345,9 @@ func (s *Session) Cancel() { s.turn.stop() }
 // commands and refuses further prompts.
 func (s *Session) Close() {
 	s.turn.close()
+	if s.stopPrep != nil {
+		s.stopPrep()
+	}
 	if err := s.env.Background.Close(); err != nil {
 		s.opts.Log.Warn("stopping background commands", "err", err)
 	}
