@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"companion/internal/testkit/testio"
 )
 
 var update = flag.Bool("update", false, "rewrite the .golden files under testdata/")
@@ -55,24 +57,13 @@ func TestGolden(t *testing.T) {
 			}
 			got := render(bytes.NewReader(data), 0)
 			golden := strings.TrimSuffix(in, ".sse") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != string(want) {
-				t.Errorf("events:\n%s\nwant:\n%s", got, want)
-			}
+			testio.Golden(t, golden, []byte(got), *update)
 			for name, r := range map[string]io.Reader{
 				"one byte at a time": iotest.OneByteReader(bytes.NewReader(data)),
 				"halves":             iotest.HalfReader(bytes.NewReader(data)),
 			} {
-				if got := render(r, 0); got != string(want) {
-					t.Errorf("%s: events:\n%s\nwant:\n%s", name, got, want)
+				if split := render(r, 0); split != got {
+					t.Errorf("%s: events:\n%s\nwant:\n%s", name, split, got)
 				}
 			}
 		})
