@@ -1,11 +1,11 @@
 package mcpclient
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"io"
-	"strings"
+
+	"companion/internal/sse"
 )
 
 // event is one server-sent event.
@@ -14,48 +14,27 @@ type event struct {
 	data     []byte
 }
 
-// readEvents reads server-sent events from r and hands each to f until the
-// stream ends (nil at a clean end) or f returns false.
+// readEvents reads server-sent events from r (internal/sse, each line
+// bounded by maxLine, an event cut off by the stream's end dropped) and
+// hands each to f until the stream ends (nil at a clean end) or f returns
+// false. An event without a type is a "message", as the standard names it.
 func readEvents(r io.Reader, f func(event) bool) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
-	var ev event
-	var data bytes.Buffer
-	hasData := false
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" {
-			if hasData || ev.name != "" {
-				ev.data = bytes.Clone(bytes.TrimSuffix(data.Bytes(), []byte("\n")))
-				if ev.name == "" {
-					ev.name = "message"
-				}
-				if !f(ev) {
-					return nil
-				}
-			}
-			ev, hasData = event{id: ev.id}, false
-			data.Reset()
-			continue
+	rd := sse.NewReader(r, maxLine)
+	rd.DropUnterminated = true
+	for {
+		ev, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
 		}
-		if strings.HasPrefix(line, ":") {
-			continue // a comment (keep-alive)
+		if err != nil {
+			return err
 		}
-		field, value, _ := strings.Cut(line, ":")
-		value = strings.TrimPrefix(value, " ")
-		switch field {
-		case "event":
-			ev.name = value
-		case "data":
-			data.WriteString(value)
-			data.WriteByte('\n')
-			hasData = true
-		case "id":
-			ev.id = value
+		name := ev.Type
+		if name == "" {
+			name = "message"
+		}
+		if !f(event{id: ev.ID, name: name, data: bytes.Clone(ev.Data)}) {
+			return nil
 		}
 	}
-	if err := sc.Err(); err != nil && !errors.Is(err, io.EOF) {
-		return err
-	}
-	return nil
 }

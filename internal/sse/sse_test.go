@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -154,4 +155,36 @@ func abs(n int) int {
 		return -n
 	}
 	return n
+}
+
+func TestDropUnterminated(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		drop bool
+		want []string
+	}{
+		{"returned by default", false, []string{"a", "b"}},
+		{"dropped when asked", true, []string{"a"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rd := NewReader(strings.NewReader("data: a\n\ndata: b\n"), 0)
+			rd.DropUnterminated = tt.drop
+			var got []string
+			for {
+				ev, err := rd.Next()
+				if err != nil {
+					if !errors.Is(err, io.EOF) {
+						t.Fatal(err)
+					}
+					break
+				}
+				got = append(got, string(ev.Data))
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("events %q, want %q", got, tt.want)
+			}
+		})
+	}
 }
