@@ -8,6 +8,10 @@ import (
 	"strings"
 
 	"companion/agent/model"
+	"companion/agent/skills"
+	"companion/agent/slash"
+	"companion/tools"
+	"companion/tools/sandbox"
 )
 
 // Commands lists the slash commands the session understands: the built-in
@@ -19,10 +23,55 @@ func (s *Session) Commands() []Command {
 
 // commands is the session's command layer: the built-in slash commands,
 // declared once in builtinTable, and the commands defined in files, by
-// skills and by MCP servers. Each command is a method that reads and
-// changes the session it embeds; the turn engine hands it every prompt
-// that starts with a slash.
-type commands struct{ *Session }
+// skills and by MCP servers. The turn engine hands it every prompt that
+// starts with a slash. It holds the session and drives it through its
+// exported methods only, as a front end would (TestCommandLayerUsesExportedAPI
+// checks that); what else it needs it is given when the session is built
+// (commandConfig) or keeps itself (undone).
+type commands struct {
+	s   *Session
+	cfg commandConfig
+	// undone is what the last /undo did (zero after a /restore or
+	// /rewind), so a second /undo steps further back.
+	undone locked[undoMark]
+}
+
+// commandConfig is what the command layer uses of the session's Options:
+// set by NewSession and never changed after.
+type commandConfig struct {
+	// roots, files and tools serve file commands' @{path} and !{cmd}.
+	roots *tools.Roots
+	files tools.Files
+	tools *tools.Registry
+	// slash are the commands defined in files.
+	slash []slash.Command
+	// skills, mcp, checkpoints and forks are those of Options (may be nil).
+	skills      *skills.Catalog
+	mcp         MCPServers
+	checkpoints Checkpointer
+	forks       Forker
+	// memoryDirs are the user's config folders; /memory add writes to the first.
+	memoryDirs []string
+	// acceptSettings is Options.AcceptSettings.
+	acceptSettings func() (string, error)
+	// prober, sandbox and network are what /status says of the sandbox,
+	// languageServers what it lists of the language servers (nil: no line).
+	prober          *sandbox.Prober
+	sandbox         string
+	network         bool
+	languageServers func() []string
+}
+
+// newCommands builds the command layer of s from its options.
+func newCommands(s *Session, opts Options) *commands {
+	return &commands{s: s, cfg: commandConfig{
+		roots: opts.Roots, files: opts.Files, tools: opts.Tools, slash: opts.SlashCommands,
+		skills: opts.Skills, mcp: opts.MCP, checkpoints: opts.Checkpoints, forks: opts.Forks,
+		memoryDirs: opts.Memory.UserDirs, acceptSettings: opts.AcceptSettings,
+		prober: opts.SandboxProber, sandbox: opts.Prompt.Sandbox, network: opts.Prompt.SandboxNetwork,
+		languageServers: opts.LanguageServers,
+	}}
+}
 
 // builtinCmd is one built-in slash command: what the editor's command list
 // and /help show, and what running it answers.
@@ -30,127 +79,130 @@ type builtinCmd struct {
 	Command
 	// offered reports whether the session offers the command; nil means
 	// always.
-	offered func(s commands) bool
+	offered func(c *commands) bool
 	// run answers the command; arg is what follows its name, trimmed.
-	run func(s commands, ctx context.Context, arg string) string
+	run func(c *commands, ctx context.Context, arg string) string
 }
 
 // builtinTable declares every built-in command once: the command list
-// and the dispatch of runCommand both read it.
+// and the dispatch of run both read it.
 func builtinTable() []builtinCmd {
 	return []builtinCmd{
 		{Command{Name: "help", Description: "Show the commands and tools companion offers"}, nil,
-			func(s commands, _ context.Context, _ string) string { return s.helpText() }},
+			func(c *commands, _ context.Context, _ string) string { return c.helpText() }},
 		{Command{Name: "tools", Description: "List the tools the model may call"}, nil,
-			func(s commands, _ context.Context, _ string) string { return s.toolsText() }},
+			func(c *commands, _ context.Context, _ string) string { return c.toolsText() }},
 		{Command{Name: "clear", Description: "Forget this conversation and start afresh"}, nil,
-			func(s commands, _ context.Context, _ string) string {
-				s.eng.clearHistory()
+			func(c *commands, _ context.Context, _ string) string {
+				c.s.ClearHistory()
 				return "Conversation cleared."
 			}},
 		{Command{Name: "compress", Description: "Summarise the conversation so far to free context"}, nil,
-			func(s commands, ctx context.Context, _ string) string { return s.eng.compress(ctx) }},
+			func(c *commands, ctx context.Context, _ string) string { return c.s.Compress(ctx) }},
 		{Command{Name: "model", Description: "Show or switch the model", Hint: "model name"}, nil,
-			func(s commands, _ context.Context, arg string) string { return s.modelCommand(arg) }},
+			func(c *commands, _ context.Context, arg string) string { return c.modelCommand(arg) }},
 		{Command{Name: "mode", Description: "Show or switch the approval mode", Hint: "default | auto_edit | yolo | plan"}, nil,
-			commands.modeCommand},
+			(*commands).modeCommand},
 		// /init is a prompt to the model; runPrompt turns it into one.
 		{Command{Name: "init", Description: "Look at the project and write a starter AGENTS.md"}, nil, nil},
 		{Command{Name: "stats", Description: "Show requests, tokens, time and tool calls, per model and per tool"}, nil,
-			func(s commands, _ context.Context, _ string) string { return s.statsText() }},
+			func(c *commands, _ context.Context, _ string) string { return StatsText(c.s.Stats()) }},
 		{Command{Name: "mcp", Description: "Show the MCP servers, their state and tools; auth NAME authorises one", Hint: "auth NAME"}, nil,
-			commands.mcpCommand},
+			(*commands).mcpCommand},
 		{Command{Name: "memory", Description: "Show, add to or reload the instruction files", Hint: "show | add <fact> | refresh"}, nil,
-			commands.memoryCommand},
+			(*commands).memoryCommand},
 		{Command{Name: "undo", Description: "Undo the last file change (again: the change before it)"}, nil,
-			func(s commands, ctx context.Context, _ string) string { return s.undo(ctx) }},
+			func(c *commands, ctx context.Context, _ string) string { return c.undo(ctx) }},
 		{Command{Name: "restore", Description: "List checkpoints, or restore one", Hint: "checkpoint id"}, nil,
-			commands.restoreCommand},
+			(*commands).restoreCommand},
 		{Command{Name: "rewind", Description: "List the prompts, or go back to before one (files too)", Hint: "prompt number"}, nil,
-			commands.rewindCommand},
+			(*commands).rewindCommand},
 		{Command{Name: "status", Description: "Show the model, approval mode, command sandbox and folders"}, nil,
-			func(s commands, _ context.Context, _ string) string { return s.statusText() }},
+			func(c *commands, _ context.Context, _ string) string { return c.statusText() }},
 		{Command{Name: "skills", Description: "List the skills the model may activate"}, nil,
-			func(s commands, _ context.Context, _ string) string { return s.skillsListing() }},
+			func(c *commands, _ context.Context, _ string) string { return c.skillsListing() }},
 		{Command{Name: "accept-settings", Description: "Accept this project's new or changed settings for new sessions"},
-			func(s commands) bool { return s.opts.AcceptSettings != nil },
-			func(s commands, _ context.Context, _ string) string { return s.acceptSettings() }},
+			func(c *commands) bool { return c.cfg.acceptSettings != nil },
+			func(c *commands, _ context.Context, _ string) string { return c.acceptSettings() }},
 	}
 }
 
 // builtinCommands lists the built-in commands this session offers.
-func (s commands) builtinCommands() []Command {
+func (c *commands) builtinCommands() []Command {
 	var cmds []Command
 	for _, b := range builtinTable() {
-		if b.offered == nil || b.offered(s) {
+		if b.offered == nil || b.offered(c) {
 			cmds = append(cmds, b.Command)
 		}
 	}
 	return cmds
 }
 
-// runCommand answers a slash command without calling the model. Unknown
-// commands are reported, not sent to the model.
-func (s commands) runCommand(ctx context.Context, text string) (StopReason, error) {
+// run answers a built-in slash command without calling the model; the
+// turn engine tells the user. Unknown commands are reported, not sent to
+// the model.
+func (c *commands) run(ctx context.Context, text string) string {
 	name, arg, _ := strings.Cut(strings.TrimPrefix(text, "/"), " ")
 	arg = strings.TrimSpace(arg)
-	out := fmt.Sprintf("Unknown command /%s. Type /help for the list.", name)
 	for _, b := range builtinTable() {
 		if b.Name == name && b.run != nil {
-			out = b.run(s, ctx, arg)
-			break
+			return b.run(c, ctx, arg)
 		}
 	}
-	s.emit(ctx, MessageChunk{Text: out})
-	return EndTurn, nil
+	return fmt.Sprintf("Unknown command /%s. Type /help for the list.", name)
 }
 
-func (s commands) helpText() string {
+// helpText is /help: every command, then every tool.
+func (c *commands) helpText() string {
 	var b strings.Builder
 	b.WriteString("Commands:\n")
-	for _, c := range s.Commands() {
-		fmt.Fprintf(&b, "- `/%s`", c.Name)
-		if c.Hint != "" {
-			fmt.Fprintf(&b, " <%s>", c.Hint)
+	for _, cmd := range c.s.Commands() {
+		fmt.Fprintf(&b, "- `/%s`", cmd.Name)
+		if cmd.Hint != "" {
+			fmt.Fprintf(&b, " <%s>", cmd.Hint)
 		}
-		fmt.Fprintf(&b, ": %s\n", c.Description)
+		fmt.Fprintf(&b, ": %s\n", cmd.Description)
 	}
 	b.WriteString("\n")
-	b.WriteString(s.toolsText())
+	b.WriteString(c.toolsText())
 	return b.String()
 }
 
-func (s commands) toolsText() string {
+// toolsText is /tools: each tool the model may call now, with the first
+// line of its description.
+func (c *commands) toolsText() string {
 	var b strings.Builder
 	b.WriteString("Tools:\n")
-	for _, t := range s.allTools() {
+	for _, t := range c.s.Tools() {
 		desc, _, _ := strings.Cut(t.Description(), "\n")
 		fmt.Fprintf(&b, "- `%s`: %s\n", t.Name(), desc)
 	}
 	return b.String()
 }
 
-func (s commands) modelCommand(arg string) string {
+// modelCommand is /model: the model in use, or a switch to another.
+func (c *commands) modelCommand(arg string) string {
 	if arg == "" {
-		return fmt.Sprintf("Model: %s. Available: %s.", s.ModelName(), strings.Join(s.Models(), ", "))
+		return fmt.Sprintf("Model: %s. Available: %s.", c.s.ModelName(), strings.Join(c.s.Models(), ", "))
 	}
-	if err := s.SetModel(arg); err != nil {
-		return fmt.Sprintf("Unknown model %q. Available: %s.", arg, strings.Join(s.Models(), ", "))
+	if err := c.s.SetModel(arg); err != nil {
+		return fmt.Sprintf("Unknown model %q. Available: %s.", arg, strings.Join(c.s.Models(), ", "))
 	}
 	return fmt.Sprintf("Model switched to %s.", arg)
 }
 
-func (s commands) modeCommand(ctx context.Context, arg string) string {
+// modeCommand is /mode: the approval mode, or a switch to another that
+// the front end is told of.
+func (c *commands) modeCommand(ctx context.Context, arg string) string {
 	if arg == "" {
-		return fmt.Sprintf("Mode: %s. Available: default, auto_edit, yolo, plan.", s.Mode())
+		return fmt.Sprintf("Mode: %s. Available: default, auto_edit, yolo, plan.", c.s.Mode())
 	}
 	if !validMode(arg) {
 		return fmt.Sprintf("Unknown mode %q. Available: default, auto_edit, yolo, plan.", arg)
 	}
-	if err := s.checkMode(arg); err != nil {
+	if err := c.s.AnnounceMode(ctx, arg); err != nil {
 		return "Mode not switched: " + err.Error() + "."
 	}
-	s.setModeAndAnnounce(ctx, arg)
 	return fmt.Sprintf("Mode switched to %s.", arg)
 }
 
@@ -167,30 +219,20 @@ Then write AGENTS.md with write_file. Keep it short and factual, in these sectio
 Do not invent anything you did not see.`
 
 // initCommand turns /init into its prompt, or says why not.
-func (s commands) initCommand() ([]model.Part, string) {
-	path := filepath.Join(s.Root(), "AGENTS.md")
+func (c *commands) initCommand() ([]model.Part, string) {
+	path := filepath.Join(c.s.Root(), "AGENTS.md")
 	if _, err := os.Stat(path); err == nil {
 		return nil, "AGENTS.md already exists at " + path + "; edit it, or delete it and run /init again."
 	}
 	return []model.Part{{Text: initPrompt}}, ""
 }
 
-// tellNotices emits Options.Notices on the session's first prompt.
-func (s *Session) tellNotices(ctx context.Context) {
-	if told := s.noticed.Swap(true); told {
-		return
-	}
-	for _, n := range s.opts.Notices {
-		s.emit(ctx, n)
-	}
-}
-
 // acceptSettings runs /accept-settings.
-func (s commands) acceptSettings() string {
-	if s.opts.AcceptSettings == nil {
+func (c *commands) acceptSettings() string {
+	if c.cfg.acceptSettings == nil {
 		return "No project settings are waiting to be accepted."
 	}
-	out, err := s.opts.AcceptSettings()
+	out, err := c.cfg.acceptSettings()
 	if err != nil {
 		return "Cannot accept the project settings: " + err.Error()
 	}

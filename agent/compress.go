@@ -44,6 +44,11 @@ func (s *engine) maybeCompress(ctx context.Context) {
 	}
 }
 
+// Compress summarises the older part of the conversation now (/compress)
+// instead of waiting until the history fills Options.CompressAt of the
+// context window, and returns a line for the user saying what it did.
+func (s *Session) Compress(ctx context.Context) string { return s.eng.compress(ctx) }
+
 // compress replaces the older part of the history with a model-written
 // snapshot, falling back to trimming when the summary fails or would not
 // save space. It returns a line for the user.

@@ -136,10 +136,11 @@ func (s *engine) appendModelTurn(parts []model.Part) {
 	s.hist.add(model.Content{Role: model.RoleModel, Parts: parts})
 }
 
-// clearHistory forgets the conversation; the editor context is sent whole
-// with the next prompt.
-func (s *engine) clearHistory() {
-	s.hist.clear()
+// ClearHistory forgets the conversation (/clear): the next request
+// starts afresh, and the editor context is sent whole with it. The
+// journal, the plan and the counts are kept.
+func (s *Session) ClearHistory() {
+	s.eng.hist.clear()
 	s.ide.MarkStale()
 }
 

@@ -45,3 +45,13 @@ func (s *Session) newIDETracker() *ide.Tracker {
 		return files.ReadTextFile(ctx, path)
 	})
 }
+
+// LanguageServers lists the session's language servers as /status does,
+// one line each (state and memory, or how to install a missing one): for
+// the editors' status views. Empty when the session has none.
+func (s *Session) LanguageServers() []string {
+	if s.opts.LanguageServers == nil {
+		return []string{}
+	}
+	return append([]string{}, s.opts.LanguageServers()...)
+}

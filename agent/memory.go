@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -10,20 +11,37 @@ import (
 	"companion/tools"
 )
 
-// loadMemory loads the instruction files (user, project root down to the
-// session root) once, and returns their text.
-func (s *Session) loadMemory(ctx context.Context) string {
-	mem := s.memory.get()
-	if mem == nil {
-		var err error
-		mem, err = memory.Load(ctx, s.opts.Memory, "", s.Root())
-		if err != nil {
-			s.opts.Log.Warn("cannot load memory files", "err", err)
-			return ""
-		}
-		s.memory.set(mem)
+// Memory is the session's instruction files (the user's, then the
+// project's from its root down to the session root, as Options.Memory
+// says), loaded on first use and kept: the system prompt is built from
+// them and /memory shows and adds to them. Nil when they cannot be
+// loaded (the failure is logged); a later call tries again.
+func (s *Session) Memory(ctx context.Context) *memory.Memory {
+	if mem := s.memory.get(); mem != nil {
+		return mem
 	}
-	return mem.Text()
+	mem, err := memory.Load(ctx, s.opts.Memory, "", s.Root())
+	if err != nil {
+		s.opts.Log.Warn("cannot load memory files", "err", err)
+		return nil
+	}
+	s.memory.set(mem)
+	return mem
+}
+
+// ReloadMemory reads the instruction files again (after one was edited
+// or added to) and has the system prompt rebuilt from them for the next
+// request, so the model sees the change without a new session.
+func (s *Session) ReloadMemory(ctx context.Context) error {
+	mem := s.Memory(ctx)
+	if mem == nil {
+		return errors.New("the memory files cannot be loaded; see the log")
+	}
+	if err := mem.Refresh(ctx); err != nil {
+		return err
+	}
+	s.eng.system.set("")
+	return nil
 }
 
 // touchMemory returns the instruction files of folders a tool call
@@ -41,41 +59,4 @@ func (s *Session) touchMemory(locs []tools.Location) string {
 		}
 	}
 	return b.String()
-}
-
-// memoryCommand serves /memory show | add <fact> | refresh.
-func (s commands) memoryCommand(ctx context.Context, arg string) string {
-	verb, rest, _ := strings.Cut(arg, " ")
-	s.loadMemory(ctx)
-	mem := s.memory.get()
-	if mem == nil {
-		return "Memory files could not be loaded; see the log."
-	}
-	switch verb {
-	case "", "show":
-		if len(mem.Files()) == 0 {
-			return "No memory files are loaded. Add one with `/memory add <fact>` or create AGENTS.md."
-		}
-		return fmt.Sprintf("Loaded from %s:\n\n%s", strings.Join(mem.Files(), ", "), mem.Text())
-	case "add":
-		if len(s.opts.Memory.UserDirs) == 0 || strings.TrimSpace(rest) == "" {
-			return "Usage: `/memory add <fact>` (needs a user config directory)."
-		}
-		if err := mem.AddUserMemory(s.opts.Memory.UserDirs[0], strings.TrimSpace(rest)); err != nil {
-			return fmt.Sprintf("Could not save the memory: %v", err)
-		}
-		return s.refreshMemory(ctx, mem, "Saved to your memory file.")
-	case "refresh":
-		return s.refreshMemory(ctx, mem, "Memory reloaded.")
-	}
-	return "Usage: `/memory show`, `/memory add <fact>` or `/memory refresh`."
-}
-
-// refreshMemory reloads the files and rebuilds the system prompt.
-func (s *Session) refreshMemory(ctx context.Context, mem *memory.Memory, done string) string {
-	if err := mem.Refresh(ctx); err != nil {
-		return fmt.Sprintf("Could not reload memory: %v", err)
-	}
-	s.eng.system.set("")
-	return done
 }

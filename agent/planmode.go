@@ -104,7 +104,7 @@ func (c *planCall) Execute(ctx context.Context, _ tools.Output) (*tools.Result, 
 	if c.mode == "" {
 		return tools.ErrorResult("The user's choice was not recorded; the mode did not change."), nil
 	}
-	s.setModeAndAnnounce(ctx, c.mode)
+	_ = s.AnnounceMode(ctx, c.mode) // a mode the workspace does not allow leaves it as it is
 	if c.t.enter {
 		return &tools.Result{Text: "The user agreed: the session is now in plan mode. Read and search to understand the task, then present the plan with exit_plan_mode."}, nil
 	}

@@ -32,12 +32,12 @@ func (s *engine) buildRequest(ctx context.Context) (*model.Request, error) {
 	s.waitMCP(ctx)
 	if s.opts.Hooks.Has(hooks.BeforeToolSelection) {
 		var names []string
-		for _, t := range s.allTools() {
+		for _, t := range s.Tools() {
 			names = append(names, t.Name())
 		}
 		s.hook(ctx, hooks.BeforeToolSelection, "", map[string]any{"tools": names})
 	}
-	for _, t := range s.allTools() {
+	for _, t := range s.Tools() {
 		req.Tools = append(req.Tools, model.ToolDecl{
 			Name: t.Name(), Description: t.Description(), Parameters: t.Schema()})
 	}

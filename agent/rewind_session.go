@@ -48,6 +48,16 @@ func (s *Session) noteCheckpoint(id string) {
 	}
 }
 
+// RewindHistory cuts the live conversation back to before prompt n: the
+// history and the plan become what before leaves (the session's journal
+// records up to that prompt, from Forker.Records), and the cut is
+// journalled so a reload cuts at the same place. It changes no file:
+// /rewind puts the files back first and keeps the conversation as a fork.
+func (s *Session) RewindHistory(n int, before []store.Record) {
+	s.journal(recRewind, rewindRecord{Prompt: n})
+	s.resetTo(before)
+}
+
 // resetTo makes the live conversation what recs leave: the history and
 // the plan. It writes nothing to the journal (a rewind record does).
 func (s *Session) resetTo(recs []store.Record) {
@@ -56,6 +66,5 @@ func (s *Session) resetTo(recs []store.Record) {
 	s.eng.hist.contents, s.eng.hist.used = r.history, 0
 	s.eng.hist.mu.Unlock()
 	s.todos.set(r.plan)
-	s.undone.set(undoMark{})
 	s.ide.MarkStale()
 }

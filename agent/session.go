@@ -153,7 +153,7 @@ type Session struct {
 	// eng is the turn engine (turn.go).
 	eng *engine
 	// cmds is the command layer (commands.go).
-	cmds commands
+	cmds *commands
 	// jw writes the session's journal.
 	jw *journalWriter
 	// dataNonce names the session's data frames (see untrusted.go).
@@ -170,10 +170,8 @@ type Session struct {
 	todos *todos
 	// ide tracks what the user sees in the editor; never nil.
 	ide *ide.Tracker
-	// Small values, each behind its own lock: undone is what the last
-	// /undo did (zero after anything else); thoughtLevel is the level
+	// Small values, each behind its own lock: thoughtLevel is the level
 	// picked ("" means auto); memory is the instruction files once loaded.
-	undone       locked[undoMark]
 	thoughtLevel locked[string]
 	memory       locked[*memory.Memory]
 
@@ -206,7 +204,7 @@ func NewSession(opts Options) (*Session, error) {
 	s := &Session{opts: opts, jw: jw, dataNonce: newDataNonce(),
 		models: newModelPicker(opts.ModelName, opts.Models), stats: newStats(),
 		todos: &todos{every: opts.TodoReminderEvery}, policy: opts.Policy}
-	s.eng, s.cmds = &engine{Session: s, hist: &history{journal: jw}}, commands{s}
+	s.eng, s.cmds = &engine{Session: s, hist: &history{journal: jw}}, newCommands(s, opts)
 	s.ide = s.newIDETracker()
 	if opts.Telemetry != nil {
 		s.tel = &telemetryHooks{t: opts.Telemetry}
@@ -310,15 +308,18 @@ func (s *Session) SetMode(id string) error {
 	return nil
 }
 
-// setModeAndAnnounce changes the mode on the agent's own initiative and
-// tells the front end.
-func (s *Session) setModeAndAnnounce(ctx context.Context, id string) {
-	if s.checkMode(id) != nil {
-		return
+// AnnounceMode changes the approval mode on the session's own initiative
+// (/mode, the plan-mode tools, an "always allow edits" answer) and tells
+// the front end with a ModeChanged event; SetMode is for a change the
+// front end asked for, so it tells no one. It fails as SetMode does.
+func (s *Session) AnnounceMode(ctx context.Context, id string) error {
+	if err := s.checkMode(id); err != nil {
+		return err
 	}
 	s.policy.SetMode(id)
 	s.journal(recSettings, settingsRecord{Mode: id})
 	s.emit(ctx, ModeChanged{ID: id})
+	return nil
 }
 
 // ModelName is the model the next request goes to.

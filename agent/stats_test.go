@@ -151,7 +151,7 @@ func TestStatsText(t *testing.T) {
 		st.decisions.add(who)
 	}
 	s := &Session{stats: st}
-	got := commands{s}.statsText()
+	got := StatsText(s.Stats())
 	path := filepath.Join("testdata", "stats.golden.txt")
 	if *updateStats {
 		os.WriteFile(path, []byte(got), 0o644)
@@ -163,7 +163,7 @@ func TestStatsText(t *testing.T) {
 	if got != string(want) {
 		t.Errorf("/stats =\n%s\nwant\n%s", got, want)
 	}
-	empty := commands{&Session{stats: newStats()}}.statsText()
+	empty := StatsText((&Session{stats: newStats()}).Stats())
 	if want := "Model requests: 0 (0 errors)"; !strings.Contains(empty, want) || !strings.Contains(empty, "No tool calls yet.") {
 		t.Errorf("empty /stats = %q", empty)
 	}

@@ -59,9 +59,8 @@ func (s *engine) promptEnv(ctx context.Context) promptEnv {
 	e := promptEnv{Date: s.opts.Now().Format("Monday, January 2, 2006"), OS: osName(), Shell: shell.ProgramName(shell.Local(s.opts.Prompt.Shell)),
 		Roots: s.opts.Roots.All(), Listing: listing(ctx, root, listingMaxEntries)}
 	e.InGit, e.Git = gitBranch(root)
-	e.Memory = s.loadMemory(ctx)
-	if mem := s.memory.get(); mem != nil {
-		e.MemoryFiles = mem.Files()
+	if mem := s.Memory(ctx); mem != nil {
+		e.Memory, e.MemoryFiles = mem.Text(), mem.Files()
 	}
 	return e
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"companion/agent/model"
 	"companion/tools"
 )
 
@@ -52,6 +53,17 @@ func (s *engine) toolChain() toolNext {
 		s.afterHooksStep,
 		s.diagnosticsStep,
 	}, s.executeStep)
+}
+
+// RunTool runs fc as if the model had called it, outside the history: it
+// goes through the whole chain (shown to the user, checked by the policy
+// and asked about when it must be, hooks, checkpoint) and its result is
+// returned, not sent to the model. File commands run their !{command}
+// this way. Nil when ctx ended before the call ran.
+func (s *Session) RunTool(ctx context.Context, fc *model.FunctionCall) *tools.Result {
+	p := s.eng.prepare(fc)
+	s.eng.runOne(ctx, p)
+	return p.res
 }
 
 // runOne takes one call through the chain, reporting each state.

@@ -131,7 +131,7 @@ func (s *engine) applyAnswer(ctx context.Context, call policy.Call, ans Answer, 
 		s.policy.Remember(true, policy.AlwaysRules(call, policy.ScopeAll)...)
 	case ProceedAlwaysTool:
 		if call.Confirm.Type == tools.ConfirmEdit {
-			s.setModeAndAnnounce(ctx, ModeAutoEdit)
+			_ = s.AnnounceMode(ctx, ModeAutoEdit) // refused in an untrusted workspace: the mode stays
 		} else {
 			s.policy.Remember(true, policy.AlwaysRules(call, policy.ScopeThis)...)
 		}

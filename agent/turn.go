@@ -104,7 +104,8 @@ func (s *engine) runPrompt(ctx context.Context, parts []model.Part, echo json.Ra
 		prompt, isFile, err := s.cmds.fileCommand(ctx, text)
 		switch {
 		case !isFile:
-			return s.cmds.runCommand(ctx, text)
+			s.emit(ctx, MessageChunk{Text: s.cmds.run(ctx, text)})
+			return EndTurn, nil
 		case err != nil:
 			s.emit(ctx, MessageChunk{Text: fmt.Sprintf("Cannot run %s: %v", text, err)})
 			return EndTurn, nil
@@ -369,4 +370,14 @@ func (s *engine) countTokens(ctx context.Context, req *model.Request) *model.Usa
 		return nil
 	}
 	return &model.Usage{PromptTokens: n, TotalTokens: n}
+}
+
+// tellNotices emits Options.Notices on the session's first prompt.
+func (s *Session) tellNotices(ctx context.Context) {
+	if told := s.noticed.Swap(true); told {
+		return
+	}
+	for _, n := range s.opts.Notices {
+		s.emit(ctx, n)
+	}
 }

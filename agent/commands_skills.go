@@ -14,17 +14,17 @@ import (
 // instructions followed by args. A project skill's instructions are framed
 // as data; the user's request outside the frame is what directs the model.
 // ok is false when name is no skill.
-func (s commands) skillCommand(name, args string) (string, bool, error) {
-	if _, ok := s.opts.Skills.Get(name); !ok {
+func (c *commands) skillCommand(name, args string) (string, bool, error) {
+	if _, ok := c.cfg.skills.Get(name); !ok {
 		return "", false, nil
 	}
-	act, err := s.opts.Skills.Activate(s.opts.Roots, name)
+	act, err := c.cfg.skills.Activate(c.cfg.roots, name)
 	if err != nil {
 		return "", true, err
 	}
 	text := act.Text()
 	if act.Skill.Source == skills.Project {
-		text = frameData(s.dataNonce, "skill:"+name, text)
+		text = c.s.FrameData("skill:"+name, text)
 	}
 	request := strings.TrimSpace(args)
 	if request == "" {
@@ -36,10 +36,10 @@ func (s commands) skillCommand(name, args string) (string, bool, error) {
 // skillCommandList is the skills as commands, for the editor. A built-in
 // or file command of the same name wins, so such a skill is left out (the
 // model can still activate it).
-func (s commands) skillCommandList() []Command {
+func (c *commands) skillCommandList() []Command {
 	var out []Command
-	for _, sk := range s.opts.Skills.All() {
-		if s.commandTaken(sk.Name) {
+	for _, sk := range c.cfg.skills.All() {
+		if c.commandTaken(sk.Name) {
 			continue
 		}
 		out = append(out, Command{Name: sk.Name, Description: "Skill: " + sk.Description, Hint: "request"})
@@ -48,15 +48,15 @@ func (s commands) skillCommandList() []Command {
 }
 
 // commandTaken reports whether a built-in or file command is called name.
-func (s commands) commandTaken(name string) bool {
-	return slices.ContainsFunc(s.builtinCommands(), func(c Command) bool { return c.Name == name }) ||
-		slices.ContainsFunc(s.opts.SlashCommands, func(c slash.Command) bool { return c.Name == name })
+func (c *commands) commandTaken(name string) bool {
+	return slices.ContainsFunc(c.builtinCommands(), func(b Command) bool { return b.Name == name }) ||
+		slices.ContainsFunc(c.cfg.slash, func(f slash.Command) bool { return f.Name == name })
 }
 
 // skillsListing answers /skills: every skill with its source, where it is,
 // what it lists as allowed tools, whether it is active and what it hides.
-func (s commands) skillsListing() string {
-	all := s.opts.Skills.All()
+func (c *commands) skillsListing() string {
+	all := c.cfg.skills.All()
 	var b strings.Builder
 	if len(all) == 0 {
 		b.WriteString("No skills found. A skill is a folder holding a SKILL.md, in .companion/skills/ (or .gemini/, .claude/, .agents/) of the project, or in skills/ of your companion config folder.\n")
@@ -68,7 +68,7 @@ func (s commands) skillsListing() string {
 		if len(sk.AllowedTools) > 0 {
 			fmt.Fprintf(&b, " Lists allowed tools: %s (grants nothing).", strings.Join(sk.AllowedTools, ", "))
 		}
-		if s.opts.Skills.Activated(sk.Name) {
+		if c.cfg.skills.Activated(sk.Name) {
 			b.WriteString(" Active in this session.")
 		}
 		for _, h := range sk.Shadowed {
@@ -76,7 +76,7 @@ func (s commands) skillsListing() string {
 		}
 		b.WriteString("\n")
 	}
-	if !s.policy.Trusted() {
+	if !c.s.Trusted() {
 		b.WriteString("The workspace is not trusted, so the project's skills are not available.\n")
 	}
 	return b.String()

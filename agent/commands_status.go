@@ -10,21 +10,19 @@ import (
 // statusText is /status: the model, the approval mode, the command
 // sandbox (mode, the backend that confines commands and why, network) and
 // the session's folders.
-func (s commands) statusText() string {
+func (c *commands) statusText() string {
 	var b strings.Builder
 	b.WriteString("Status:\n")
-	fmt.Fprintf(&b, "- Model: %s\n", s.ModelName())
-	fmt.Fprintf(&b, "- Approval mode: %s\n", s.Mode())
-	fmt.Fprintf(&b, "- Sandbox: %s\n", sandboxStatus(s.opts.SandboxProber, s.opts.Prompt.Sandbox, s.opts.Prompt.SandboxNetwork))
+	fmt.Fprintf(&b, "- Model: %s\n", c.s.ModelName())
+	fmt.Fprintf(&b, "- Approval mode: %s\n", c.s.Mode())
+	fmt.Fprintf(&b, "- Sandbox: %s\n", sandboxStatus(c.cfg.prober, c.cfg.sandbox, c.cfg.network))
 	b.WriteString("- Folders:")
-	if s.opts.Roots != nil {
-		for _, r := range s.opts.Roots.All() {
-			fmt.Fprintf(&b, "\n  - %s", r)
-		}
+	for _, r := range c.s.Roots() {
+		fmt.Fprintf(&b, "\n  - %s", r)
 	}
 	b.WriteString("\n")
-	if s.opts.LanguageServers != nil {
-		b.WriteString(languageServersStatus(s.opts.LanguageServers()))
+	if c.cfg.languageServers != nil {
+		b.WriteString(languageServersStatus(c.cfg.languageServers()))
 	}
 	return b.String()
 }
@@ -65,14 +63,4 @@ func sandboxStatus(probe *sandbox.Prober, mode string, network bool) string {
 		out += "\n  " + sandbox.LandlockLimits(m)
 	}
 	return out
-}
-
-// LanguageServers lists the session's language servers as /status does,
-// one line each (state and memory, or how to install a missing one): for
-// the editors' status views. Empty when the session has none.
-func (s *Session) LanguageServers() []string {
-	if s.opts.LanguageServers == nil {
-		return []string{}
-	}
-	return append([]string{}, s.opts.LanguageServers()...)
 }

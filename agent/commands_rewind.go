@@ -9,11 +9,11 @@ import (
 
 // rewindCommand is /rewind: alone it lists the earlier prompts, with a
 // number it rewinds this session to before that prompt, in place.
-func (s commands) rewindCommand(ctx context.Context, arg string) string {
-	if s.opts.Forks == nil {
+func (c *commands) rewindCommand(ctx context.Context, arg string) string {
+	if c.cfg.forks == nil {
 		return "This session is not saved, so it cannot be rewound."
 	}
-	recs, err := s.opts.Forks.Records()
+	recs, err := c.cfg.forks.Records()
 	if err != nil {
 		return fmt.Sprintf("Cannot read this session's log: %v", err)
 	}
@@ -29,7 +29,7 @@ func (s commands) rewindCommand(ctx context.Context, arg string) string {
 	if err != nil || n < 0 || n >= earlier {
 		return fmt.Sprintf("Usage: /rewind <prompt number>, from 0 to %d; /rewind alone lists them.", earlier-1)
 	}
-	return s.rewindTo(ctx, t, n, earlier)
+	return c.rewindTo(ctx, t, n, earlier)
 }
 
 // rewindListing lists the first earlier prompts of t with their numbers.
@@ -60,17 +60,17 @@ func promptLine(text []string) string {
 // rewindTo keeps the conversation up to this /rewind as a fork, puts the
 // files back as they were before prompt n and cuts the conversation to
 // before it. Nothing is cut when the fork or the restore fails.
-func (s commands) rewindTo(ctx context.Context, t timeline, n, current int) string {
-	forkID, err := s.opts.Forks.Fork(t.recs[:t.starts[current]])
+func (c *commands) rewindTo(ctx context.Context, t timeline, n, current int) string {
+	forkID, err := c.cfg.forks.Fork(t.recs[:t.starts[current]])
 	if err != nil {
 		return fmt.Sprintf("Not rewound: cannot keep the conversation as a fork: %v", err)
 	}
 	files := "no file had changed since"
 	if cp := t.checkpointFrom(t.starts[n]); cp != "" {
-		if s.opts.Checkpoints == nil {
+		if c.cfg.checkpoints == nil {
 			return "Not rewound: checkpoints are off, so the files cannot be put back."
 		}
-		r, err := s.opts.Checkpoints.Restore(ctx, cp)
+		r, err := c.cfg.checkpoints.Restore(ctx, cp)
 		if err != nil {
 			msg := fmt.Sprintf("Not rewound: cannot put the files back: %v.", err)
 			if r.Undo.ID != "" {
@@ -83,8 +83,8 @@ func (s commands) rewindTo(ctx context.Context, t timeline, n, current int) stri
 			files += fmt.Sprintf(" (`/restore %s` puts them back)", r.Undo.ID)
 		}
 	}
-	s.journal(recRewind, rewindRecord{Prompt: n})
-	s.resetTo(t.recs[:t.starts[n]])
+	c.s.RewindHistory(n, t.recs[:t.starts[n]])
+	c.undone.set(undoMark{})
 	return fmt.Sprintf("Rewound to before prompt %d (%s): %s. The conversation as it was is kept as session `%s`.",
 		n, promptLine(t.prompt(n).Text), files, forkID)
 }

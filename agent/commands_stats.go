@@ -6,11 +6,8 @@ import (
 	"time"
 )
 
-// statsText renders /stats: the session's figures as plain text that
-// reads well in a chat.
-func (s commands) statsText() string { return StatsText(s.Stats()) }
-
-// StatsText renders figures as /stats shows them.
+// StatsText renders figures as /stats shows them: plain text that reads
+// well in a chat.
 func StatsText(st Stats) string {
 	var b strings.Builder
 	b.WriteString("Session stats\n\n")
