@@ -14,19 +14,12 @@ import (
 	"companion/tools/sandbox"
 )
 
-// Commands lists the slash commands the session understands: the built-in
-// ones, then those defined in files, by skills and by MCP servers.
-func (s *Session) Commands() []Command {
-	c := s.cmds
-	return append(append(append(c.builtinCommands(), c.fileCommandList()...), c.skillCommandList()...), c.mcpCommands()...)
-}
-
 // commands is the session's command layer: the built-in slash commands,
 // declared once in builtinTable, and the commands defined in files, by
 // skills and by MCP servers. The turn engine hands it every prompt that
 // starts with a slash. It holds the session and drives it through its
-// exported methods only, as a front end would (TestCommandLayerUsesExportedAPI
-// checks that); what else it needs it is given when the session is built
+// exported methods only, as a front end would (TestSessionFacade checks
+// that); what else it needs it is given when the session is built
 // (commandConfig) or keeps itself (undone).
 type commands struct {
 	s   *Session

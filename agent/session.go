@@ -373,6 +373,13 @@ func (s *Session) emit(ctx context.Context, ev Event) {
 	s.opts.Sink.Emit(ctx, ev)
 }
 
+// Commands lists the slash commands the session understands: the built-in
+// ones, then those defined in files, by skills and by MCP servers.
+func (s *Session) Commands() []Command {
+	c := s.cmds
+	return append(append(append(c.builtinCommands(), c.fileCommandList()...), c.skillCommandList()...), c.mcpCommands()...)
+}
+
 // Roots are the session's roots now, the primary first: the directories
 // its tools may touch (MCP servers that ask get them too).
 func (s *Session) Roots() []string { return s.opts.Roots.All() }
