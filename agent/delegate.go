@@ -128,7 +128,7 @@ func (c *delegateCall) child(ctx context.Context, sink Sink) (*Session, error) {
 		Log: p.opts.Log.With("subagent", c.def.Name), MaxRequests: c.def.MaxTurns, Policy: p.policy,
 		Asker: &childAsker{parent: p.opts.Asker, agent: c.def.Name}, StateDir: p.opts.StateDir,
 		SystemPrompt: c.def.Prompt, Depth: p.opts.Depth + 1, Now: p.opts.Now, Memory: p.opts.Memory,
-		Prompt: p.opts.Prompt.forSubagent(c.def)}
+		Prompt: p.opts.Prompt.forSubagent(c.def), Commands: p.opts.Commands}
 	return NewSession(opts)
 }
 

@@ -1,10 +1,12 @@
 // Package agent is companion's protocol-agnostic core: sessions, the turn
 // loop (model request → streamed events → tool calls → function responses →
-// next request), curated history, the system prompt and slash commands.
+// next request), curated history and the system prompt. Slash commands
+// live in agent/command, outside it.
 //
 // Front ends (ACP, headless runs) drive a Session and receive its Events
 // through a Sink; they never see model or tool internals. agent imports
-// its subpackages, tools (with tools/mcp and tools/policy) and ide, never
+// its subpackages (but agent/command, which imports it), tools (with
+// tools/mcp and tools/policy) and ide, never
 // acp, rpc, headless or frontend.
 //
 // A Session is a facade over parts with their own state and lock (see the
@@ -14,9 +16,10 @@
 // requests, compression, loop detection; it takes each tool call through
 // a chain of steps (toolchain.go, with a toolstep_*.go file for each large
 // step): report, timing, hooks, announce, permission, checkpoint,
-// diagnostics, execute. The command layer (commands, commands.go) answers
-// slash commands; the built-in ones are declared once in builtinTable.
-// replayJournal (resume.go) reads a journal back for Restore, /rewind and
+// diagnostics, execute. A prompt that starts with a slash goes to the
+// command layer instead (CommandLayer, built by Options.Commands: package
+// agent/command, which drives the session through its exported methods
+// only). replayJournal (resume.go) reads a journal back for Restore, /rewind and
 // PlanRewind alike.
 //
 // The system prompt (prompt.go, prompt_text.go, system.go) is a list of

@@ -41,18 +41,19 @@ func TestIDEContextInPrompts(t *testing.T) {
 		{nil, "first", "<editor_context>"},
 		{nil, "nothing changed", ""},
 		{ptr(open(5)), "cursor moved", "<editor_context>"},
-		{nil, "/clear", ""},
+		{nil, "", ""}, // ClearHistory (/clear)
 		{nil, "after clear", "<editor_context>"},
 	}
 	for _, st := range steps {
 		if st.update != nil {
 			s.UpdateIDEContext(*st.update)
 		}
-		n := len(m.requests())
-		s.Prompt(context.Background(), userText(st.prompt))
-		if st.prompt == "/clear" {
+		if st.prompt == "" {
+			s.ClearHistory()
 			continue
 		}
+		n := len(m.requests())
+		s.Prompt(context.Background(), userText(st.prompt))
 		got := lastUserText(m.requests()[n])
 		if has := strings.Contains(got, "<editor_context>"); has != (st.want != "") {
 			t.Errorf("%s: editor context in request = %v:\n%s", st.prompt, has, got)

@@ -8,7 +8,8 @@ import (
 )
 
 // TestUntrustedModes: losing trust drops yolo to default once and says
-// so; yolo and auto_edit are then refused by SetMode and /mode, and not
+// so; yolo and auto_edit are then refused by SetMode and AnnounceMode
+// (what /mode calls), and not
 // listed; trust back makes them available again.
 func TestUntrustedModes(t *testing.T) {
 	ctx := context.Background()
@@ -26,8 +27,8 @@ func TestUntrustedModes(t *testing.T) {
 		if err := s.SetMode(m); !errors.Is(err, ErrUntrusted) {
 			t.Errorf("SetMode(%s) = %v, want ErrUntrusted", m, err)
 		}
-		if out := s.cmds.modeCommand(ctx, m); s.Mode() != ModeDefault || out == "Mode switched to "+m+"." {
-			t.Errorf("/mode %s = %q, mode %s", m, out, s.Mode())
+		if err := s.AnnounceMode(ctx, m); !errors.Is(err, ErrUntrusted) || s.Mode() != ModeDefault {
+			t.Errorf("AnnounceMode(%s) = %v, mode %s", m, err, s.Mode())
 		}
 	}
 	if err := s.SetMode(ModePlan); err != nil {

@@ -48,14 +48,14 @@ func (s *Session) noteCheckpoint(id string) {
 	}
 }
 
-// RewindHistory cuts the live conversation back to before prompt n: the
-// history and the plan become what before leaves (the session's journal
-// records up to that prompt, from Forker.Records), and the cut is
-// journalled so a reload cuts at the same place. It changes no file:
-// /rewind puts the files back first and keeps the conversation as a fork.
-func (s *Session) RewindHistory(n int, before []store.Record) {
-	s.journal(recRewind, rewindRecord{Prompt: n})
-	s.resetTo(before)
+// RewindHistory cuts the live conversation back to before the prompt rw
+// was planned for (PlanRewind of this session's journal): the history
+// and the plan become what rw.Kept leaves, and the cut is journalled so
+// a reload cuts at the same place. It changes no file: /rewind puts the
+// files back first and keeps the conversation as a fork.
+func (s *Session) RewindHistory(rw Rewind) {
+	s.journal(recRewind, rewindRecord{Prompt: rw.Prompt.Index})
+	s.resetTo(rw.Kept)
 }
 
 // resetTo makes the live conversation what recs leave: the history and

@@ -124,6 +124,25 @@ type Options struct {
 	// LanguageServers lists the language servers for /status, one line
 	// each; nil lists none.
 	LanguageServers func() []string
+	// Commands builds the session's command layer from the session and
+	// its options (defaults filled in): package agent/command's New. It
+	// lives outside agent and drives the session through its exported
+	// methods only. Nil means no slash commands: a prompt that starts
+	// with a slash goes to the model as it is.
+	Commands func(s *Session, opts Options) CommandLayer
+}
+
+// CommandLayer answers the slash commands of a session (package
+// agent/command implements it; Options.Commands builds it).
+type CommandLayer interface {
+	// List is the commands the session offers, for the editor's command
+	// list and /help.
+	List() []Command
+	// Run takes a prompt whose text starts with a slash. A command that
+	// stands for a prompt (/init, a file command, a skill, an MCP prompt)
+	// returns the parts to send the model instead; one answered without
+	// the model returns nil and the answer to show the user.
+	Run(ctx context.Context, text string) (prompt []model.Part, answer string)
 }
 
 // Session is one conversation. It runs at most one turn at a time; its
@@ -132,7 +151,8 @@ type Options struct {
 // Session is a facade over parts that each keep their own state behind
 // their own lock (or none): the turn gate (gate.go), the turn engine
 // (turn.go: the history and its compression, the system prompt, the
-// chain a tool call runs through), the command layer (commands.go), the
+// chain a tool call runs through), the command layer (Options.Commands,
+// package agent/command, which uses the exported methods only), the
 // journal writer (journal.go) and its replay (resume.go), the model
 // picker (modelswitch.go), the counts (stats.go), the plan (plan.go) and
 // the editor context (ide.Tracker). No lock is held while another part's
@@ -152,8 +172,8 @@ type Session struct {
 	planTools []tools.Tool
 	// eng is the turn engine (turn.go).
 	eng *engine
-	// cmds is the command layer (commands.go).
-	cmds *commands
+	// cmds is the command layer (Options.Commands); nil when none.
+	cmds CommandLayer
 	// jw writes the session's journal.
 	jw *journalWriter
 	// dataNonce names the session's data frames (see untrusted.go).
@@ -204,7 +224,7 @@ func NewSession(opts Options) (*Session, error) {
 	s := &Session{opts: opts, jw: jw, dataNonce: newDataNonce(),
 		models: newModelPicker(opts.ModelName, opts.Models), stats: newStats(),
 		todos: &todos{every: opts.TodoReminderEvery}, policy: opts.Policy}
-	s.eng, s.cmds = &engine{Session: s, hist: &history{journal: jw}}, newCommands(s, opts)
+	s.eng = &engine{Session: s, hist: &history{journal: jw}}
 	s.ide = s.newIDETracker()
 	if opts.Telemetry != nil {
 		s.tel = &telemetryHooks{t: opts.Telemetry}
@@ -231,6 +251,9 @@ func NewSession(opts Options) (*Session, error) {
 	s.env = &tools.Env{Roots: opts.Roots, Files: opts.Files, Terminals: opts.Terminals, Questions: opts.Questions,
 		StateDir: opts.StateDir, Background: tools.NewBackground(), Log: opts.Log, ReadDenied: s.policy.ReadDenied}
 	s.prepareCheckpoints()
+	if opts.Commands != nil {
+		s.cmds = opts.Commands(s, opts)
+	}
 	return s, nil
 }
 
@@ -376,8 +399,10 @@ func (s *Session) emit(ctx context.Context, ev Event) {
 // Commands lists the slash commands the session understands: the built-in
 // ones, then those defined in files, by skills and by MCP servers.
 func (s *Session) Commands() []Command {
-	c := s.cmds
-	return append(append(append(c.builtinCommands(), c.fileCommandList()...), c.skillCommandList()...), c.mcpCommands()...)
+	if s.cmds == nil {
+		return nil
+	}
+	return s.cmds.List()
 }
 
 // Roots are the session's roots now, the primary first: the directories

@@ -331,44 +331,6 @@ func assertCallsAnswered(t *testing.T, hist []model.Content) {
 	}
 }
 
-func TestSlashCommands(t *testing.T) {
-	m := &fakeModel{turns: []fakeTurn{{chunks: []*model.Chunk{call("echo", map[string]any{"text": "x"})}}, {chunks: []*model.Chunk{text("ok")}}}}
-	s, rec := newTestSession(t, m)
-	s.Prompt(context.Background(), userText("warm up"))
-	m.mu.Lock()
-	m.reqs = nil
-	m.mu.Unlock()
-	for _, tc := range []struct{ in, want string }{
-		{"/help", "`/clear`"},
-		{"/tools", "`echo`: Echo text back."},
-		{"/model", "Model: m1. Available: m1, m2."},
-		{"/model m2", "Model switched to m2."},
-		{"/model zz", `Unknown model "zz"`},
-		{"/bogus", "Unknown command /bogus"},
-		{"/stats", "Per tool:\n- echo: 1 call, 1 succeeded"},
-	} {
-		n := len(rec.all())
-		if r, err := s.Prompt(context.Background(), userText(tc.in)); err != nil || r != EndTurn {
-			t.Fatalf("%s: %q, %v", tc.in, r, err)
-		}
-		got := rec.all()[n:]
-		if len(got) != 1 || !strings.Contains(got[0].(MessageChunk).Text, tc.want) {
-			t.Errorf("%s: events %#v, want text containing %q", tc.in, got, tc.want)
-		}
-	}
-	if len(m.requests()) != 0 {
-		t.Errorf("slash commands called the model %d times", len(m.requests()))
-	}
-	if s.ModelName() != "m2" {
-		t.Errorf("model = %q after /model m2", s.ModelName())
-	}
-	s.Prompt(context.Background(), userText("hi"))
-	s.Prompt(context.Background(), userText("/clear"))
-	if n := len(s.eng.curated()); n != 0 {
-		t.Errorf("history after /clear has %d entries", n)
-	}
-}
-
 func TestModesAndClose(t *testing.T) {
 	s, _ := newTestSession(t, &fakeModel{})
 	if err := s.SetMode(ModeYolo); err != nil || s.Mode() != ModeYolo {
@@ -429,21 +391,6 @@ func describe(cs []model.Content) string {
 }
 
 func runtimeGosched() { time.Sleep(time.Millisecond) }
-
-func TestInitCommand(t *testing.T) {
-	m := &fakeModel{turns: []fakeTurn{{chunks: []*model.Chunk{text("writing")}}}}
-	s, rec := newTestSession(t, m)
-	// newTestSession writes AGENTS.md: /init refuses to overwrite it.
-	s.Prompt(context.Background(), userText("/init"))
-	if len(m.requests()) != 0 || !strings.Contains(rec.all()[0].(MessageChunk).Text, "already exists") {
-		t.Fatalf("init with AGENTS.md present: %d requests, events %#v", len(m.requests()), rec.all())
-	}
-	os.Remove(filepath.Join(s.Root(), "AGENTS.md"))
-	s.Prompt(context.Background(), userText("/init"))
-	if reqs := m.requests(); len(reqs) != 1 || !strings.Contains(lastUserText(reqs[0]), "starter AGENTS.md") {
-		t.Errorf("init did not prompt the model: %d requests", len(reqs))
-	}
-}
 
 // chattyTool writes many small pieces of output quickly.
 type chattyTool struct{ echoTool }

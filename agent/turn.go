@@ -94,23 +94,13 @@ func (s *engine) runPrompt(ctx context.Context, parts []model.Part, echo json.Ra
 	s.tellNotices(ctx)
 	s.journalPrompt(parts, echo)
 	s.journalUser(parts)
-	if text, ok := slashCommand(parts); ok && text == "/init" {
-		var refusal string
-		if parts, refusal = s.cmds.initCommand(); refusal != "" {
-			s.emit(ctx, MessageChunk{Text: refusal})
+	if text, ok := slashCommand(parts); ok && s.cmds != nil {
+		prompt, answer := s.cmds.Run(ctx, text)
+		if prompt == nil {
+			s.emit(ctx, MessageChunk{Text: answer})
 			return EndTurn, nil
 		}
-	} else if ok {
-		prompt, isFile, err := s.cmds.fileCommand(ctx, text)
-		switch {
-		case !isFile:
-			s.emit(ctx, MessageChunk{Text: s.cmds.run(ctx, text)})
-			return EndTurn, nil
-		case err != nil:
-			s.emit(ctx, MessageChunk{Text: fmt.Sprintf("Cannot run %s: %v", text, err)})
-			return EndTurn, nil
-		}
-		parts = []model.Part{{Text: prompt}}
+		parts = prompt
 	}
 	parts, refused := s.beforeAgent(ctx, parts)
 	if refused {

@@ -134,13 +134,6 @@ func (s *Session) FrameData(source, text string) string {
 	return frameData(s.dataNonce, source, text)
 }
 
-// Sources of the frames around text that reaches a prompt from outside
-// the user's own words.
-const (
-	// sourceFileCommandFile is a file a file command inserts with @{path}.
-	sourceFileCommandFile = "file_command_file"
-	// sourceFileCommandShell is what a file command's !{command} printed.
-	sourceFileCommandShell = "file_command_shell"
-	// sourceEditor is the editor context (open files, selection).
-	sourceEditor = "editor_context"
-)
+// sourceEditor is the source of the frame around the editor context
+// (open files, selection); the command layer names its own sources.
+const sourceEditor = "editor_context"

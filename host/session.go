@@ -14,6 +14,7 @@ import (
 
 	"companion/agent"
 	"companion/agent/checkpoint"
+	"companion/agent/command"
 	"companion/agent/hooks"
 	"companion/agent/memory"
 	"companion/agent/slash"
@@ -222,6 +223,7 @@ func AgentOptions(b Base) (agent.Options, error) {
 		StateDir:   filepath.Join(cfg.StateDir, "sessions", b.ID),
 		Memory:     memory.Options{FileNames: cfg.MemoryFileNames, UserDirs: cfg.MemoryDirs(getenv), Log: b.Log},
 		CompressAt: cfg.CompressionThreshold, Log: log, MaxRequests: cfg.MaxTurnRequests,
+		Commands: command.New,
 	}
 	opts.Prompt.Disable, opts.Prompt.Sandbox, opts.Prompt.SandboxNetwork = cfg.SystemPrompt.Disable, cfg.Sandbox, cfg.SandboxNetwork
 	opts.Prompt.Shell = cfg.Shell

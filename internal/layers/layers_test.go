@@ -26,7 +26,7 @@ func allowed() map[string][]string {
 		"headless":        {"agent", "agent/hooks", "agent/model", "host", "tools", "tools/mcp"},
 		"chat":            {"agent", "host", "tools"},
 		// The session host every front end shares.
-		"host": {"agent", "agent/checkpoint", "agent/hooks", "agent/memory", "agent/model",
+		"host": {"agent", "agent/checkpoint", "agent/command", "agent/hooks", "agent/memory", "agent/model",
 			"agent/model/gemini", "agent/model/openai", "agent/model/scripted", "agent/model/textproto",
 			"agent/skills", "agent/slash", "agent/store", "config", "ide", "ide/companion", "telemetry", "tools", "tools/lsp", "tools/mcp", "tools/policy",
 			"tools/sandbox", "tools/websearch"},
@@ -40,6 +40,7 @@ func allowed() map[string][]string {
 		// The core.
 		"agent": {"agent/checkpoint", "agent/hooks", "agent/memory", "agent/model", "agent/skills", "agent/slash",
 			"agent/store", "ide", "tools", "tools/builtin", "tools/mcp", "tools/policy", "tools/sandbox", "tools/shell"},
+		"agent/command":                  {"agent", "agent/checkpoint", "agent/model", "agent/skills", "agent/slash", "agent/store", "tools", "tools/sandbox"},
 		"agent/store":                    {},
 		"agent/checkpoint":               {"internal/filelock"},
 		"agent/memory":                   {"tools"},

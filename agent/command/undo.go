@@ -1,4 +1,4 @@
-package agent
+package command
 
 import (
 	"context"
@@ -24,13 +24,13 @@ func (c *commands) undo(ctx context.Context) string {
 	if err != nil || len(list) == 0 {
 		return "There is no change to undo."
 	}
-	i := undoTarget(list, c.undone.get())
+	i := undoTarget(list, c.lastUndo())
 	if i < 0 {
 		return "There is no older change to undo. `/restore` lists every checkpoint."
 	}
 	r, msg := c.restore(ctx, list[i].ID)
 	if r.Undo.ID != "" {
-		c.undone.set(undoMark{target: r.Target.ID, saved: r.Undo.ID})
+		c.setUndo(undoMark{target: r.Target.ID, saved: r.Undo.ID})
 		msg += fmt.Sprintf(" `/undo` again steps further back; `/restore %s` puts back what was there.", r.Undo.ID)
 	}
 	return msg
@@ -62,7 +62,7 @@ func (c *commands) restoreCommand(ctx context.Context, id string) string {
 		return "Checkpoints are off."
 	}
 	if id != "" {
-		c.undone.set(undoMark{})
+		c.setUndo(undoMark{})
 		r, msg := c.restore(ctx, id)
 		if r.Undo.ID != "" {
 			msg += " `/undo` puts back what was there."
@@ -94,4 +94,18 @@ func (c *commands) restore(ctx context.Context, id string) (checkpoint.Restorati
 	}
 	return r, fmt.Sprintf("Restored checkpoint `%s` (%s): %d files written, %d removed.",
 		r.Target.ID, r.Target.Label, len(r.Written), len(r.Removed))
+}
+
+// lastUndo is what the last /undo did.
+func (c *commands) lastUndo() undoMark {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.undone
+}
+
+// setUndo remembers what an /undo did; the zero mark forgets it.
+func (c *commands) setUndo(m undoMark) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.undone = m
 }

@@ -1,12 +1,14 @@
-package agent
+package command
 
 import (
 	"context"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
+	"companion/agent"
 	"companion/agent/model"
 	"companion/agent/skills"
 	"companion/agent/slash"
@@ -21,9 +23,9 @@ func skillFile(name, body string) string {
 // withSkills gives the session a catalog of a project skill (review, with
 // a resource), a user skill (explain) and a skill named like a built-in
 // command (help) and a file command (deploy), with the activate_skill
-// tool; *trusted is the workspace's trust.
-func withSkills(t *testing.T, trusted *bool) func(*Options) {
-	return func(o *Options) {
+// tool; *trusted is the workspace's trust. *cat is set to the catalog.
+func withSkills(t *testing.T, trusted *bool, cat **skills.Catalog) func(*agent.Options) {
+	return func(o *agent.Options) {
 		root := o.Roots.Primary()
 		user := t.TempDir()
 		files := map[string]string{
@@ -46,6 +48,7 @@ func withSkills(t *testing.T, trusted *bool) func(*Options) {
 			t.Fatalf("skills %v, problems %v", found, problems)
 		}
 		o.Skills = skills.NewCatalog(found, func() bool { return *trusted })
+		*cat = o.Skills
 		o.SlashCommands = []slash.Command{{Name: "deploy", Description: "Deploy", Prompt: "deploy it"}}
 		if err := o.Tools.Add(o.Skills.Tool()); err != nil {
 			t.Fatal(err)
@@ -62,10 +65,15 @@ func sklLastUser(m *fakeModel) string {
 	return lastUserText(reqs[len(reqs)-1])
 }
 
+// TestSkillCommands: each skill is a command (unless a built-in or file
+// command has its name) whose prompt is the skill, framed as data when it
+// is the project's; /skills lists them; an untrusted project's skill
+// does not run.
 func TestSkillCommands(t *testing.T) {
 	trusted := true
 	m := &fakeModel{}
-	s, rec := newTestSession(t, m, withSkills(t, &trusted))
+	var cat *skills.Catalog
+	s, rec := newTestSession(t, m, withSkills(t, &trusted, &cat))
 	var names []string
 	for _, c := range s.Commands() {
 		names = append(names, c.Name)
@@ -91,7 +99,7 @@ func TestSkillCommands(t *testing.T) {
 		{"/explain", []string{"Explain slowly.", "no further request"}, false},
 	}
 	for _, tt := range tests {
-		if r, err := s.Prompt(context.Background(), userText(tt.in)); err != nil || r != EndTurn {
+		if r, err := s.Prompt(context.Background(), userText(tt.in)); err != nil || r != agent.EndTurn {
 			t.Fatalf("%s: %q %v", tt.in, r, err)
 		}
 		got := sklLastUser(m)
@@ -100,16 +108,18 @@ func TestSkillCommands(t *testing.T) {
 				t.Errorf("%s: the model read %q, want %q in it", tt.in, got, w)
 			}
 		}
-		if framed := strings.Contains(got, `<untrusted_data_`+s.dataNonce+` source="skill:`); framed != tt.framed {
+		tag := s.FrameData("skill:x", "")
+		tag = tag[:strings.Index(tag, `source="skill:`)+len(`source="skill:`)]
+		if framed := strings.Contains(got, tag); framed != tt.framed {
 			t.Errorf("%s: framed = %v:\n%s", tt.in, framed, got)
 		}
 	}
-	if !s.opts.Skills.Activated("review") || !s.opts.Skills.Activated("explain") || s.opts.Skills.Activated("help") {
+	if !cat.Activated("review") || !cat.Activated("explain") || cat.Activated("help") {
 		t.Error("the commands did not record their activations")
 	}
 	n := len(rec.all())
 	s.Prompt(context.Background(), userText("/skills"))
-	out := rec.all()[n].(MessageChunk).Text
+	out := rec.all()[n].(agent.MessageChunk).Text
 	for _, w := range []string{"`review` (project", "`explain` (user", "Active in this session", "The help skill."} {
 		if !strings.Contains(out, w) {
 			t.Errorf("/skills lacks %q:\n%s", w, out)
@@ -119,7 +129,7 @@ func TestSkillCommands(t *testing.T) {
 	reqs := len(m.requests())
 	n = len(rec.all())
 	s.Prompt(context.Background(), userText("/review again"))
-	if got := rec.all()[n:]; len(m.requests()) != reqs || len(got) != 1 || !strings.Contains(got[0].(MessageChunk).Text, "not trusted") {
+	if got := rec.all()[n:]; len(m.requests()) != reqs || len(got) != 1 || !strings.Contains(got[0].(agent.MessageChunk).Text, "not trusted") {
 		t.Errorf("an untrusted project skill ran: %#v", got)
 	}
 }
@@ -129,13 +139,14 @@ func TestSkillCommands(t *testing.T) {
 // time only.
 func TestSkillToolAsksOnce(t *testing.T) {
 	trusted := true
-	activate := func(name string) fakeTurn {
-		return fakeTurn{chunks: []*model.Chunk{call(skills.ToolName, map[string]any{"name": name})}}
+	activate := func(name string) *model.Chunk {
+		return call(skills.ToolName, map[string]any{"name": name})
 	}
-	ok := fakeTurn{chunks: []*model.Chunk{text("ok")}}
-	m := &fakeModel{turns: []fakeTurn{activate("review"), ok, activate("review"), ok, ok, activate("explain"), ok}}
-	ask := &fakeAsker{answer: Answer{OptionID: ProceedOnce}}
-	s, _ := newTestSession(t, m, withSkills(t, &trusted), func(o *Options) { o.Asker = ask })
+	ok := text("ok")
+	m := &fakeModel{answers: []*model.Chunk{activate("review"), ok, activate("review"), ok, ok, activate("explain"), ok}}
+	ask := &fakeAsker{answer: agent.Answer{OptionID: agent.ProceedOnce}}
+	var cat *skills.Catalog
+	s, _ := newTestSession(t, m, withSkills(t, &trusted, &cat), func(o *agent.Options) { o.Asker = ask })
 	for i, step := range []struct {
 		prompt string
 		asked  int
@@ -153,7 +164,7 @@ func TestSkillToolAsksOnce(t *testing.T) {
 	// An "always" answer would be a rule for activate_skill, letting every
 	// other skill in unseen: activation offers none.
 	for _, o := range ask.asked[0].Options {
-		if o.Kind != AllowOnce && o.Kind != RejectOnce {
+		if o.Kind != agent.AllowOnce && o.Kind != agent.RejectOnce {
 			t.Errorf("activation offers %q (%v)", o.Label, o.Kind)
 		}
 	}
@@ -170,4 +181,24 @@ func TestSkillToolAsksOnce(t *testing.T) {
 	if len(outputs) != 3 || !strings.Contains(outputs[2], "Explain slowly.") || !strings.Contains(outputs[0], "Check the tests first.") {
 		t.Errorf("the activations the model read: %q", outputs)
 	}
+}
+
+// fakeAsker answers every question with answer and keeps the questions.
+type fakeAsker struct {
+	mu     sync.Mutex
+	asked  []agent.Question
+	answer agent.Answer
+}
+
+func (a *fakeAsker) Ask(_ context.Context, q agent.Question) (agent.Answer, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.asked = append(a.asked, q)
+	return a.answer, nil
+}
+
+func (a *fakeAsker) count() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return len(a.asked)
 }

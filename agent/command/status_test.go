@@ -1,10 +1,11 @@
-package agent
+package command
 
 import (
 	"context"
 	"strings"
 	"testing"
 
+	"companion/agent"
 	"companion/tools/sandbox"
 )
 
@@ -13,14 +14,14 @@ import (
 func TestStatusCommand(t *testing.T) {
 	m := &fakeModel{}
 	s, rec := newTestSession(t, m)
-	if r, err := s.Prompt(context.Background(), userText("/status")); err != nil || r != EndTurn {
+	if r, err := s.Prompt(context.Background(), userText("/status")); err != nil || r != agent.EndTurn {
 		t.Fatalf("/status: %q, %v", r, err)
 	}
 	got := rec.all()
 	if len(got) != 1 {
 		t.Fatalf("events %#v, want one message", got)
 	}
-	text := got[0].(MessageChunk).Text
+	text := got[0].(agent.MessageChunk).Text
 	for _, want := range []string{"Model: m1", "Approval mode: " + s.Mode(), "Sandbox: off", s.Root()} {
 		if !strings.Contains(text, want) {
 			t.Errorf("/status = %q, want it to hold %q", text, want)

@@ -1,10 +1,13 @@
-package agent
+package command
 
 import (
 	"context"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"companion/agent"
+	"companion/agent/store"
 )
 
 // rewindCommand is /rewind: alone it lists the earlier prompts, with a
@@ -17,27 +20,27 @@ func (c *commands) rewindCommand(ctx context.Context, arg string) string {
 	if err != nil {
 		return fmt.Sprintf("Cannot read this session's log: %v", err)
 	}
-	t := newTimeline(recs)
-	earlier := len(t.starts) - 1 // the last prompt is this /rewind
+	prompts := agent.Prompts(recs)
+	earlier := len(prompts) - 1 // the last prompt is this /rewind
 	if earlier <= 0 {
 		return "There is no earlier prompt to rewind to."
 	}
 	if arg == "" {
-		return rewindListing(t, earlier)
+		return rewindListing(prompts[:earlier])
 	}
 	n, err := strconv.Atoi(arg)
 	if err != nil || n < 0 || n >= earlier {
 		return fmt.Sprintf("Usage: /rewind <prompt number>, from 0 to %d; /rewind alone lists them.", earlier-1)
 	}
-	return c.rewindTo(ctx, t, n, earlier)
+	return c.rewindTo(ctx, recs, n, earlier)
 }
 
-// rewindListing lists the first earlier prompts of t with their numbers.
-func rewindListing(t timeline, earlier int) string {
+// rewindListing lists prompts with their numbers.
+func rewindListing(prompts []agent.PromptInfo) string {
 	var b strings.Builder
 	b.WriteString("Prompts of this session (rewind to before one with `/rewind <number>`):\n")
-	for i := range earlier {
-		fmt.Fprintf(&b, "- %d: %s\n", i, promptLine(t.prompt(i).Text))
+	for _, p := range prompts {
+		fmt.Fprintf(&b, "- %d: %s\n", p.Index, promptLine(p.Text))
 	}
 	return b.String()
 }
@@ -57,16 +60,25 @@ func promptLine(text []string) string {
 	return "(no text)"
 }
 
-// rewindTo keeps the conversation up to this /rewind as a fork, puts the
-// files back as they were before prompt n and cuts the conversation to
-// before it. Nothing is cut when the fork or the restore fails.
-func (c *commands) rewindTo(ctx context.Context, t timeline, n, current int) string {
-	forkID, err := c.cfg.forks.Fork(t.recs[:t.starts[current]])
+// rewindTo keeps the conversation up to this /rewind (prompt current of
+// recs) as a fork, puts the files back as they were before prompt n and
+// cuts the conversation to before it. Nothing is cut when the fork or the
+// restore fails.
+func (c *commands) rewindTo(ctx context.Context, recs []store.Record, n, current int) string {
+	kept, err := agent.PlanRewind(recs, current, c.s)
+	if err != nil {
+		return fmt.Sprintf("Not rewound: %v", err)
+	}
+	rw, err := agent.PlanRewind(recs, n, c.s)
+	if err != nil {
+		return fmt.Sprintf("Not rewound: %v", err)
+	}
+	forkID, err := c.cfg.forks.Fork(kept.Kept)
 	if err != nil {
 		return fmt.Sprintf("Not rewound: cannot keep the conversation as a fork: %v", err)
 	}
 	files := "no file had changed since"
-	if cp := t.checkpointFrom(t.starts[n]); cp != "" {
+	if cp := rw.Checkpoint; cp != "" {
 		if c.cfg.checkpoints == nil {
 			return "Not rewound: checkpoints are off, so the files cannot be put back."
 		}
@@ -83,8 +95,8 @@ func (c *commands) rewindTo(ctx context.Context, t timeline, n, current int) str
 			files += fmt.Sprintf(" (`/restore %s` puts them back)", r.Undo.ID)
 		}
 	}
-	c.s.RewindHistory(n, t.recs[:t.starts[n]])
-	c.undone.set(undoMark{})
+	c.s.RewindHistory(rw)
+	c.setUndo(undoMark{})
 	return fmt.Sprintf("Rewound to before prompt %d (%s): %s. The conversation as it was is kept as session `%s`.",
-		n, promptLine(t.prompt(n).Text), files, forkID)
+		n, promptLine(rw.Prompt.Text), files, forkID)
 }

@@ -1,18 +1,20 @@
-package agent
+package command
 
 import (
 	"context"
 	"fmt"
 	"strings"
+
+	"companion/agent"
 )
 
 // mcpCommands are the MCP servers' prompts as slash commands
 // (server:prompt).
-func (c *commands) mcpCommands() []Command {
+func (c *commands) mcpCommands() []agent.Command {
 	if c.cfg.mcp == nil {
 		return nil
 	}
-	var out []Command
+	var out []agent.Command
 	for _, p := range c.cfg.mcp.Prompts() {
 		hint := ""
 		if len(p.Arguments) > 0 {
@@ -26,7 +28,7 @@ func (c *commands) mcpCommands() []Command {
 		if desc == "" {
 			desc = "Prompt " + p.Name + " from MCP server " + p.Server
 		}
-		out = append(out, Command{Name: p.Server + ":" + p.Name, Description: desc, Hint: hint})
+		out = append(out, agent.Command{Name: p.Server + ":" + p.Name, Description: desc, Hint: hint})
 	}
 	return out
 }

@@ -1,4 +1,4 @@
-package agent
+package command
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"companion/agent"
 	"companion/agent/model"
 	"companion/agent/slash"
 	"companion/tools"
@@ -16,7 +17,7 @@ import (
 // no such command.
 func (c *commands) fileCommand(ctx context.Context, text string) (string, bool, error) {
 	name, args, _ := strings.Cut(strings.TrimPrefix(text, "/"), " ")
-	if slices.ContainsFunc(c.builtinCommands(), func(b Command) bool { return b.Name == name }) {
+	if slices.ContainsFunc(c.builtinCommands(), func(b agent.Command) bool { return b.Name == name }) {
 		return "", false, nil // built-in commands cannot be shadowed
 	}
 	i := slices.IndexFunc(c.cfg.slash, func(f slash.Command) bool { return f.Name == name })
@@ -29,6 +30,15 @@ func (c *commands) fileCommand(ctx context.Context, text string) (string, bool, 
 	prompt, err := slash.Expand(ctx, c.cfg.slash[i], strings.TrimSpace(args), &slashEnv{c: c})
 	return prompt, true, err
 }
+
+// Sources of the data frames around what file commands insert (see
+// Session.FrameData).
+const (
+	// sourceFile is a file a file command inserts with @{path}.
+	sourceFile = "file_command_file"
+	// sourceShell is what a file command's !{command} printed.
+	sourceShell = "file_command_shell"
+)
 
 // slashEnv gives file commands the session's files and shell, under the
 // same confinement and policy as the model's tools.
@@ -48,7 +58,7 @@ func (e *slashEnv) ReadFile(ctx context.Context, path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return e.c.s.FrameData(sourceFileCommandFile, text), nil
+	return e.c.s.FrameData(sourceFile, text), nil
 }
 
 // RunShell runs !{command} as a run_shell_command call: shown to the user,
@@ -66,7 +76,7 @@ func (e *slashEnv) RunShell(ctx context.Context, command string) (string, error)
 	if res.IsError {
 		return "", errors.New(firstLine(res.Text))
 	}
-	return e.c.s.FrameData(sourceFileCommandShell, shellOutput(res)), nil
+	return e.c.s.FrameData(sourceShell, shellOutput(res)), nil
 }
 
 // shellOutput is the command's output from the shell tool's answer: the
@@ -85,10 +95,10 @@ func firstLine(s string) string {
 }
 
 // fileCommandList is the file commands as Commands, for the editor.
-func (c *commands) fileCommandList() []Command {
-	var out []Command
+func (c *commands) fileCommandList() []agent.Command {
+	var out []agent.Command
 	for _, f := range c.cfg.slash {
-		out = append(out, Command{Name: f.Name, Description: f.Description, Hint: f.Hint})
+		out = append(out, agent.Command{Name: f.Name, Description: f.Description, Hint: f.Hint})
 	}
 	return out
 }

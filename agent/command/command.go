@@ -1,12 +1,15 @@
-package agent
+package command
 
 import (
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 
+	"companion/agent"
 	"companion/agent/model"
 	"companion/agent/skills"
 	"companion/agent/slash"
@@ -14,35 +17,34 @@ import (
 	"companion/tools/sandbox"
 )
 
-// commands is the session's command layer: the built-in slash commands,
+// commands is a session's command layer: the built-in slash commands,
 // declared once in builtinTable, and the commands defined in files, by
-// skills and by MCP servers. The turn engine hands it every prompt that
-// starts with a slash. It holds the session and drives it through its
-// exported methods only, as a front end would (TestSessionFacade checks
-// that); what else it needs it is given when the session is built
-// (commandConfig) or keeps itself (undone).
+// skills and by MCP servers. It holds the session and drives it through
+// its exported methods, as a front end would; what else it needs it is
+// given when the session is built (config) or keeps itself (undone).
 type commands struct {
-	s   *Session
-	cfg commandConfig
-	// undone is what the last /undo did (zero after a /restore or
-	// /rewind), so a second /undo steps further back.
-	undone locked[undoMark]
+	s   *agent.Session
+	cfg config
+	// mu guards undone, what the last /undo did (zero after a /restore
+	// or /rewind), so a second /undo steps further back.
+	mu     sync.Mutex
+	undone undoMark
 }
 
-// commandConfig is what the command layer uses of the session's Options:
-// set by NewSession and never changed after.
-type commandConfig struct {
+// config is what the command layer uses of the session's options: set by
+// New and never changed after.
+type config struct {
 	// roots, files and tools serve file commands' @{path} and !{cmd}.
 	roots *tools.Roots
 	files tools.Files
 	tools *tools.Registry
 	// slash are the commands defined in files.
 	slash []slash.Command
-	// skills, mcp, checkpoints and forks are those of Options (may be nil).
+	// skills, mcp, checkpoints and forks are those of the options (may be nil).
 	skills      *skills.Catalog
-	mcp         MCPServers
-	checkpoints Checkpointer
-	forks       Forker
+	mcp         agent.MCPServers
+	checkpoints agent.Checkpointer
+	forks       agent.Forker
 	// memoryDirs are the user's config folders; /memory add writes to the first.
 	memoryDirs []string
 	// acceptSettings is Options.AcceptSettings.
@@ -55,9 +57,10 @@ type commandConfig struct {
 	languageServers func() []string
 }
 
-// newCommands builds the command layer of s from its options.
-func newCommands(s *Session, opts Options) *commands {
-	return &commands{s: s, cfg: commandConfig{
+// New builds the command layer of session s from the options it was
+// built with; it is what Options.Commands is set to.
+func New(s *agent.Session, opts agent.Options) agent.CommandLayer {
+	return &commands{s: s, cfg: config{
 		roots: opts.Roots, files: opts.Files, tools: opts.Tools, slash: opts.SlashCommands,
 		skills: opts.Skills, mcp: opts.MCP, checkpoints: opts.Checkpoints, forks: opts.Forks,
 		memoryDirs: opts.Memory.UserDirs, acceptSettings: opts.AcceptSettings,
@@ -66,10 +69,34 @@ func newCommands(s *Session, opts Options) *commands {
 	}}
 }
 
+// List is the commands the session offers: the built-in ones, then those
+// defined in files, by skills and by MCP servers.
+func (c *commands) List() []agent.Command {
+	return slices.Concat(c.builtinCommands(), c.fileCommandList(), c.skillCommandList(), c.mcpCommands())
+}
+
+// Run takes a prompt that starts with a slash: /init, a file command, a
+// skill or an MCP prompt become the prompt they stand for; a built-in
+// command is answered here, and so is a command that cannot run (why not)
+// or that does not exist.
+func (c *commands) Run(ctx context.Context, text string) ([]model.Part, string) {
+	if text == "/init" {
+		return c.initCommand()
+	}
+	prompt, ok, err := c.fileCommand(ctx, text)
+	switch {
+	case !ok:
+		return nil, c.run(ctx, text)
+	case err != nil:
+		return nil, fmt.Sprintf("Cannot run %s: %v", text, err)
+	}
+	return []model.Part{{Text: prompt}}, ""
+}
+
 // builtinCmd is one built-in slash command: what the editor's command list
 // and /help show, and what running it answers.
 type builtinCmd struct {
-	Command
+	agent.Command
 	// offered reports whether the session offers the command; nil means
 	// always.
 	offered func(c *commands) bool
@@ -81,48 +108,48 @@ type builtinCmd struct {
 // and the dispatch of run both read it.
 func builtinTable() []builtinCmd {
 	return []builtinCmd{
-		{Command{Name: "help", Description: "Show the commands and tools companion offers"}, nil,
+		{agent.Command{Name: "help", Description: "Show the commands and tools companion offers"}, nil,
 			func(c *commands, _ context.Context, _ string) string { return c.helpText() }},
-		{Command{Name: "tools", Description: "List the tools the model may call"}, nil,
+		{agent.Command{Name: "tools", Description: "List the tools the model may call"}, nil,
 			func(c *commands, _ context.Context, _ string) string { return c.toolsText() }},
-		{Command{Name: "clear", Description: "Forget this conversation and start afresh"}, nil,
+		{agent.Command{Name: "clear", Description: "Forget this conversation and start afresh"}, nil,
 			func(c *commands, _ context.Context, _ string) string {
 				c.s.ClearHistory()
 				return "Conversation cleared."
 			}},
-		{Command{Name: "compress", Description: "Summarise the conversation so far to free context"}, nil,
+		{agent.Command{Name: "compress", Description: "Summarise the conversation so far to free context"}, nil,
 			func(c *commands, ctx context.Context, _ string) string { return c.s.Compress(ctx) }},
-		{Command{Name: "model", Description: "Show or switch the model", Hint: "model name"}, nil,
+		{agent.Command{Name: "model", Description: "Show or switch the model", Hint: "model name"}, nil,
 			func(c *commands, _ context.Context, arg string) string { return c.modelCommand(arg) }},
-		{Command{Name: "mode", Description: "Show or switch the approval mode", Hint: "default | auto_edit | yolo | plan"}, nil,
+		{agent.Command{Name: "mode", Description: "Show or switch the approval mode", Hint: "default | auto_edit | yolo | plan"}, nil,
 			(*commands).modeCommand},
-		// /init is a prompt to the model; runPrompt turns it into one.
-		{Command{Name: "init", Description: "Look at the project and write a starter AGENTS.md"}, nil, nil},
-		{Command{Name: "stats", Description: "Show requests, tokens, time and tool calls, per model and per tool"}, nil,
-			func(c *commands, _ context.Context, _ string) string { return StatsText(c.s.Stats()) }},
-		{Command{Name: "mcp", Description: "Show the MCP servers, their state and tools; auth NAME authorises one", Hint: "auth NAME"}, nil,
+		// /init is a prompt to the model; Run turns it into one.
+		{agent.Command{Name: "init", Description: "Look at the project and write a starter AGENTS.md"}, nil, nil},
+		{agent.Command{Name: "stats", Description: "Show requests, tokens, time and tool calls, per model and per tool"}, nil,
+			func(c *commands, _ context.Context, _ string) string { return agent.StatsText(c.s.Stats()) }},
+		{agent.Command{Name: "mcp", Description: "Show the MCP servers, their state and tools; auth NAME authorises one", Hint: "auth NAME"}, nil,
 			(*commands).mcpCommand},
-		{Command{Name: "memory", Description: "Show, add to or reload the instruction files", Hint: "show | add <fact> | refresh"}, nil,
+		{agent.Command{Name: "memory", Description: "Show, add to or reload the instruction files", Hint: "show | add <fact> | refresh"}, nil,
 			(*commands).memoryCommand},
-		{Command{Name: "undo", Description: "Undo the last file change (again: the change before it)"}, nil,
+		{agent.Command{Name: "undo", Description: "Undo the last file change (again: the change before it)"}, nil,
 			func(c *commands, ctx context.Context, _ string) string { return c.undo(ctx) }},
-		{Command{Name: "restore", Description: "List checkpoints, or restore one", Hint: "checkpoint id"}, nil,
+		{agent.Command{Name: "restore", Description: "List checkpoints, or restore one", Hint: "checkpoint id"}, nil,
 			(*commands).restoreCommand},
-		{Command{Name: "rewind", Description: "List the prompts, or go back to before one (files too)", Hint: "prompt number"}, nil,
+		{agent.Command{Name: "rewind", Description: "List the prompts, or go back to before one (files too)", Hint: "prompt number"}, nil,
 			(*commands).rewindCommand},
-		{Command{Name: "status", Description: "Show the model, approval mode, command sandbox and folders"}, nil,
+		{agent.Command{Name: "status", Description: "Show the model, approval mode, command sandbox and folders"}, nil,
 			func(c *commands, _ context.Context, _ string) string { return c.statusText() }},
-		{Command{Name: "skills", Description: "List the skills the model may activate"}, nil,
+		{agent.Command{Name: "skills", Description: "List the skills the model may activate"}, nil,
 			func(c *commands, _ context.Context, _ string) string { return c.skillsListing() }},
-		{Command{Name: "accept-settings", Description: "Accept this project's new or changed settings for new sessions"},
+		{agent.Command{Name: "accept-settings", Description: "Accept this project's new or changed settings for new sessions"},
 			func(c *commands) bool { return c.cfg.acceptSettings != nil },
 			func(c *commands, _ context.Context, _ string) string { return c.acceptSettings() }},
 	}
 }
 
 // builtinCommands lists the built-in commands this session offers.
-func (c *commands) builtinCommands() []Command {
-	var cmds []Command
+func (c *commands) builtinCommands() []agent.Command {
+	var cmds []agent.Command
 	for _, b := range builtinTable() {
 		if b.offered == nil || b.offered(c) {
 			cmds = append(cmds, b.Command)
@@ -190,7 +217,7 @@ func (c *commands) modeCommand(ctx context.Context, arg string) string {
 	if arg == "" {
 		return fmt.Sprintf("Mode: %s. Available: default, auto_edit, yolo, plan.", c.s.Mode())
 	}
-	if !validMode(arg) {
+	if !slices.ContainsFunc(agent.Modes(), func(m agent.Mode) bool { return m.ID == arg }) {
 		return fmt.Sprintf("Unknown mode %q. Available: default, auto_edit, yolo, plan.", arg)
 	}
 	if err := c.s.AnnounceMode(ctx, arg); err != nil {

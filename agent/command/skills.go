@@ -1,10 +1,11 @@
-package agent
+package command
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 
+	"companion/agent"
 	"companion/agent/skills"
 	"companion/agent/slash"
 )
@@ -36,20 +37,20 @@ func (c *commands) skillCommand(name, args string) (string, bool, error) {
 // skillCommandList is the skills as commands, for the editor. A built-in
 // or file command of the same name wins, so such a skill is left out (the
 // model can still activate it).
-func (c *commands) skillCommandList() []Command {
-	var out []Command
+func (c *commands) skillCommandList() []agent.Command {
+	var out []agent.Command
 	for _, sk := range c.cfg.skills.All() {
 		if c.commandTaken(sk.Name) {
 			continue
 		}
-		out = append(out, Command{Name: sk.Name, Description: "Skill: " + sk.Description, Hint: "request"})
+		out = append(out, agent.Command{Name: sk.Name, Description: "Skill: " + sk.Description, Hint: "request"})
 	}
 	return out
 }
 
 // commandTaken reports whether a built-in or file command is called name.
 func (c *commands) commandTaken(name string) bool {
-	return slices.ContainsFunc(c.builtinCommands(), func(b Command) bool { return b.Name == name }) ||
+	return slices.ContainsFunc(c.builtinCommands(), func(b agent.Command) bool { return b.Name == name }) ||
 		slices.ContainsFunc(c.cfg.slash, func(f slash.Command) bool { return f.Name == name })
 }
 

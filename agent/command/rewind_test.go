@@ -1,0 +1,225 @@
+package command
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"companion/agent"
+	"companion/agent/checkpoint"
+	"companion/agent/model"
+	"companion/agent/store"
+	"companion/tools"
+)
+
+// TestRewindCommandRestoresFilesAndCutsHistory: /rewind lists the
+// prompts; /rewind N puts the files back as before prompt N, cuts the
+// conversation there (live and on reload) and keeps the cut part as a
+// fork; numbering goes on from the cut.
+func TestRewindCommandRestoresFilesAndCutsHistory(t *testing.T) {
+	m := &fakeModel{answers: slices.Concat(editTurns("v1"), editTurns("v2"))}
+	s, rec, j, f := rewindSession(t, m)
+	prompt(t, s, "first edit")
+	prompt(t, s, "second edit")
+	if got := readA(t, s); got != "v2" {
+		t.Fatalf("a.txt = %q before the rewind, want v2", got)
+	}
+	prompt(t, s, "/rewind")
+	if got := rec.lastMessage(); !strings.Contains(got, "- 0: first edit\n- 1: second edit\n") {
+		t.Errorf("/rewind listed %q", got)
+	}
+	prompt(t, s, "/rewind 1")
+	if got := readA(t, s); got != "v1" {
+		t.Errorf("a.txt = %q after /rewind 1, want v1 (as after prompt 0)", got)
+	}
+	// The cut part is kept as a fork: both edits and the /rewind listing.
+	if len(f.forks) != 1 {
+		t.Fatalf("forks = %d, want 1", len(f.forks))
+	}
+	if got := agent.Prompts(f.forks["fork-1"]); len(got) != 3 || got[1].Text[0] != "second edit" {
+		t.Errorf("fork's prompts = %+v, want the two edits and /rewind", got)
+	}
+	// A reload replays one user message, and the session, live or
+	// reloaded, sends the model the first prompt only before the next.
+	restored, events, err := agent.Restore(agent.Options{ID: "s1", Roots: roots(t, s), Model: m, ModelName: "m1",
+		Tools: tools.NewRegistry(diskEditTool{}), Sink: &recorder{}}, j.records())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(restored.Close)
+	var replayed []string
+	for _, ev := range events {
+		if u, ok := ev.(agent.UserChunk); ok {
+			replayed = append(replayed, u.Text)
+		}
+	}
+	if strings.Join(replayed, "|") != "first edit" {
+		t.Errorf("replayed user chunks = %q, want the first prompt only", replayed)
+	}
+	for name, sess := range map[string]*agent.Session{"live": s, "reloaded": restored} {
+		prompt(t, sess, "next")
+		reqs := m.requests()
+		if got := userTexts(reqs[len(reqs)-1].Contents); strings.Join(got, "|") != "first edit|next" {
+			t.Errorf("%s: the model read the user texts %q, want the first prompt and the next", name, got)
+		}
+	}
+	// Prompt numbering continues from the cut: /rewind 0 is still the first.
+	prompt(t, s, "/rewind 0")
+	if got := readA(t, s); got != "v0" {
+		t.Errorf("a.txt = %q after /rewind 0, want the original v0", got)
+	}
+	if got := agent.Prompts(j.records()); len(got) != 0 {
+		t.Errorf("prompts after /rewind 0 = %+v, want none", got)
+	}
+}
+
+// TestRewindCommandRefusals: /rewind with nothing to go back to, or a
+// number out of range, changes nothing.
+func TestRewindCommandRefusals(t *testing.T) {
+	s, rec, _, f := rewindSession(t, &fakeModel{answers: editTurns("v1")})
+	prompt(t, s, "/rewind")
+	if got := rec.lastMessage(); !strings.Contains(got, "no earlier prompt") {
+		t.Errorf("/rewind on a fresh session said %q", got)
+	}
+	prompt(t, s, "edit")
+	prompt(t, s, "/rewind 7")
+	if got := rec.lastMessage(); !strings.Contains(got, "Usage") || readA(t, s) != "v1" || len(f.forks) != 0 {
+		t.Errorf("/rewind 7 said %q, a.txt %q, forks %d; want usage and nothing changed", got, readA(t, s), len(f.forks))
+	}
+}
+
+// rewindSession is a yolo session with a journal, a forker and file
+// checkpoints, whose a.txt holds "v0".
+func rewindSession(t *testing.T, m *fakeModel) (*agent.Session, *recorder, *memJournal, *memForker) {
+	t.Helper()
+	j := &memJournal{}
+	f := &memForker{j: j}
+	s, rec := newTestSession(t, m, func(o *agent.Options) {
+		cps, err := checkpoint.Open(t.TempDir(), o.Roots.Primary(), nil, checkpoint.WithoutGit())
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.Tools, o.Mode, o.Journal, o.Forks, o.Checkpoints = tools.NewRegistry(diskEditTool{}), agent.ModeYolo, j, f, cps
+		o.Now = time.Now
+	})
+	if err := os.WriteFile(filepath.Join(s.Root(), "a.txt"), []byte("v0"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return s, rec, j, f
+}
+
+// roots are the session's roots as tools.Roots.
+func roots(t *testing.T, s *agent.Session) *tools.Roots {
+	t.Helper()
+	all := s.Roots()
+	r, err := tools.NewRoots(all[0], all[1:]...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func readA(t *testing.T, s *agent.Session) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(s.Root(), "a.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// editTurns are the model's answers to one prompt that writes text to a.txt.
+func editTurns(text string) []*model.Chunk {
+	return []*model.Chunk{call("disk_edit", map[string]any{"Path": "a.txt", "Text": text}),
+		{Parts: []model.Part{{Text: "Wrote " + text + "."}}}}
+}
+
+// userTexts are the user turns' texts of a history.
+func userTexts(cs []model.Content) []string {
+	var out []string
+	for _, c := range cs {
+		for _, p := range c.Parts {
+			if c.Role == model.RoleUser && p.Text != "" && p.FunctionResponse == nil {
+				out = append(out, p.Text)
+			}
+		}
+	}
+	return out
+}
+
+// diskEditTool writes its Text to Path under the root: a change the
+// checkpoint step saves before.
+type diskEditTool struct{}
+
+func (diskEditTool) Name() string            { return "disk_edit" }
+func (diskEditTool) Description() string     { return "Write a file." }
+func (diskEditTool) Kind() tools.Kind        { return tools.KindEdit }
+func (diskEditTool) Schema() json.RawMessage { return json.RawMessage(`{"type":"object"}`) }
+func (diskEditTool) Prepare(env *tools.Env, args json.RawMessage) (tools.Invocation, error) {
+	var p struct{ Path, Text string }
+	if err := json.Unmarshal(args, &p); err != nil {
+		return nil, err
+	}
+	return &diskEdit{path: filepath.Join(env.Roots.Primary(), p.Path), text: p.Text}, nil
+}
+
+type diskEdit struct{ path, text string }
+
+func (c *diskEdit) Title() string               { return "Write " + c.path }
+func (c *diskEdit) Locations() []tools.Location { return []tools.Location{{Path: c.path}} }
+func (c *diskEdit) Confirmation(context.Context) (*tools.Confirmation, error) {
+	return &tools.Confirmation{Type: tools.ConfirmEdit, Path: c.path, NewText: c.text}, nil
+}
+func (c *diskEdit) Execute(context.Context, tools.Output) (*tools.Result, error) {
+	if err := os.WriteFile(c.path, []byte(c.text), 0o644); err != nil {
+		return nil, err
+	}
+	return &tools.Result{Text: "wrote " + c.path}, nil
+}
+
+// memJournal is a Journal in memory.
+type memJournal struct {
+	mu   sync.Mutex
+	recs []store.Record
+}
+
+func (j *memJournal) Append(recs ...store.Record) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.recs = append(j.recs, recs...)
+	return nil
+}
+func (j *memJournal) Sync() error           { return nil }
+func (j *memJournal) SetTitle(string) error { return nil }
+
+func (j *memJournal) records() []store.Record {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return slices.Clone(j.recs)
+}
+
+// memForker is a Forker over a memJournal, keeping forks in memory.
+type memForker struct {
+	j     *memJournal
+	mu    sync.Mutex
+	forks map[string][]store.Record
+}
+
+func (f *memForker) Records() ([]store.Record, error) { return f.j.records(), nil }
+func (f *memForker) Fork(recs []store.Record) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.forks == nil {
+		f.forks = map[string][]store.Record{}
+	}
+	id := fmt.Sprintf("fork-%d", len(f.forks)+1)
+	f.forks[id] = append([]store.Record(nil), recs...)
+	return id, nil
+}
