@@ -98,15 +98,6 @@ func writeA(t *testing.T, s *Session, text string) {
 	}
 }
 
-func readA(t *testing.T, s *Session) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(s.Root(), "a.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
 func mustPrompt(t *testing.T, s *Session, text string) {
 	t.Helper()
 	if _, err := s.Prompt(context.Background(), userText(text)); err != nil {
