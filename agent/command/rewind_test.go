@@ -1,8 +1,6 @@
 package command
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,6 +15,7 @@ import (
 	"companion/agent/model"
 	"companion/agent/store"
 	"companion/tools"
+	"companion/tools/builtin"
 )
 
 // TestRewindCommandRestoresFilesAndCutsHistory: /rewind lists the
@@ -49,7 +48,7 @@ func TestRewindCommandRestoresFilesAndCutsHistory(t *testing.T) {
 	// A reload replays one user message, and the session, live or
 	// reloaded, sends the model the first prompt only before the next.
 	restored, events, err := agent.Restore(agent.Options{ID: "s1", Roots: roots(t, s), Model: m, ModelName: "m1",
-		Tools: tools.NewRegistry(diskEditTool{}), Sink: &recorder{}}, j.records())
+		Tools: tools.NewRegistry(builtin.Editing(builtin.EditOptions{})...), Sink: &recorder{}}, j.records())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +105,7 @@ func rewindSession(t *testing.T, m *fakeModel) (*agent.Session, *recorder, *memJ
 		if err != nil {
 			t.Fatal(err)
 		}
-		o.Tools, o.Mode, o.Journal, o.Forks, o.Checkpoints = tools.NewRegistry(diskEditTool{}), agent.ModeYolo, j, f, cps
+		o.Tools, o.Mode, o.Journal, o.Forks, o.Checkpoints = tools.NewRegistry(builtin.Editing(builtin.EditOptions{})...), agent.ModeYolo, j, f, cps
 		o.Now = time.Now
 	})
 	if err := os.WriteFile(filepath.Join(s.Root(), "a.txt"), []byte("v0"), 0o644); err != nil {
@@ -137,7 +136,7 @@ func readA(t *testing.T, s *agent.Session) string {
 
 // editTurns are the model's answers to one prompt that writes text to a.txt.
 func editTurns(text string) []*model.Chunk {
-	return []*model.Chunk{call("disk_edit", map[string]any{"Path": "a.txt", "Text": text}),
+	return []*model.Chunk{call("write_file", map[string]any{"file_path": "a.txt", "content": text}),
 		{Parts: []model.Part{{Text: "Wrote " + text + "."}}}}
 }
 
@@ -152,36 +151,6 @@ func userTexts(cs []model.Content) []string {
 		}
 	}
 	return out
-}
-
-// diskEditTool writes its Text to Path under the root: a change the
-// checkpoint step saves before.
-type diskEditTool struct{}
-
-func (diskEditTool) Name() string            { return "disk_edit" }
-func (diskEditTool) Description() string     { return "Write a file." }
-func (diskEditTool) Kind() tools.Kind        { return tools.KindEdit }
-func (diskEditTool) Schema() json.RawMessage { return json.RawMessage(`{"type":"object"}`) }
-func (diskEditTool) Prepare(env *tools.Env, args json.RawMessage) (tools.Invocation, error) {
-	var p struct{ Path, Text string }
-	if err := json.Unmarshal(args, &p); err != nil {
-		return nil, err
-	}
-	return &diskEdit{path: filepath.Join(env.Roots.Primary(), p.Path), text: p.Text}, nil
-}
-
-type diskEdit struct{ path, text string }
-
-func (c *diskEdit) Title() string               { return "Write " + c.path }
-func (c *diskEdit) Locations() []tools.Location { return []tools.Location{{Path: c.path}} }
-func (c *diskEdit) Confirmation(context.Context) (*tools.Confirmation, error) {
-	return &tools.Confirmation{Type: tools.ConfirmEdit, Path: c.path, NewText: c.text}, nil
-}
-func (c *diskEdit) Execute(context.Context, tools.Output) (*tools.Result, error) {
-	if err := os.WriteFile(c.path, []byte(c.text), 0o644); err != nil {
-		return nil, err
-	}
-	return &tools.Result{Text: "wrote " + c.path}, nil
 }
 
 // memJournal is a Journal in memory.
