@@ -110,7 +110,7 @@ type Options struct {
 	// shared with the sandboxes that run commands); nil probes on its own.
 	SandboxProber *sandbox.Prober
 	// Skills are the session's Agent Skills: the /skill-name commands and
-	// /skills (skills.go); the caller also adds the catalog's activate_skill
+	// /skills (agent/command); the caller also adds the catalog's activate_skill
 	// tool to Tools. Nil means none.
 	Skills *skills.Catalog
 	// Diagnostics are the language servers' diagnostics after an edit,
