@@ -1,0 +1,145 @@
+package mcpclient
+
+import (
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+)
+
+// NewStdio is the stdio transport over a server's output (r) and input
+// (w), such as a child process's pipes: mcp-go's, with the end of r
+// reported as a lost connection. Close closes w, and r when it is an
+// io.Closer.
+func NewStdio(r io.Reader, w io.WriteCloser) Transport {
+	s := &stdio{}
+	s.in = &watchedReader{r: r, s: s}
+	s.Stdio = transport.NewIO(s.in, w, nil)
+	return s
+}
+
+// stdio is mcp-go's stdio transport, told when the server's output ends.
+type stdio struct {
+	*transport.Stdio
+	in     *watchedReader
+	closed atomic.Bool
+
+	mu   sync.Mutex
+	lost func(error)
+}
+
+// SetConnectionLostHandler is how mcp-go's client learns of a loss.
+func (s *stdio) SetConnectionLostHandler(f func(error)) {
+	s.mu.Lock()
+	s.lost = f
+	s.mu.Unlock()
+}
+
+// Close closes the server's input and output.
+func (s *stdio) Close() error {
+	s.closed.Store(true)
+	err := s.Stdio.Close()
+	if c, ok := s.in.r.(io.Closer); ok {
+		_ = c.Close()
+	}
+	return err
+}
+
+// ended reports the end of the server's output unless Close caused it.
+func (s *stdio) ended(err error) {
+	if s.closed.Load() {
+		return
+	}
+	s.mu.Lock()
+	f := s.lost
+	s.mu.Unlock()
+	if f != nil {
+		f(err)
+	}
+}
+
+// watchedReader tells its transport when reading the server's output
+// fails or ends.
+type watchedReader struct {
+	r    io.Reader
+	s    *stdio
+	once sync.Once
+}
+
+func (w *watchedReader) Read(p []byte) (int, error) {
+	n, err := w.r.Read(p)
+	if err != nil {
+		w.once.Do(func() {
+			if errors.Is(err, io.EOF) {
+				err = errors.New("the server closed its output")
+			}
+			w.s.ended(err)
+		})
+	}
+	return n, err
+}
+
+// HTTPOptions configure the HTTP transports.
+type HTTPOptions struct {
+	// Headers are sent with every request (such as an API key).
+	Headers map[string]string
+	// Client makes the requests (http.DefaultClient when nil); its
+	// transport may add authorization.
+	Client *http.Client
+	// Listen keeps Streamable HTTP's standalone GET stream open on
+	// connections of the handshake era, where server notifications
+	// (tools/list_changed…) arrive.
+	Listen bool
+	// Log receives the transport's log lines (nothing when nil).
+	Log *slog.Logger
+}
+
+func (o HTTPOptions) client() *http.Client {
+	if o.Client != nil {
+		return o.Client
+	}
+	return http.DefaultClient
+}
+
+func (o HTTPOptions) log() *slog.Logger {
+	if o.Log != nil {
+		return o.Log
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+// NewStreamableHTTP is mcp-go's Streamable HTTP transport to url.
+func NewStreamableHTTP(url string, o HTTPOptions) (Transport, error) {
+	opts := []transport.StreamableHTTPCOption{
+		transport.WithHTTPBasicClient(o.client()),
+		transport.WithHTTPHeaders(o.Headers),
+		transport.WithHTTPLogger(o.log()),
+	}
+	if !o.Listen {
+		return transport.NewStreamableHTTP(url, opts...)
+	}
+	tr, err := transport.NewStreamableHTTP(url, append(opts, transport.WithContinuousListening())...)
+	if err != nil {
+		return nil, err
+	}
+	return listening{tr}, nil
+}
+
+// listening is a Streamable HTTP transport that keeps the GET stream
+// open on handshake-era connections and still lets the client discover:
+// mcp-go opens that stream only once a handshake settled on an older
+// version, but by default a transport asked to listen rules discovery out.
+type listening struct{ *transport.StreamableHTTP }
+
+// RequiresLegacyProtocol lets the client try server/discover first.
+func (listening) RequiresLegacyProtocol() bool { return false }
+
+// NewSSE is mcp-go's legacy HTTP+SSE transport; url is the SSE endpoint.
+func NewSSE(url string, o HTTPOptions) (Transport, error) {
+	return transport.NewSSE(url, transport.WithHTTPClient(o.client()),
+		transport.WithHeaders(o.Headers), transport.WithSSELogger(o.log()))
+}
