@@ -58,6 +58,16 @@
 // _companion/ide/contextUpdate notification), "rewind" and "fork" (the
 // methods below), "sandbox" (the command sandbox, when one is on).
 //
+// session/load replays, beside the updates the session sent live, what
+// only the live turn said (ACP has no update for either): each permission
+// answer as a tool_call_update of its call carrying only
+// _meta.companion.permission = {"title", "options", "optionId"} (no
+// optionId: dismissed or cancelled), and each turn that did not end
+// plainly as a session_info_update carrying only _meta.companion.turnEnd =
+// {"stopReason", "error"}. A replayed command that ran in an editor
+// terminal names no terminal (it is gone): its last update carries the
+// output and exit status as text.
+//
 // _companion/session/rewind, params
 //
 //	{"sessionId": S, "prompt": N, "restoreFiles": true|false}

@@ -204,6 +204,10 @@ func toUpdate(ev agent.Event) (SessionUpdate, bool) {
 		return SessionUpdate{Plan: plan(ev.Entries)}, true
 	case agent.ModeChanged:
 		return SessionUpdate{CurrentModeUpdate: &CurrentModeUpdate{CurrentModeID: SessionModeID(ev.ID)}}, true
+	case agent.PermissionAnswered:
+		return answeredUpdate(ev), true
+	case agent.TurnEnded:
+		return turnEndUpdate(ev), true
 	}
 	return SessionUpdate{}, false
 }
@@ -224,7 +228,10 @@ func toolCallUpdate(ev agent.ToolCallUpdated) *ToolCallUpdate {
 		return up
 	}
 	if d := ev.Diff; d != nil {
-		up.Content = append(up.Content, DiffContent(d.Path, d.OldText, d.NewText))
+		up.Content = append(up.Content, EditContent(d.Path, d.OldText, d.NewText))
+	}
+	for _, d := range ev.More {
+		up.Content = append(up.Content, EditContent(d.Path, d.OldText, d.NewText))
 	}
 	if ev.Text != "" {
 		up.Content = append(up.Content, ToolContent(TextBlock(ev.Text)))
@@ -269,7 +276,11 @@ func confirmContent(c *tools.Confirmation) []ToolCallContent {
 	}
 	switch c.Type {
 	case tools.ConfirmEdit:
-		return []ToolCallContent{DiffContent(c.Path, c.OldText, c.NewText)}
+		out := []ToolCallContent{EditContent(c.Path, c.OldText, c.NewText)}
+		for _, d := range c.More {
+			out = append(out, EditContent(d.Path, d.OldText, d.NewText))
+		}
+		return out
 	case tools.ConfirmExec:
 		fence := "```"
 		for strings.Contains(c.Command, fence) {

@@ -84,3 +84,38 @@ func TestNoticeLine(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayOnlyUpdates checks the wire form of what only a replay sends:
+// a permission answer on its call's tool_call_update and a turn end on a
+// session_info_update, both in _meta.companion.
+func TestReplayOnlyUpdates(t *testing.T) {
+	opts := []agent.Option{{ID: agent.ProceedOnce, Label: "Allow this time", Kind: agent.AllowOnce}, {ID: agent.RejectOnceID, Label: "Reject", Kind: agent.RejectOnce}}
+	for _, tt := range []struct {
+		name string
+		ev   agent.Event
+		want string
+	}{
+		{"answered", agent.PermissionAnswered{CallID: "call_1", Title: "Edit a.txt", Options: opts, OptionID: agent.ProceedOnce},
+			`{"sessionUpdate":"tool_call_update","toolCallId":"call_1","_meta":{"companion":{"permission":{"optionId":"proceed_once","options":[{"optionId":"proceed_once","name":"Allow this time","kind":"allow_once"},{"optionId":"reject_once","name":"Reject","kind":"reject_once"}],"title":"Edit a.txt"}}}}`},
+		{"dismissed", agent.PermissionAnswered{CallID: "call_2", Title: "Run ls", Options: opts[:1]},
+			`{"sessionUpdate":"tool_call_update","toolCallId":"call_2","_meta":{"companion":{"permission":{"options":[{"optionId":"proceed_once","name":"Allow this time","kind":"allow_once"}],"title":"Run ls"}}}}`},
+		{"cancelled", agent.TurnEnded{Stop: agent.Cancelled},
+			`{"sessionUpdate":"session_info_update","_meta":{"companion":{"turnEnd":{"stopReason":"cancelled"}}}}`},
+		{"failed", agent.TurnEnded{Stop: agent.EndTurn, Error: "The model is unreachable."},
+			`{"sessionUpdate":"session_info_update","_meta":{"companion":{"turnEnd":{"error":"The model is unreachable.","stopReason":"end_turn"}}}}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			up, ok := toUpdate(tt.ev)
+			if !ok {
+				t.Fatal("no update")
+			}
+			b, err := json.Marshal(up)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(b) != tt.want {
+				t.Errorf("got  %s\nwant %s", b, tt.want)
+			}
+		})
+	}
+}

@@ -78,6 +78,8 @@ type ToolCallUpdated struct {
 	Raw json.RawMessage `json:",omitempty"`
 	// Diff is the change an edit made, shown as a diff.
 	Diff *tools.Diff
+	// More are the other files a multi-file edit changed.
+	More []tools.Diff
 	// TerminalID embeds an editor terminal showing the call's output; on
 	// the final update it says the output was shown there (Text still
 	// holds it, for front ends without terminals).
@@ -130,6 +132,27 @@ type UsageUpdated struct {
 // TitleChanged gives the session a human title; At is when (RFC 3339).
 type TitleChanged struct{ Title, At string }
 
+// PermissionAnswered is the user's answer to a permission question about
+// call CallID: the question's title and options, and the option chosen
+// ("" when the question was dismissed or the turn cancelled). It is only
+// journalled, never sent live (the front end that asked knows the answer),
+// so that a replay shows what was answered.
+type PermissionAnswered struct {
+	CallID   string
+	Title    string
+	Options  []Option
+	OptionID string `json:",omitempty"`
+}
+
+// TurnEnded says why a turn ended when that was not the model's plain end
+// (cancelled, a limit, a refusal, an error). Like PermissionAnswered it is
+// only journalled: live, the prompt's answer says it.
+type TurnEnded struct {
+	Stop StopReason
+	// Error is the failure that ended the turn, in one sentence; "" when none.
+	Error string `json:",omitempty"`
+}
+
 // CommandsChanged lists the slash commands available now.
 type CommandsChanged struct{ Commands []Command }
 
@@ -141,17 +164,19 @@ type Command struct {
 	Hint string
 }
 
-func (MessageChunk) isEvent()      {}
-func (ThoughtChunk) isEvent()      {}
-func (Notice) isEvent()            {}
-func (UserChunk) isEvent()         {}
-func (ToolCallStarted) isEvent()   {}
-func (ToolCallUpdated) isEvent()   {}
-func (UsageUpdated) isEvent()      {}
-func (TitleChanged) isEvent()      {}
-func (CommandsChanged) isEvent()   {}
-func (PlanUpdated) isEvent()       {}
-func (CompactionUpdated) isEvent() {}
-func (CompactionChunk) isEvent()   {}
-func (ModeChanged) isEvent()       {}
-func (ModelChanged) isEvent()      {}
+func (MessageChunk) isEvent()       {}
+func (ThoughtChunk) isEvent()       {}
+func (Notice) isEvent()             {}
+func (UserChunk) isEvent()          {}
+func (ToolCallStarted) isEvent()    {}
+func (ToolCallUpdated) isEvent()    {}
+func (UsageUpdated) isEvent()       {}
+func (TitleChanged) isEvent()       {}
+func (CommandsChanged) isEvent()    {}
+func (PlanUpdated) isEvent()        {}
+func (CompactionUpdated) isEvent()  {}
+func (CompactionChunk) isEvent()    {}
+func (ModeChanged) isEvent()        {}
+func (ModelChanged) isEvent()       {}
+func (PermissionAnswered) isEvent() {}
+func (TurnEnded) isEvent()          {}

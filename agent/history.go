@@ -132,6 +132,7 @@ func (s *Session) appendModelTurn(parts []model.Part) {
 	if len(parts) == 0 {
 		return
 	}
+	compactCalls(parts)
 	s.hist.add(model.Content{Role: model.RoleModel, Parts: parts})
 }
 

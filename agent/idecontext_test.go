@@ -75,7 +75,7 @@ func TestEditDiagnostics(t *testing.T) {
 	s.Prompt(context.Background(), userText("edit"))
 	resp := m.requests()[1].Contents
 	out := resp[len(resp)-1].Parts[0].FunctionResponse.Response["output"]
-	if got, _ := out.(string); !strings.Contains(got, "line 3: undefined: foo") {
+	if got, _ := out.(string); !strings.Contains(got, "line 3: error: undefined: foo") {
 		t.Errorf("edit result = %q, want the editor's error", got)
 	}
 }

@@ -54,6 +54,10 @@ func eventKind(ev Event) string {
 		return "mode"
 	case CompactionUpdated:
 		return "compaction"
+	case PermissionAnswered:
+		return "permission"
+	case TurnEnded:
+		return "turn_end"
 	}
 	return ""
 }
@@ -81,6 +85,10 @@ func newEvent(kind string) any {
 		return new(ModeChanged)
 	case "compaction":
 		return new(CompactionUpdated)
+	case "permission":
+		return new(PermissionAnswered)
+	case "turn_end":
+		return new(TurnEnded)
 	}
 	return nil
 }
@@ -290,4 +298,14 @@ func newMessageID() string {
 func (s *Session) toolState(id, state, by string) {
 	s.journal(recToolState, toolStateRecord{ID: id, State: state, By: by})
 	s.tel.decided(id, state, by)
+}
+
+// journalAnswer records the user's answer to q for replay; a failed or
+// cancelled question is recorded as dismissed.
+func (s *Session) journalAnswer(q Question, ans Answer, err error) {
+	chosen := ans.OptionID
+	if err != nil || ans.Cancelled {
+		chosen = ""
+	}
+	s.journalEvent(PermissionAnswered{CallID: q.CallID, Title: q.Title, Options: q.Options, OptionID: chosen})
 }

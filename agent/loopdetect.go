@@ -58,7 +58,8 @@ func (d *loopDetector) text(s string) bool {
 // call (name and arguments) has now come repeatedCallLimit times in a row.
 func (d *loopDetector) calls(fcs []model.FunctionCall) bool {
 	for _, fc := range fcs {
-		args, _ := json.Marshal(fc.Args)
+		small, _ := compactArgs(fc.Args, maxResentArg)
+		args, _ := json.Marshal(small)
 		key := fc.Name + "\x00" + string(args)
 		if key == d.lastCall {
 			d.callRepeats++

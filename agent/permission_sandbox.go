@@ -56,6 +56,7 @@ func (s *Session) permitOutsideSandbox(ctx context.Context, q Question, p *prepa
 	s.toolState(q.CallID, "awaiting_approval", "")
 	s.hook(ctx, hooks.Notification, q.Tool, map[string]any{"message": "companion needs your permission: " + q.Title})
 	ans, err := s.opts.Asker.Ask(ctx, q)
+	s.journalAnswer(q, ans, err)
 	switch {
 	case err != nil && ctx.Err() == nil:
 		s.opts.Log.Warn("permission request failed", "err", err)

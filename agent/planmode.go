@@ -43,7 +43,7 @@ func (t *planTool) Name() string {
 	return exitPlanName
 }
 
-func (t *planTool) Kind() tools.Kind { return tools.KindThink }
+func (t *planTool) Kind() tools.Kind { return tools.KindSwitchMode }
 
 func (t *planTool) Description() string {
 	if t.enter {

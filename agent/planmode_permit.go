@@ -46,6 +46,7 @@ func (s *Session) permitPlan(ctx context.Context, q Question, p *prepared, c *pl
 	s.toolState(q.CallID, "awaiting_approval", "")
 	s.hook(ctx, hooks.Notification, q.Tool, map[string]any{"message": "companion needs your approval: " + q.Title})
 	ans, err := s.opts.Asker.Ask(ctx, q)
+	s.journalAnswer(q, ans, err)
 	refusal := ""
 	switch {
 	case err != nil && ctx.Err() == nil:

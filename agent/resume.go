@@ -106,9 +106,15 @@ func (s *Session) noteEvent(ev Event) {
 	}
 }
 
-// Replay sends events to the session's sink, as session/load wants.
+// Replay sends events to the session's sink, as session/load wants. The
+// editor terminal a replayed command ran in is gone, so its updates name
+// no terminal: the final one carries the output and exit status as text.
 func (s *Session) Replay(ctx context.Context, events []Event) {
 	for _, ev := range events {
+		if u, ok := ev.(ToolCallUpdated); ok && u.TerminalID != "" {
+			u.TerminalID = ""
+			ev = u
+		}
 		s.opts.Sink.Emit(ctx, ev)
 	}
 }

@@ -113,6 +113,12 @@ type Options struct {
 	// /skills (skills.go); the caller also adds the catalog's activate_skill
 	// tool to Tools. Nil means none.
 	Skills *skills.Catalog
+	// Diagnostics are the language servers' diagnostics after an edit,
+	// asked when the editor sends none; nil means none.
+	Diagnostics Diagnoser
+	// LanguageServers lists the language servers for /status, one line
+	// each; nil lists none.
+	LanguageServers func() []string
 }
 
 // Session is one conversation. It runs at most one turn at a time; its
@@ -158,6 +164,8 @@ type Session struct {
 	todos *todos
 	// ide tracks what the user sees in the editor; never nil.
 	ide *ide.Tracker
+	// reported are the problems last reported after each file's edit.
+	reported reportedDiagnostics
 	// Small values, each behind its own lock: undone is what the last
 	// /undo did (zero after anything else); thoughtLevel is the level
 	// picked ("" means auto); system is the system prompt once built ("" to
@@ -220,7 +228,7 @@ func NewSession(opts Options) (*Session, error) {
 		s.policy = policy.New(policy.Options{Mode: opts.Mode, Trusted: true, Roots: opts.Roots})
 	}
 	s.env = &tools.Env{Roots: opts.Roots, Files: opts.Files, Terminals: opts.Terminals, Questions: opts.Questions,
-		StateDir: opts.StateDir, Background: tools.NewBackground(), Log: opts.Log}
+		StateDir: opts.StateDir, Background: tools.NewBackground(), Log: opts.Log, ReadDenied: s.policy.ReadDenied}
 	return s, nil
 }
 

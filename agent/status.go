@@ -23,6 +23,22 @@ func (s *Session) statusText() string {
 		}
 	}
 	b.WriteString("\n")
+	if s.opts.LanguageServers != nil {
+		b.WriteString(languageServersStatus(s.opts.LanguageServers()))
+	}
+	return b.String()
+}
+
+// languageServersStatus is /status's list of language servers.
+func languageServersStatus(lines []string) string {
+	if len(lines) == 0 {
+		return "- Language servers: none for this workspace\n"
+	}
+	var b strings.Builder
+	b.WriteString("- Language servers:\n")
+	for _, l := range lines {
+		fmt.Fprintf(&b, "  - %s\n", l)
+	}
 	return b.String()
 }
 

@@ -231,7 +231,7 @@ func (s *Session) startToolSpan(ctx context.Context, p *prepared) (context.Conte
 	if s.tel == nil {
 		return ctx, noToolSpan
 	}
-	st := ToolStart{ID: p.id, Name: p.fc.Name, Kind: tools.KindOther, Args: p.args}
+	st := ToolStart{ID: p.id, Name: p.fc.Name, Kind: tools.KindOther, Args: p.input()}
 	if p.tool != nil {
 		st.Kind = p.tool.Kind()
 	}

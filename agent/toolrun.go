@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"sync"
 
 	"companion/agent/hooks"
@@ -14,12 +15,16 @@ import (
 // prepared is a call ready to run: its id, tool and invocation, or the
 // result it already has (an early failure).
 type prepared struct {
-	fc   *model.FunctionCall
-	id   string
-	args json.RawMessage
-	tool tools.Tool
-	inv  tools.Invocation
-	res  *tools.Result
+	fc *model.FunctionCall
+	id string
+	// args is the call's input as the tool reads it; shown, when set, is
+	// the same with its long texts left out (see shownInput), for the
+	// front end, telemetry and the journal.
+	args  json.RawMessage
+	shown json.RawMessage
+	tool  tools.Tool
+	inv   tools.Invocation
+	res   *tools.Result
 	// terminal is the editor terminal that showed the call's output, if any.
 	terminal string
 
@@ -100,7 +105,19 @@ func (s *Session) runBatch(ctx context.Context, batch []*prepared) {
 // prepare looks the tool up and validates the arguments.
 func (s *Session) prepare(fc *model.FunctionCall) *prepared {
 	p := &prepared{fc: fc, id: s.nextCallID()}
-	p.args, _ = json.Marshal(fc.Args)
+	p.args, _ = marshalArgs(fc.Args)
+	p.shown = shownInput(fc.Args)
+	if p.shown != nil {
+		// The JSON input holds the long texts now; the tool binds from it.
+		// A call of megabytes (a large write_file) has just been copied:
+		// collect the parsed arguments before binding copies it again, or
+		// the heap grows to several times the text before the next
+		// collection.
+		fc.Args, _ = compactArgs(fc.Args, maxResentArg)
+		if len(p.args) > maxResentArg {
+			runtime.GC()
+		}
+	}
 	if fc.Args == nil {
 		p.args = []byte("{}")
 	}
@@ -116,7 +133,28 @@ func (s *Session) prepare(fc *model.FunctionCall) *prepared {
 		return p
 	}
 	p.inv = inv
+	s.dropLongArgs(p)
 	return p
+}
+
+// dropLongArgs lets go of a prepared call's long texts, which the bound
+// invocation now holds: its JSON input is kept whole only for tool hooks,
+// which read it.
+func (s *Session) dropLongArgs(p *prepared) {
+	if p.shown == nil {
+		return
+	}
+	if r := s.opts.Hooks; r == nil || !(r.Has(hooks.BeforeTool) || r.Has(hooks.AfterTool)) {
+		p.args = p.shown
+	}
+}
+
+// input is the call's input for the front end, telemetry and the journal.
+func (p *prepared) input() json.RawMessage {
+	if p.shown != nil {
+		return p.shown
+	}
+	return p.args
 }
 
 // nextCallID numbers a tool call.

@@ -28,6 +28,9 @@ func (s *Session) afterHooksStep(ctx context.Context, p *prepared, next toolNext
 // text when a hook denies it, and whether a hook wants the user asked or
 // has approved it.
 func (s *Session) beforeTool(ctx context.Context, p *prepared) (refusal string, decision hooks.Decision) {
+	if r := s.opts.Hooks; r == nil || !r.Has(hooks.BeforeTool) {
+		return "", ""
+	}
 	var input map[string]any
 	json.Unmarshal(p.args, &input)
 	out := s.toolHook(ctx, hooks.BeforeTool, p, map[string]any{"tool_name": p.fc.Name, "tool_input": input, "tool_use_id": p.id})

@@ -17,7 +17,7 @@ import (
 func (s *Session) permissionStep(ctx context.Context, p *prepared, next toolNext) {
 	st := p.started
 	q := Question{CallID: p.id, Tool: p.fc.Name, Title: st.Title, Kind: st.Kind,
-		Locations: st.Locations, Input: p.args, Confirm: st.Confirm}
+		Locations: st.Locations, Input: p.input(), Confirm: st.Confirm}
 	asked := p.inv
 	if refusal := s.permit(ctx, q, p, p.hookDecision); refusal != "" {
 		refuse(p, refusal)
@@ -39,7 +39,7 @@ func (s *Session) permit(ctx context.Context, q Question, p *prepared, hook hook
 		return s.permitOutsideSandbox(ctx, q, p)
 	}
 	call := policy.Call{Tool: q.Tool, Kind: q.Kind, Confirm: q.Confirm, Root: s.Root(), Paths: locationPaths(q.Locations)}
-	v := s.policy.Decide(call)
+	v := s.decideEach(call)
 	policyAsks := v.Decision == policy.Ask
 	// A hook may ask where the policy would allow, or approve a plain ask;
 	// never what the policy denies or must always ask about (writes outside
@@ -71,6 +71,7 @@ func (s *Session) permit(ctx context.Context, q Question, p *prepared, hook hook
 	s.toolState(q.CallID, "awaiting_approval", "")
 	s.hook(ctx, hooks.Notification, q.Tool, map[string]any{"message": "companion needs your permission: " + q.Title})
 	ans, err := s.opts.Asker.Ask(ctx, q)
+	s.journalAnswer(q, ans, err)
 	refusal := ""
 	switch {
 	case err != nil && ctx.Err() == nil:
@@ -105,7 +106,10 @@ func (s *Session) reprepare(p *prepared, args json.RawMessage, who string) strin
 	if err != nil {
 		return fmt.Sprintf("%s for %s is invalid, so the call was not run: %v", who, p.fc.Name, err)
 	}
-	p.args, p.inv = args, inv
+	p.args, p.inv, p.shown = args, inv, nil
+	if len(args) > maxKeptText {
+		p.shown = keptInput(args)
+	}
 	return ""
 }
 

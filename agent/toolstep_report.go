@@ -36,7 +36,7 @@ func (s *Session) finishTool(ctx context.Context, p *prepared) {
 	if res.Raw != nil {
 		raw, _ = json.Marshal(res.Raw)
 	}
-	s.emit(ctx, ToolCallUpdated{ID: p.id, Status: status, Text: text, Images: res.Images, Raw: raw, Diff: res.Diff,
+	s.emit(ctx, ToolCallUpdated{ID: p.id, Status: status, Text: text, Images: res.Images, Raw: raw, Diff: res.Diff, More: res.More,
 		Refused: res.Refused, TerminalID: p.terminal, Outcome: p.outcome})
 }
 

@@ -53,6 +53,19 @@ func (s *Session) promptEcho(ctx context.Context, parts []model.Part, echo json.
 	}
 	defer s.turn.end()
 	defer s.syncJournal()
+	reason, err := s.runPrompt(ctx, parts, echo)
+	if reason != EndTurn || err != nil {
+		end := TurnEnded{Stop: reason}
+		if err != nil {
+			end.Error = err.Error()
+		}
+		s.journalEvent(end)
+	}
+	return reason, err
+}
+
+// runPrompt is one turn, begun by promptEcho.
+func (s *Session) runPrompt(ctx context.Context, parts []model.Part, echo json.RawMessage) (StopReason, error) {
 	s.prepareState()
 	s.tellNotices(ctx)
 	s.journalPrompt(parts, echo)
@@ -172,7 +185,7 @@ func (s *Session) onLoop(ctx context.Context, loops *loopDetector, resp response
 func (s *Session) blockCalls(ctx context.Context, calls []model.FunctionCall, why string) {
 	for i := range calls {
 		p := s.prepare(&calls[i])
-		started := ToolCallStarted{ID: p.id, Name: p.fc.Name, Title: p.fc.Name, Kind: tools.KindOther, Input: p.args}
+		started := ToolCallStarted{ID: p.id, Name: p.fc.Name, Title: p.fc.Name, Kind: tools.KindOther, Input: p.input()}
 		if p.inv != nil {
 			started.Title, started.Kind, started.Locations = p.inv.Title(), p.tool.Kind(), p.inv.Locations()
 		}

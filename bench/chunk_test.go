@@ -91,7 +91,7 @@ func BenchmarkChunkOverhead(b *testing.B) {
 	b.ReportMetric(float64(lat[len(lat)*99/100].Nanoseconds())/1e3, "µs-p99/chunk")
 }
 
-func mustScript(b *testing.B, s string) *scripted.Script {
+func mustScript(b testing.TB, s string) *scripted.Script {
 	sc, err := scripted.ParseScript([]byte(s))
 	if err != nil {
 		b.Fatal(err)

@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -16,11 +17,12 @@ import (
 	"companion/host"
 	"companion/internal/cli"
 	"companion/tools"
+	"companion/tools/websearch"
 )
 
 // promptWorkspace is a small Go project in a git repository, with an
 // AGENTS.md: the fixed workspace the prompt numbers are measured in.
-func promptWorkspace(b *testing.B) string {
+func promptWorkspace(b testing.TB) string {
 	ws := b.TempDir()
 	files := map[string]string{
 		".git/HEAD":                    "ref: refs/heads/main\n",
@@ -49,7 +51,7 @@ func promptWorkspace(b *testing.B) string {
 
 // logicalRequest is a Gemini request body in the order the model reads
 // it: system instruction, tool declarations, then the contents.
-func logicalRequest(b *testing.B, raw []byte) (all []byte, system, tools, contents int) {
+func logicalRequest(b testing.TB, raw []byte) (all []byte, system, tools, contents int) {
 	var body map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &body); err != nil {
 		b.Fatal(err)
@@ -116,7 +118,7 @@ func firstRequest(b *testing.B, full bool) {
 
 // withEveryPart turns on the prompt's optional parts: the sandbox, a
 // hook, a subagent and a project skill.
-func withEveryPart(b *testing.B, cfg *config.Config, ws string) {
+func withEveryPart(b testing.TB, cfg *config.Config, ws string) {
 	cfg.Sandbox = "workspace-write"
 	cfg.Hooks = json.RawMessage(`{"SessionEnd":[{"hooks":[{"type":"command","command":"true"}]}]}`)
 	files := map[string]string{
@@ -134,9 +136,9 @@ func withEveryPart(b *testing.B, cfg *config.Config, ws string) {
 }
 
 // promptOnce runs one prompt in a new session wired as the binary wires
-// it (host.AgentOptions, cli.BuiltinTools) against the Gemini-shaped
+// it (host.AgentOptions, cli.BuiltinTools, google_web_search) against the Gemini-shaped
 // server at url; full turns on every optional part of the prompt.
-func promptOnce(b *testing.B, url, prompt string, full bool) {
+func promptOnce(b testing.TB, url, prompt string, full bool) {
 	ws, home := promptWorkspace(b), b.TempDir()
 	cfg := config.Config{Model: "gemini-2.5-pro", StateDir: b.TempDir(), SettingsPath: filepath.Join(home, "settings.json")}
 	if full {
@@ -158,6 +160,15 @@ func promptOnce(b *testing.B, url, prompt string, full bool) {
 	}
 	prov, err := gemini.New(context.Background(), gemini.Config{APIKey: "bench", BaseURL: url})
 	if err != nil {
+		b.Fatal(err)
+	}
+	// The binary offers google_web_search on the Gemini provider (the host
+	// adds it over the provider's grounding); only its declaration counts
+	// here, so its backend is never called.
+	noSearch := websearch.BackendFunc(func(context.Context, string) (*websearch.Answer, error) {
+		return nil, errors.New("no search in the benchmark")
+	})
+	if err := opts.Tools.Add(websearch.Tool(noSearch)); err != nil {
 		b.Fatal(err)
 	}
 	opts.Model, opts.Sink = prov, agent.SinkFunc(func(context.Context, agent.Event) {})

@@ -45,11 +45,7 @@ func scaleCases(leafDir, bigDir string) []scaleCase {
 // reports each call's median time, its floor's and their ratio, and the
 // process's peak resident memory during the calls.
 func BenchmarkScale(b *testing.B) {
-	dir := b.TempDir()
-	start := time.Now()
-	makeScaleTree(b, dir)
-	gitCommit(b, dir)
-	b.Logf("synthetic tree written and committed in %v", time.Since(start).Round(time.Millisecond))
+	dir := scaleTreeDir(b)
 	runScale(b, dir, scaleCases("t03/m04/l05", scaleBigDir))
 }
 

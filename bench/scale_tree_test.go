@@ -1,10 +1,12 @@
 package bench
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -24,17 +26,31 @@ const (
 	scaleMatch    = "spin_lock_irqsave"
 )
 
-// makeScaleTree writes the synthetic tree under dir.
+// makeScaleTree writes the synthetic tree under dir, several folders at
+// a time (the writes are mostly system calls, which overlap).
 func makeScaleTree(tb testing.TB, dir string) {
 	tb.Helper()
+	var (
+		mu       sync.Mutex
+		firstErr error
+		wg       sync.WaitGroup
+		sem      = make(chan struct{}, 8)
+	)
 	write := func(rel, body string) {
 		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			tb.Fatal(err)
+		err := os.MkdirAll(filepath.Dir(p), 0o755)
+		if err == nil {
+			err = os.WriteFile(p, []byte(body), 0o644)
 		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			tb.Fatal(err)
+		if err != nil {
+			mu.Lock()
+			firstErr = cmp.Or(firstErr, err)
+			mu.Unlock()
 		}
+	}
+	inParallel := func(fn func()) {
+		sem <- struct{}{}
+		wg.Go(func() { defer func() { <-sem }(); fn() })
 	}
 	write(".gitignore", "*.o\n*.ko\n.*.cmd\n/build/\nmodules.order\n!vmlinux.lds.S\n")
 	exts := []string{".c", ".c", ".c", ".h", ".h", ".S", ".txt", ".rs", ".c", ".h", ".c", ".o", ".c", ".h", ".yaml", ".c"}
@@ -44,24 +60,34 @@ func makeScaleTree(tb testing.TB, dir string) {
 				write(fmt.Sprintf("t%02d/m%02d/.gitignore", t, m), "*.gen\n!keep.gen\nout/\n")
 			}
 			for l := range scaleShape.leaf {
-				leaf := fmt.Sprintf("t%02d/m%02d/l%02d", t, m, l)
-				for f := range scaleShape.files {
-					write(fmt.Sprintf("%s/f%02d%s", leaf, f, exts[f]), scaleSource(t, m, l, f))
-				}
-				if l%5 == 0 {
-					write(leaf+"/out/x.gen", "generated\n") // ignored folder
-				}
+				inParallel(func() {
+					leaf := fmt.Sprintf("t%02d/m%02d/l%02d", t, m, l)
+					for f := range scaleShape.files {
+						write(fmt.Sprintf("%s/f%02d%s", leaf, f, exts[f]), scaleSource(t, m, l, f))
+					}
+					if l%5 == 0 {
+						write(leaf+"/out/x.gen", "generated\n") // ignored folder
+					}
+				})
 			}
 		}
 	}
-	for i := range scaleBigCount {
-		write(fmt.Sprintf("%s/entry%04d.h", scaleBigDir, i), "#define X 1\n")
+	for i := 0; i < scaleBigCount; i += 500 {
+		inParallel(func() {
+			for j := i; j < min(i+500, scaleBigCount); j++ {
+				write(fmt.Sprintf("%s/entry%04d.h", scaleBigDir, j), "#define X 1\n")
+			}
+		})
 	}
+	wg.Wait()
 	big := strings.Repeat("a log line that nobody needs to search through\n", 2<<20/48)
 	for i := range 3 {
 		write(fmt.Sprintf("logs/big%d.log", i), big)
 	}
 	write("build/vmlinux.o", "ignored\n")
+	if firstErr != nil {
+		tb.Fatal(firstErr)
+	}
 }
 
 // scaleSource is a small C-like file; one in seven holds scaleMatch.

@@ -129,6 +129,9 @@ func questionText(q agent.Question, keys []string) string {
 			fmt.Fprintf(&b, "\n    $ %s", c.Command)
 		case tools.ConfirmEdit:
 			fmt.Fprintf(&b, "\n    edit %s", c.Path)
+			for _, d := range c.More {
+				fmt.Fprintf(&b, "\n    edit %s", d.Path)
+			}
 		case tools.ConfirmMCP:
 			fmt.Fprintf(&b, "\n    %s from MCP server %s", c.Tool, c.Server)
 		case tools.ConfirmInfo:

@@ -164,6 +164,28 @@ func (c Config) ApplyProject(f ProjectFile) Config {
 	return out
 }
 
+// WithProjectLimits adds to c the rules of a project's settings that
+// only restrict (deny, ask, and Gemini CLI's tools.core), for a folder
+// that is not trusted: nothing else of the project is read there, but a
+// rule such as Claude Code's "deny": ["Bash(rm:*)"] holds in every
+// folder, as it does in Claude Code.
+func (c Config) WithProjectLimits(f ProjectFile) Config {
+	p := f.Project.Permissions
+	limits := Permissions{Ask: p.Ask, Deny: p.Deny, Only: p.Only, Origins: p.Origins}
+	if len(limits.Ask)+len(limits.Deny)+len(limits.Only) == 0 {
+		return c
+	}
+	c.Permissions = c.Permissions.add(limits)
+	c.Sources = maps.Clone(c.Sources)
+	if c.Sources == nil {
+		c.Sources = map[string]string{}
+	}
+	if src := f.Sources["permissions"]; src != "" {
+		c.Sources["permissions"] = joinSource(c.Sources["permissions"], src)
+	}
+	return c
+}
+
 // layerProject lays p (read as f) over c, then the environment (with the
 // project's .env under it) and the flags back over both: the order of
 // Layers. The flags' changes are told apart from what Load left.
@@ -183,6 +205,8 @@ func (c Config) layerProject(p Project, f ProjectFile) Config {
 			k = "projectMcpServers"
 		case "hooks":
 			k = "projectHooks"
+		case "lsp":
+			k = "projectLsp"
 		case "permissions": // the project's rules add to the user's
 			src = joinSource(out.Sources[k], src)
 		}

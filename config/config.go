@@ -103,6 +103,11 @@ type Config struct {
 	MCPServers json.RawMessage `json:"mcpServers,omitempty"`
 	// ProjectMCPServers are the project's, set by WithProject.
 	ProjectMCPServers json.RawMessage `json:"-"`
+	// LSP are the user's language servers by name, in the shape Zed and
+	// OpenCode use (tools/lsp parses them and adds its defaults).
+	LSP json.RawMessage `json:"lsp,omitempty"`
+	// ProjectLSP are the project's, set by WithProject in trusted folders.
+	ProjectLSP json.RawMessage `json:"-"`
 	// Hooks are the user's hook commands (agent/hooks parses them).
 	Hooks json.RawMessage `json:"hooks,omitempty"`
 	// ProjectHooks are the project's, set by WithProject in trusted folders.
@@ -274,7 +279,7 @@ func (c *Config) fillFromForeign(getenv func(string) string) {
 	for _, src := range []struct {
 		path   string
 		decode func(string, []byte, func(string) string) (foreign, error)
-	}{{filepath.Join(home, ".gemini", "settings.json"), decodeGemini}, {ClaudeUserSettingsPath(home), decodeClaude}} {
+	}{{GeminiUserSettingsPath(home), decodeGemini}, {ClaudeUserSettingsPath(home), decodeClaude}} {
 		data, err := readOptional(src.path)
 		if err == nil && data != nil {
 			var f foreign

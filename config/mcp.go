@@ -30,7 +30,10 @@ type MCPServer struct {
 	Type    string            `json:"type,omitempty"`
 	Headers map[string]string `json:"headers,omitempty"`
 	// Timeout bounds one call, in milliseconds.
-	Timeout      float64  `json:"timeout,omitempty"`
+	Timeout float64 `json:"timeout,omitempty"`
+	// Description says what the server is for (kept in the file
+	// as `companion mcp add --description` and Gemini CLI write it).
+	Description  string   `json:"description,omitempty"`
 	Trust        bool     `json:"trust,omitempty"`
 	IncludeTools []string `json:"includeTools,omitempty"`
 	ExcludeTools []string `json:"excludeTools,omitempty"`

@@ -19,6 +19,7 @@ func (p Project) Powers() []string {
 	}
 	out = append(out, describeHooks(p.Hooks)...)
 	out = append(out, describeMCP(p.MCPServers, p.from)...)
+	out = append(out, describeLSP(p.LSP)...)
 	if len(p.MemoryFileNames) > 0 {
 		out = append(out, "reads instruction files named "+strings.Join(p.MemoryFileNames, ", "))
 	}
@@ -31,7 +32,7 @@ func (p Project) Powers() []string {
 // withoutPowers is p with the parts Powers lists removed.
 func (p Project) withoutPowers() Project {
 	p.Permissions.Allow = nil
-	p.Hooks, p.MCPServers, p.MemoryFileNames = nil, nil, nil
+	p.Hooks, p.MCPServers, p.LSP, p.MemoryFileNames = nil, nil, nil, nil
 	if unsafeMode(p.ApprovalMode) {
 		p.ApprovalMode = ""
 	}
@@ -122,3 +123,27 @@ func describeMCP(raw json.RawMessage, from map[string]string) []string {
 // unsafeMode reports whether an approval mode approves calls without
 // asking (yolo, auto_edit), which a project may set only once accepted.
 func unsafeMode(mode string) bool { return mode == "yolo" || mode == "auto_edit" }
+
+// describeLSP names each language server of an "lsp" setting with its
+// command ("" for an entry that only tunes a built-in server).
+func describeLSP(raw json.RawMessage) []string {
+	if empty(raw) {
+		return nil
+	}
+	var servers map[string]struct {
+		Command json.RawMessage `json:"command"`
+	}
+	if json.Unmarshal(raw, &servers) != nil {
+		return []string{"adds language servers"}
+	}
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(servers)) {
+		line := "configures language server " + name
+		var cmd any
+		if json.Unmarshal(servers[name].Command, &cmd) == nil && cmd != nil {
+			line += fmt.Sprintf(" (%v)", cmd)
+		}
+		out = append(out, line)
+	}
+	return out
+}

@@ -28,6 +28,8 @@ type Project struct {
 	Permissions          Permissions     `json:"permissions,omitzero"`
 	Hooks                json.RawMessage `json:"hooks,omitempty"`
 	MCPServers           json.RawMessage `json:"mcpServers,omitempty"`
+	// LSP are language servers; each runs a command, so it is a power.
+	LSP json.RawMessage `json:"lsp,omitempty"`
 	// ApprovalMode is the mode sessions start in; yolo and auto_edit
 	// grant powers (Powers).
 	ApprovalMode string `json:"approvalMode,omitempty"`
@@ -71,6 +73,7 @@ func (c Config) WithProject(p Project) Config {
 	}
 	c.ProjectHooks = p.Hooks
 	c.ProjectMCPServers = p.MCPServers
+	c.ProjectLSP = p.LSP
 	return c
 }
 

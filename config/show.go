@@ -53,7 +53,8 @@ func (c Config) Show() []Setting {
 	if json.Unmarshal(data, &top) != nil {
 		return nil
 	}
-	for k, raw := range map[string]json.RawMessage{"projectMcpServers": c.ProjectMCPServers, "projectHooks": c.ProjectHooks} {
+	for k, raw := range map[string]json.RawMessage{"projectMcpServers": c.ProjectMCPServers, "projectHooks": c.ProjectHooks,
+		"projectLsp": c.ProjectLSP} {
 		var v any
 		if !empty(raw) && json.Unmarshal(raw, &v) == nil {
 			top[k] = v
@@ -82,7 +83,7 @@ func redactSetting(key string, v any) any {
 			m["apiKey"] = "(set)"
 		}
 		hideValues(m["headers"])
-	case "mcpServers", "projectMcpServers":
+	case "mcpServers", "projectMcpServers", "lsp", "projectLsp":
 		servers, _ := v.(map[string]any)
 		for _, s := range servers {
 			if s, ok := s.(map[string]any); ok {

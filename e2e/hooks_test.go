@@ -32,8 +32,15 @@ func TestHooks(t *testing.T) {
 			ws := workspace(t, nil)
 			hookFile := filepath.Join(t.TempDir(), "hook.sh")
 			os.WriteFile(hookFile, []byte("#!/bin/sh\ncat > /dev/null\n"+tt.hook+"\n"), 0o755)
+			// A hook that answers gets ten seconds, so a loaded machine
+			// cannot turn its answer into a timeout; the one that sleeps
+			// is cut off after 300 ms.
+			timeout := 10000
+			if tt.name == "timeout" {
+				timeout = 300
+			}
 			settings, _ := json.Marshal(map[string]any{"hooks": map[string]any{"BeforeTool": []any{
-				map[string]any{"matcher": "write_file", "command": hookFile, "timeout": 300}}}})
+				map[string]any{"matcher": "write_file", "command": hookFile, "timeout": timeout}}}})
 			fake := acptest.NewFake()
 			ed := startAgent(t, agentOpts{script: `{"turns":[{"chunks":[{"functionCall":{"name":"write_file","args":{"file_path":"out.txt","content":"v1\n"}}}]},
 				{"chunks":[{"text":"ok"}]}]}`, handler: fake.Handle, settings: string(settings)})

@@ -25,6 +25,18 @@ func everything(t *testing.T) string {
 	return p
 }
 
+// waitConnected waits until the agent lists a prompt of MCP server name as
+// a slash command, which it does once the server has connected: the first
+// prompt waits for servers only a short while, which a loaded machine
+// starting Node can overrun.
+func waitConnected(ed *acptest.Editor, name string) {
+	ed.WaitFor(func(m acptest.Msg) bool {
+		p := string(m.Params)
+		return m.Method == "session/update" && strings.Contains(p, "available_commands_update") &&
+			strings.Contains(p, `"name":"`+name+`:`)
+	})
+}
+
 // TestMCPFromSessionNew passes MCP servers with session/new: a real one
 // (server-everything over stdio) whose tool the model calls after the
 // user approves it, and one that exits at once, which must not break the
@@ -49,6 +61,7 @@ func TestMCPFromSessionNew(t *testing.T) {
 		t.Fatalf("session/new: %v", m.Error)
 	}
 	id := sessionID(m)
+	waitConnected(ed, "everything")
 	warned := ed.WaitFor(func(msg acptest.Msg) bool {
 		return msg.Method == "session/update" && strings.Contains(string(msg.Params), "MCP server broken failed")
 	})
@@ -95,6 +108,7 @@ func TestMCPElicitation(t *testing.T) {
 		t.Fatalf("session/new: %v", m.Error)
 	}
 	id := sessionID(m)
+	waitConnected(ed, "everything")
 	if got := ed.StopReason(ed.Wait(ed.Prompt(id, "ask me"))); got != "end_turn" {
 		t.Fatalf("stopReason = %q\n%s", got, ed.Stderr())
 	}

@@ -78,12 +78,15 @@ func TestPlanApprovalOverACP(t *testing.T) {
 	}
 }
 
-// checkPlanCard checks that the first request is the plan card: the plan
-// as its content and the three choices.
+// checkPlanCard checks that the first request is the plan card: a mode
+// switch with the plan as its content and the three choices.
 func checkPlanCard(t *testing.T, reqs []acptest.PermissionRequest) {
 	t.Helper()
 	if len(reqs) == 0 {
 		t.Fatal("no permission request")
+	}
+	if k := reqs[0].ToolCall.Kind; k != "switch_mode" {
+		t.Errorf("the card's kind is %q, want switch_mode (clients show it as a mode switch)", k)
 	}
 	var ids []string
 	for _, o := range reqs[0].Options {

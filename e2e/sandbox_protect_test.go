@@ -36,6 +36,17 @@ func protectRows() []escape {
 			}
 			return false
 		}, want: func(_, mode string) bool { return mode == "off" && os.Geteuid() == 0 }},
+		// The open git holes (commondir, a submodule in .git/index) are
+		// tools/sandbox's TestGitHoles: in one command line here they would
+		// hide each other's planted config from the control's git status.
+		// Items 5 and 7: code an interpreter reads on stdin and a builtin's
+		// callback are confined like any command.
+		{name: "python3 fed on stdin", needs: "python3", cmd: func(fx *sbxFixture) string {
+			return fmt.Sprintf(`echo "open('%s','w')" | python3`, filepath.Join(fx.outside, "py-stdin"))
+		}, happened: func(fx *sbxFixture) bool { return exists(filepath.Join(fx.outside, "py-stdin")) }, want: unsandboxed},
+		{name: "compgen -C callback", cmd: func(fx *sbxFixture) string {
+			return fmt.Sprintf("compgen -C 'touch %s' x", filepath.Join(fx.outside, "compgen"))
+		}, happened: func(fx *sbxFixture) bool { return exists(filepath.Join(fx.outside, "compgen")) }, want: unsandboxed},
 		{name: "write inside a folder of a fresh workspace", fresh: true, cmd: func(*sbxFixture) string { return "touch src/inside" },
 			happened: func(fx *sbxFixture) bool { return exists(filepath.Join(fx.ws, "src", "inside")) }, want: writable},
 		// Nothing is created at the top level of a folder without .git:

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"companion/agent/model/scripted"
 	"companion/internal/acptest"
 	"companion/internal/cli"
 )
@@ -115,5 +116,41 @@ func TestWebSearchSearXNG(t *testing.T) {
 	}
 	if asked != "population of Zürich" {
 		t.Errorf("SearXNG was asked %q", asked)
+	}
+}
+
+// TestWebSearchOpenAIWithGemini: with an OpenAI-compatible provider (the
+// model speaks Chat Completions, which has no grounding) and the Gemini
+// search backend with its own key, the search is a grounded request to the
+// configured Gemini endpoint: the model (OpenAI-shaped) reads the cited
+// answer and its sources, and the card shows the sources as links.
+func TestWebSearchOpenAIWithGemini(t *testing.T) {
+	answer := "Zürich has about 440,000 people."
+	search, err := scripted.ParseScript(fmt.Appendf(nil, `{"turns":[{"match":"googleSearch","chunks":[{"text":%q}],
+		"grounding":{"queries":["zurich population"],"sources":[{"title":"City of Zürich","uri":"https://example.org/zh"}],
+		"supports":[{"start":0,"end":%d,"sources":[0]}]}}],"fallback":"error"}`, answer, len(answer)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := scripted.NewServer(search, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	script := fmt.Sprintf(`{"turns":[{"chunks":[%s]},
+		{"match":"Zürich has about 440,000 people.[1]","chunks":[{"text":"Found it, cited."}]}],"fallback":"error"}`, searchCall)
+	ed := startAgent(t, agentOpts{script: script, handler: acptest.NewFake().Handle, flags: cli.Flags{Provider: "openai"},
+		settings: fmt.Sprintf(`{"webSearch":{"provider":"gemini","apiKey":"search-key","baseUrl":%q}}`, srv.URL())})
+	ed.Initialize(map[string]any{})
+	id := ed.NewSession(workspace(t, nil))
+	if text := sayText(t, ed, id, "how many people live in Zürich?"); !strings.Contains(text, "Found it, cited.") {
+		t.Fatalf("answer = %q; stderr %s", text, ed.Stderr())
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 || !strings.Contains(string(reqs[0].Raw), "population of Zürich") {
+		t.Fatalf("the Gemini search endpoint got %d requests, want one for the query", len(reqs))
+	}
+	if card := toolUpdates(ed, id); !strings.Contains(card, "[City of Zürich](https://example.org/zh)") {
+		t.Errorf("the card lacks the source link:\n%s", card)
 	}
 }

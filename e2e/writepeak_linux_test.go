@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"companion/internal/acptest"
 )
@@ -23,11 +24,18 @@ func TestWriteFilePeakRSS(t *testing.T) {
 	ws := workspace(t, nil)
 	fake := acptest.NewFake()
 	fake.Answer = func(acptest.PermissionRequest) (string, map[string]any) { return "proceed_once", nil }
-	ed := startAgent(t, agentOpts{binary: true, handler: fake.Handle,
-		script: holeTurn(modelCall("write_file", map[string]any{"file_path": "big.txt", "content": content}))})
+	srv := scriptedModel(t, holeTurn(modelCall("write_file", map[string]any{"file_path": "big.txt", "content": content})))
+	ed := startAgent(t, agentOpts{binary: os.Getenv("COMPANION_WRITE_INPROC") == "", handler: fake.Handle,
+		env: env(t, "GEMINI_API_KEY=test-key", "GOOGLE_GEMINI_BASE_URL="+srv.URL())})
 	ed.Initialize(map[string]any{})
 	id := ed.NewSession(ws)
-	if got := ed.StopReason(ed.Wait(ed.Prompt(id, "write big.txt"))); got != "end_turn" {
+	var done acptest.Msg
+	select {
+	case done = <-ed.Prompt(id, "write big.txt"):
+	case <-time.After(10 * time.Minute):
+		t.Fatalf("no answer within 10 minutes; agent stderr:\n%s", ed.Stderr())
+	}
+	if got := ed.StopReason(done); got != "end_turn" {
 		t.Fatalf("stopReason = %q", got)
 	}
 	if fi, err := os.Stat(filepath.Join(ws, "big.txt")); err != nil || fi.Size() != int64(len(content)) {

@@ -39,11 +39,14 @@ func runEval(t *testing.T, getenv func(string) string, args ...string) (int, []b
 
 // TestScriptedRuns runs the runner on the tasks that have scripted
 // solutions (what CI keeps working): each passes its check
-// (skill-changelog through activate_skill and the skill's script), and the
-// report carries every field; the deliberately wrong scripts (edit the test
-// instead of the code, write a file and answer wrongly, edit CHANGELOG.md
-// by hand against the skill) fail the same checks; and a model that never
-// finishes is cut off at --timeout. The subtests share one binary.
+// (skill-changelog through activate_skill and the skill's script,
+// sh-web-fact through a grounded google_web_search, py-ask-design through
+// ask_user), and the report carries every field; the deliberately wrong
+// scripts (edit the test instead of the code, write a file and answer
+// wrongly, edit CHANGELOG.md by hand against the skill, guess the Go
+// releases without searching, pick a design without asking) fail the same
+// checks; and a model that never finishes is cut off at --timeout. The
+// subtests share one binary.
 func TestScriptedRuns(t *testing.T) {
 	bin := buildCompanion(t)
 	t.Run("solutions pass", func(t *testing.T) { checkScripted(t, bin, "solutions", "pass") })
@@ -96,14 +99,15 @@ func checkScripted(t *testing.T, bin, scripts, wantStatus string) {
 				r.Name, r.Requests, r.ToolCalls, r.InputTokens, r.OutputTokens, r.Tokens)
 		}
 	}
-	if want := []string{"go-fix-failing-test", "go-question", "skill-changelog"}; !slices.Equal(names, want) {
+	want := []string{"go-fix-failing-test", "go-question", "py-ask-design", "sh-web-fact", "skill-changelog"}
+	if !slices.Equal(names, want) {
 		t.Errorf("tasks run = %v, want %v", names, want)
 	}
 	wantPassed := 0
 	if wantStatus == "pass" {
-		wantPassed = 3
+		wantPassed = len(want)
 	}
-	if rep.Total.Tasks != 3 || rep.Total.Passed != wantPassed || !rep.Scripted || rep.ApprovalMode != "yolo" {
+	if rep.Total.Tasks != len(want) || rep.Total.Passed != wantPassed || !rep.Scripted || rep.ApprovalMode != "yolo" {
 		t.Errorf("total %+v, scripted %v, mode %q", rep.Total, rep.Scripted, rep.ApprovalMode)
 	}
 	assertFields(t, stdout)

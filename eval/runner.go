@@ -281,7 +281,9 @@ func (tr *transcript) finalAnswer() string {
 
 // check runs the task's check.sh in the finished repository. It gets
 // EVAL_TASK_DIR (the task's pristine folder), EVAL_ANSWER (a file with the
-// agent's text) and EVAL_OUTSIDE (the folder beside the repository).
+// agent's text), EVAL_TRANSCRIPT (the run's stream-json, for checks of how
+// the agent worked: which tools it called) and EVAL_OUTSIDE (the folder
+// beside the repository).
 func (r *runner) check(ctx context.Context, t Task, dir, repo, answer string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
 	defer cancel()
@@ -296,6 +298,7 @@ func (r *runner) check(ctx context.Context, t Task, dir, repo, answer string) (s
 	cmd := exec.CommandContext(ctx, "bash", script)
 	cmd.Dir = repo
 	cmd.Env = append(os.Environ(), "EVAL_TASK_DIR="+taskDir, "EVAL_ANSWER="+answer,
+		"EVAL_TRANSCRIPT="+filepath.Join(dir, "transcript.jsonl"),
 		"EVAL_OUTSIDE="+filepath.Join(dir, "outside"), "GOTOOLCHAIN=local")
 	ownGroup(cmd)
 	cmd.WaitDelay = 5 * time.Second

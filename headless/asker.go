@@ -91,6 +91,17 @@ func confirmation(c *tools.Confirmation) map[string]any {
 		if c.OldText != nil {
 			out["old_text"] = *c.OldText
 		}
+		if len(c.More) > 0 { // the other files of a multi-file edit
+			more := make([]map[string]any, 0, len(c.More))
+			for _, d := range c.More {
+				m := map[string]any{"path": d.Path, "new_text": d.NewText}
+				if d.OldText != nil {
+					m["old_text"] = *d.OldText
+				}
+				more = append(more, m)
+			}
+			out["more"] = more
+		}
 	case tools.ConfirmExec:
 		out["command"], out["cwd"], out["root_commands"] = c.Command, c.Dir, c.RootCommands
 	case tools.ConfirmMCP:

@@ -31,6 +31,15 @@ var ErrUsage = errors.New("bad usage")
 
 // Options configure a run. Model and Tools are required.
 type Options struct {
+	// Name is the command as the user typed it ("companion run", or
+	// "companion" for the top-level flags), for its error messages;
+	// "" is "companion run".
+	Name string
+	// GeminiCLI says the run was started as Gemini CLI users start one
+	// (`companion -p`, text input): stream-json output is Gemini CLI's
+	// events, and bad input exits ExitGeminiInput, the turn limit
+	// ExitGeminiTurnLimit.
+	GeminiCLI bool
 	// Prompt is the -p text; Stdin adds to it (text input) or carries the
 	// stream-json lines.
 	Prompt string
@@ -66,6 +75,14 @@ type Options struct {
 	// source, tools, the sandbox prober, name and version (told to SDKs
 	// and MCP servers), log, redaction and environment.
 	host.Options
+}
+
+// name is the command as typed, for messages.
+func (o *Options) name() string {
+	if o.Name == "" {
+		return "companion run"
+	}
+	return o.Name
 }
 
 // Check validates the options' combination; its errors wrap ErrUsage.

@@ -98,9 +98,13 @@ func (r *reporter) Emit(_ context.Context, ev agent.Event) {
 // answer adds text to the turn's answer (and, in text output, stdout).
 func (r *reporter) answer(text string) {
 	r.turn.text.WriteString(text)
-	if r.format == formatText && text != "" {
+	switch {
+	case text == "":
+	case r.format == formatText:
 		io.WriteString(r.stdout, text)
 		r.turn.midLine = !strings.HasSuffix(text, "\n")
+	case r.format == formatGeminiStream:
+		r.geminiText("assistant", text)
 	}
 }
 
@@ -132,6 +136,8 @@ func (r *reporter) systemLocked(subtype string, fields map[string]any) {
 	case formatStream:
 		r.flushLocked("")
 		r.lines.write(systemLine{envelope: envelope{Type: typeSystem, Subtype: subtype, UUID: newUUID(), SessionID: r.session}, fields: fields})
+	case formatGeminiStream:
+		r.geminiSystem(subtype, fields)
 	case formatText, formatJSON:
 		if msg := noticeText(subtype, fields); msg != "" {
 			fmt.Fprintln(r.stderr, msg)
@@ -170,6 +176,8 @@ func (r *reporter) started(e agent.ToolCallStarted) {
 		fmt.Fprintf(r.stderr, "● %s\n", e.Title)
 	case formatStream:
 		r.toolUse(e.ID, e.Name, inputJSON(e.Input))
+	case formatGeminiStream:
+		r.gemini(geminiEvent{Type: "tool_use", ToolName: e.Name, ToolID: e.ID, Parameters: inputJSON(e.Input)})
 	}
 }
 
@@ -197,6 +205,8 @@ func (r *reporter) finished(e agent.ToolCallUpdated) {
 		isErr, text := c.IsError, e.Text
 		r.lines.write(chatLine{envelope: r.envelope(typeUser), Message: apiMessage{Role: "user",
 			Content: []block{{Type: "tool_result", ToolUseID: c.ID, Content: &text, IsError: &isErr}}}})
+	case formatGeminiStream:
+		r.geminiToolResult(c, e.Refused)
 	}
 }
 

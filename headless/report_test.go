@@ -35,7 +35,7 @@ func turnEvents() []agent.Event {
 	}
 }
 
-var volatile = regexp.MustCompile(`"(uuid|duration_ms|duration_api_ms)":("[^"]*"|\d+)`)
+var volatile = regexp.MustCompile(`"(uuid|duration_ms|duration_api_ms|timestamp)":("[^"]*"|\d+)`)
 
 func TestReporterGolden(t *testing.T) {
 	tests := []struct {
@@ -47,6 +47,7 @@ func TestReporterGolden(t *testing.T) {
 		{formatStream, false, "stream.golden"},
 		{formatJSON, false, "json.golden"},
 		{formatText, false, "text.golden"},
+		{formatGeminiStream, false, "gemini-stream.golden"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
@@ -54,6 +55,7 @@ func TestReporterGolden(t *testing.T) {
 			r := &reporter{format: tt.format, partial: tt.partial, lines: &lineWriter{w: &stdout}, stdout: &stdout, stderr: &stderr,
 				session: "sess_0123456789abcdef", model: func() string { return "m1" }}
 			r.system("init", map[string]any{"model": "m1"})
+			r.userPrompt("What does a.txt say?")
 			for _, ev := range turnEvents() {
 				r.Emit(context.Background(), ev)
 			}

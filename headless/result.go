@@ -95,11 +95,24 @@ func (r *reporter) finish(o outcome) resultLine {
 		}
 		addGeminiFields(&res, o)
 		r.lines.write(res)
+	case formatGeminiStream:
+		r.geminiResult(o, finishedCalls(r.turn.calls))
 	case formatText:
 		r.textEnd(o)
 	}
 	r.turn = turnLog{}
 	return res
+}
+
+// finishedCalls counts the calls that completed or failed.
+func finishedCalls(calls []toolCallRecord) int {
+	n := 0
+	for _, c := range calls {
+		if c.Status == string(agent.ToolCompleted) || c.Status == string(agent.ToolFailed) {
+			n++
+		}
+	}
+	return n
 }
 
 // textEnd ends a text answer with a newline and reports failures on

@@ -15,8 +15,8 @@ import (
 // Run runs companion headless as o says and returns the exit code.
 func Run(ctx context.Context, o Options) int {
 	if err := o.Check(); err != nil {
-		fmt.Fprintf(o.Stderr, "companion run: %v\n", err)
-		return ExitUsage
+		fmt.Fprintf(o.Stderr, "%s: %v\n", o.name(), err)
+		return o.usageCode()
 	}
 	rep := newReporter(&o, time.Now())
 	if o.InputFormat == formatStream {
@@ -24,8 +24,8 @@ func Run(ctx context.Context, o Options) int {
 	}
 	text, err := readPrompt(&o)
 	if err != nil {
-		fmt.Fprintf(o.Stderr, "companion run: %v\n", err)
-		return ExitUsage
+		fmt.Fprintf(o.Stderr, "%s: %v\n", o.name(), err)
+		return o.usageCode()
 	}
 	rs, err := openSession(ctx, &o, extras{}, rep, nil)
 	if err != nil {
@@ -35,38 +35,54 @@ func Run(ctx context.Context, o Options) int {
 	if o.OutputFormat == formatStream {
 		rep.system("init", rs.initFields(ctx, &o))
 	}
+	rep.userPrompt(text)
 	out := rs.prompt(ctx, rep, rs.agent.PromptParts(ctx, text))
-	return exitCode(ctx, out)
+	return o.exitCode(ctx, out)
 }
 
 // newReporter makes the reporter for o's output format; started is when
 // the run began, the start of a result written before any prompt ran.
 func newReporter(o *Options, started time.Time) *reporter {
-	return &reporter{format: o.OutputFormat, partial: o.IncludePartial, lines: &lineWriter{w: o.Stdout},
+	format := o.OutputFormat
+	if o.GeminiCLI && format == formatStream && o.InputFormat == formatText && !o.IncludePartial {
+		format = formatGeminiStream
+	}
+	return &reporter{format: format, partial: o.IncludePartial, lines: &lineWriter{w: o.Stdout},
 		stdout: o.Stdout, stderr: o.Stderr, model: func() string { return o.Config.Model }, runStart: started}
 }
 
 // exitCode is a finished prompt's exit code.
-func exitCode(ctx context.Context, out outcome) int {
+func (o *Options) exitCode(ctx context.Context, out outcome) int {
 	switch {
 	case ctx.Err() != nil:
 		return ExitInterrupted
+	case o.GeminiCLI && out.stop == agent.MaxTurnRequests && out.err == nil:
+		return ExitGeminiTurnLimit
 	case out.failed():
 		return ExitError
 	}
 	return ExitOK
 }
 
+// usageCode is the exit code of bad input: ExitUsage, or Gemini CLI's
+// ExitGeminiInput for a run started as Gemini CLI's.
+func (o *Options) usageCode() int {
+	if o.GeminiCLI {
+		return ExitGeminiInput
+	}
+	return ExitUsage
+}
+
 // startFailed reports a session that could not start, in the output's
 // format, and returns the exit code.
 func startFailed(o *Options, rep *reporter, err error) int {
 	if o.OutputFormat == formatText {
-		fmt.Fprintf(o.Stderr, "companion run: %v\n", err)
+		fmt.Fprintf(o.Stderr, "%s: %v\n", o.name(), err)
 	} else {
 		rep.finish(outcome{err: err, started: rep.runStart})
 	}
 	if errors.Is(err, ErrUsage) {
-		return ExitUsage
+		return o.usageCode()
 	}
 	return ExitError
 }

@@ -74,7 +74,7 @@ func runStream(ctx context.Context, o *Options, rep *reporter) int {
 	sr.ctl.wait()
 	sr.rs.close(o)
 	if err := <-readErrOr(readErr); err != nil && ctx.Err() == nil {
-		fmt.Fprintf(o.Stderr, "companion run: reading stdin: %v\n", err)
+		fmt.Fprintf(o.Stderr, "%s: reading stdin: %v\n", o.name(), err)
 		return ExitError
 	}
 	return sr.exitCode(ctx)
@@ -111,7 +111,7 @@ func (sr *streamRun) noInput(ctx context.Context, readErr chan error) int {
 		return ExitInterrupted
 	}
 	if err := <-readErrOr(readErr); err != nil {
-		fmt.Fprintf(sr.o.Stderr, "companion run: reading stdin: %v\n", err)
+		fmt.Fprintf(sr.o.Stderr, "%s: reading stdin: %v\n", sr.o.name(), err)
 		return ExitError
 	}
 	return ExitOK

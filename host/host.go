@@ -10,6 +10,7 @@ import (
 	"companion/config"
 	"companion/ide"
 	"companion/tools"
+	"companion/tools/lsp"
 	"companion/tools/sandbox"
 )
 
@@ -49,6 +50,8 @@ type Host struct {
 	opts Options
 	log  *slog.Logger
 	ide  *ideLink
+	// lsp runs the language servers of every session of the host.
+	lsp *lsp.Pool
 
 	// trustMu serialises trust changes (ACP updates and the IDE link) so
 	// that a session's agent ends with the trust its host last computed.
@@ -75,6 +78,7 @@ func New(opts Options) *Host {
 	}
 	h := &Host{opts: opts, log: opts.Log, cfg: opts.Config, sessions: map[string]*Session{}}
 	h.ide = &ideLink{h: h}
+	h.lsp = lsp.NewPool(lsp.PoolOptions{Name: opts.Name, Version: opts.Version, Log: opts.Log})
 	return h
 }
 
@@ -150,6 +154,7 @@ func (h *Host) Close() {
 	h.mu.Unlock()
 	closeSessions(sessions, h.log)
 	h.ide.close()
+	h.lsp.Close()
 }
 
 // register makes s findable by its id.

@@ -13,6 +13,7 @@ import (
 	"companion/agent/store"
 	"companion/config"
 	"companion/tools"
+	"companion/tools/lsp"
 	"companion/tools/mcp"
 )
 
@@ -59,6 +60,8 @@ type Session struct {
 	project *projectGate
 	// tel is the session's telemetry; nil when off (telemetry.go).
 	tel *sessionTelemetry
+	// lsp is the session's view of the host's language servers.
+	lsp *lsp.Session
 }
 
 // close ends the agent session (and its MCP servers), flushes its
@@ -73,6 +76,7 @@ func (s *Session) close(log *slog.Logger) {
 func closeSessions(sessions []*Session, log *slog.Logger) {
 	for _, s := range sessions {
 		s.Agent.Close()
+		s.lsp.Close()
 	}
 	shutdownTelemetry(sessions)
 	for _, s := range sessions {
@@ -150,6 +154,7 @@ func (h *Host) open(ctx context.Context, req Request, p Ports, journal *store.Wr
 	for _, d := range opts.Agents {
 		s.Agents = append(s.Agents, d.Name)
 	}
+	s.lsp = h.newLSP(cfg, &opts, project)
 	if servers, fromProject := mcpServers(cfg, h.log, req.MCP...); len(servers) > 0 {
 		s.MCP = h.newMCP(sandboxServers(servers, fromProject, cfg, opts.Roots, project.mcp, h.opts.Sandbox, h.log), s)
 		opts.MCP = s.MCP
@@ -164,6 +169,7 @@ func (h *Host) open(ctx context.Context, req Request, p Ports, journal *store.Wr
 		if s.MCP != nil {
 			s.MCP.Close()
 		}
+		s.lsp.Close()
 		s.tel.shutdown(context.Background())
 		return nil, nil, err
 	}
@@ -193,9 +199,12 @@ func (h *Host) options(ctx context.Context, req Request, p Ports, project *proje
 	cfg := h.Config()
 	t := h.sessionTrust(cfg, roots.Primary())
 	if t.trusted() {
-		if cfg, _, err = SessionConfig(cfg, roots.Primary()); err != nil {
-			return agent.Options{}, cfg, t, mark(ErrInvalid, err)
-		}
+		cfg, _, err = SessionConfig(cfg, roots.Primary())
+	} else {
+		cfg, err = UntrustedConfig(cfg, roots.Primary())
+	}
+	if err != nil {
+		return agent.Options{}, cfg, t, mark(ErrInvalid, err)
 	}
 	t.told, t.loaded = !t.trusted(), t.trusted()
 	m, err := h.opts.Model(ctx, cfg)

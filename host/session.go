@@ -36,19 +36,33 @@ func OpenStore(cfg config.Config, log *slog.Logger) *store.Store {
 	return store.Open(cfg.StateDir, log)
 }
 
-// SessionConfig lays the project's settings over the user's, in a trusted
-// folder only, and reports whether the folder is trusted. Parts that grant
+// SessionConfig lays the project's settings over the user's and reports
+// whether the folder is trusted. In a trusted folder, parts that grant
 // powers wait until the user accepts the file's content (see
-// config.ApplyProject).
+// config.ApplyProject); in one that is not, only the rules that restrict
+// apply (see UntrustedConfig).
 func SessionConfig(cfg config.Config, root string) (config.Config, bool, error) {
 	if !cfg.FolderTrust.Trusts(root) {
-		return cfg, false, nil
+		cfg, err := UntrustedConfig(cfg, root)
+		return cfg, false, err
 	}
 	f, err := config.ReadProjectFile(root)
 	if err != nil {
 		return cfg, true, err
 	}
 	return cfg.ApplyProject(f), true, nil
+}
+
+// UntrustedConfig adds to cfg the deny and ask rules (and Gemini CLI's
+// tools.core) of the project's settings in root, a folder that is not
+// trusted: restricting rules hold in every folder; nothing else of the
+// project is read. A rule that cannot be read is an error, as anywhere.
+func UntrustedConfig(cfg config.Config, root string) (config.Config, error) {
+	f, err := config.ReadProjectFile(root)
+	if err != nil {
+		return cfg, err
+	}
+	return cfg.WithProjectLimits(f), nil
 }
 
 // Policy builds the permission policy from the settings' rules, with

@@ -1,13 +1,14 @@
 package rpc
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/sourcegraph/jsonrpc2"
@@ -17,9 +18,9 @@ import (
 // validates everything it reads and answers invalid messages itself, so that
 // jsonrpc2 only ever sees messages it can represent.
 //
-// jsonrpc2.ID holds neither null nor negative ids, so every incoming request
-// id is replaced by a synthetic string id ("in-N") on read and the original
-// bytes are put back when the response with that id is written. Params are
+// jsonrpc2.ID holds neither null, negative nor large ids, so every incoming
+// request id is replaced by a synthetic string id ("in-N") on read, and the
+// stream encodes the response itself with the original bytes (WriteObject). Params are
 // not passed through jsonrpc2 (which would re-encode them through
 // map[string]any): the stream keeps the last request or notification read
 // in cur, and the Conn's handler takes it, which is safe because jsonrpc2
@@ -185,19 +186,70 @@ func (s *stream) register(raw json.RawMessage, method string) string {
 
 // WriteObject implements jsonrpc2.ObjectStream. jsonrpc2 writes only our
 // requests and the responses to the peer's requests through it
-// (notifications go straight to write).
+// (notifications go straight to write). Our requests carry ids jsonrpc2
+// can hold and go out as it encodes them; a response is decoded into
+// outgoing and encoded again by the stream itself, with the id the peer
+// wrote in place of the synthetic one.
 func (s *stream) WriteObject(obj any) error {
 	data, err := json.Marshal(obj)
 	if err != nil {
 		return err
 	}
-	if !bytes.HasPrefix(data, synthResponsePrefix) { // one of our requests
+	var o outgoing
+	if err := json.Unmarshal(data, &o); err != nil {
+		return err
+	}
+	if o.Method != "" { // one of our requests
 		s.traceOut("request", "", data)
 		return s.write(data)
 	}
-	data, method := s.restoreID(s.redacted(data))
-	s.traceOut("response", method, data)
+	req, err := s.answered(o.ID)
+	if err != nil {
+		return err
+	}
+	data, err = json.Marshal(wireResponse{JSONRPC: "2.0", ID: req.raw, Result: o.Result, Error: o.Error})
+	if err != nil {
+		return err
+	}
+	data = s.redacted(data)
+	s.traceOut("response", req.method, data)
 	return s.write(data)
+}
+
+// outgoing is what the stream reads of a message jsonrpc2 writes: a
+// request of ours (Method set) or a response under a synthetic id.
+type outgoing struct {
+	ID     jsonrpc2.ID     `json:"id"`
+	Method string          `json:"method"`
+	Result json.RawMessage `json:"result"`
+	Error  json.RawMessage `json:"error"`
+}
+
+// wireResponse is a response as the stream writes it: "jsonrpc" first, the
+// id with the peer's exact bytes, then the result or the error.
+type wireResponse struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Error   json.RawMessage `json:"error,omitempty"`
+}
+
+// answered returns, and forgets, the request a response with the synthetic
+// id answers.
+func (s *stream) answered(id jsonrpc2.ID) (pending, error) {
+	digits, ok := strings.CutPrefix(id.Str, synthPrefix)
+	n, err := strconv.ParseUint(digits, 10, 64)
+	if !id.IsString || !ok || err != nil {
+		return pending{}, fmt.Errorf("rpc: response with id %s, not one the stream gave", id)
+	}
+	s.idmu.Lock()
+	req, ok := s.ids[n]
+	delete(s.ids, n)
+	s.idmu.Unlock()
+	if !ok {
+		return pending{}, fmt.Errorf("rpc: response for an unknown synthetic id %d", n)
+	}
+	return req, nil
 }
 
 // traceOut logs an outgoing request or response at Debug level: its
@@ -235,51 +287,6 @@ func (s *stream) redacted(data []byte) []byte {
 		return data
 	}
 	return s.redact(data)
-}
-
-var (
-	synthResponsePrefix = []byte(`{"id":"` + synthPrefix)
-	jsonrpcSuffix       = []byte(`,"jsonrpc":"2.0"}`)
-)
-
-// restoreID puts the peer's raw id back into a response jsonrpc2 marshalled
-// with a synthetic id, and moves "jsonrpc" to the front; it also returns
-// the method of the request answered. jsonrpc2 v0.2.3 marshals a Response
-// as {"id":...,"result"|"error":...,"jsonrpc":"2.0"}; anything else passes
-// unchanged.
-func (s *stream) restoreID(data []byte) ([]byte, string) {
-	if !bytes.HasPrefix(data, synthResponsePrefix) {
-		return data, ""
-	}
-	rest := data[len(synthResponsePrefix):]
-	end := bytes.IndexByte(rest, '"')
-	if end < 0 {
-		return data, ""
-	}
-	n, err := strconv.ParseUint(string(rest[:end]), 10, 64)
-	if err != nil {
-		return data, ""
-	}
-	s.idmu.Lock()
-	req, ok := s.ids[n]
-	delete(s.ids, n)
-	s.idmu.Unlock()
-	if !ok {
-		s.log.Error("rpc: response for an unknown synthetic id", "id", n)
-		return data, ""
-	}
-	raw := req.raw
-	rest = rest[end+1:]
-	out := make([]byte, 0, len(data)+len(raw))
-	if body, ok := bytes.CutSuffix(rest, jsonrpcSuffix); ok {
-		out = append(out, `{"jsonrpc":"2.0","id":`...)
-		out = append(out, raw...)
-		out = append(out, body...)
-		return append(out, '}'), req.method
-	}
-	out = append(out, `{"id":`...)
-	out = append(out, raw...)
-	return append(out, rest...), req.method
 }
 
 // errorReply is a response carrying an error, written by the stream itself.

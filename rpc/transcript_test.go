@@ -146,20 +146,32 @@ func outcomeCases() []transcriptCase {
 	}
 }
 
-// TestIDsEchoedExactly checks that ids come back with their exact bytes.
+// TestIDsEchoedExactly checks that every id shape JSON-RPC allows comes
+// back with its exact bytes, on a result and on an error, and that the
+// shapes it does not allow are refused with a null id.
 func TestIDsEchoedExactly(t *testing.T) {
-	ids := []string{
-		`0`, `1`, `-1`, `-7`, `9223372036854775807`, `-9223372036854775808`,
-		`18446744073709551616`, `"abc"`, `""`, `"a\u00e9\n"`, `"in-1"`, `null`,
+	t.Parallel()
+	ok := []struct{ name, id string }{
+		{"zero", `0`}, {"one", `1`}, {"negative", `-1`}, {"negative zero", `-0`},
+		{"int64 max", `9223372036854775807`}, {"int64 min", `-9223372036854775808`},
+		{"past uint64", `18446744073709551616`}, {"forty digits", `1234567890123456789012345678901234567890`},
+		{"string", `"abc"`}, {"empty string", `""`}, {"escapes", `"a\u00e9\n"`}, {"unicode", `"é✓"`},
+		{"synthetic-looking", `"in-1"`}, {"null", `null`},
 	}
 	_, p := serveRaw(t, testMux(t), Options{})
-	for _, id := range ids {
-		p.sendMsg(`{"jsonrpc":"2.0","id":` + id + `,"method":"echo","params":{"x":1}}`)
-		got := p.next()
-		checkJSON(t, got, `{"jsonrpc":"2.0","id":`+id+`,"result":{"x":1}}`)
-		if raw := rawField(t, got, "id"); raw != id {
-			t.Errorf("id %s echoed as %s", id, raw)
+	for _, c := range ok {
+		p.sendMsg(`{"jsonrpc":"2.0","id":` + c.id + `,"method":"echo","params":{"x":1}}`)
+		if got, want := string(p.next()), `{"jsonrpc":"2.0","id":`+c.id+`,"result":{"x":1}}`; got != want {
+			t.Errorf("%s: result\n got %s\nwant %s", c.name, got, want)
 		}
+		p.sendMsg(`{"jsonrpc":"2.0","id":` + c.id + `,"method":"no/such"}`)
+		if raw := rawField(t, p.next(), "id"); raw != c.id {
+			t.Errorf("%s: error answer echoed id %s as %s", c.name, c.id, raw)
+		}
+	}
+	for _, id := range []string{`1.5`, `1e3`, `-0.0`, `true`, `{}`, `[1]`} {
+		p.sendMsg(`{"jsonrpc":"2.0","id":` + id + `,"method":"echo"}`)
+		checkJSON(t, p.next(), invalid("null", "invalid request: id must be an integer, a string or null, not "+id))
 	}
 }
 

@@ -24,6 +24,10 @@ type Confirmation struct {
 	Path    string
 	OldText *string
 	NewText string
+	// More are the other files of an edit that changes several at once
+	// (a rename), approved together with the first; the policy decides
+	// on each file as on an edit of its own.
+	More []Diff
 
 	// Exec: the command line, the directory it runs in, and the programs it
 	// runs (every command of every pipeline, list and substitution), which

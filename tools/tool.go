@@ -21,6 +21,9 @@ const (
 	KindThink   Kind = "think"
 	KindFetch   Kind = "fetch"
 	KindOther   Kind = "other"
+	// KindSwitchMode is a call that asks to change the session's mode
+	// (the plan-mode tools); clients show it as a mode switch.
+	KindSwitchMode Kind = "switch_mode"
 )
 
 // Tool is something the model can call. A Tool is stateless and shared by
@@ -96,6 +99,8 @@ type Result struct {
 	Plan []PlanEntry
 	// Diff, when set, is the change an edit made, for the editor's review.
 	Diff *Diff
+	// More are the other files an edit changed along with Diff's.
+	More []Diff
 }
 
 // Diff is a file change: absolute path, text before (nil for a new file)
@@ -155,4 +160,15 @@ type Env struct {
 	Background *Background
 	// Log receives diagnostics; never nil.
 	Log *slog.Logger
+	// ReadDenied reports whether a deny rule keeps tool from reading the
+	// file at path (Claude Code's "Read(./.env)", say): the searching tools
+	// skip such files in the folders they walk, as the policy refuses a
+	// call that names one. nil denies nothing.
+	ReadDenied func(tool, path string) bool
+}
+
+// Denied reports whether a deny rule keeps tool from reading path (see
+// Env.ReadDenied).
+func (e *Env) Denied(tool, path string) bool {
+	return e != nil && e.ReadDenied != nil && e.ReadDenied(tool, path)
 }

@@ -17,21 +17,23 @@ import (
 // a big file that shrinks or goes away stops being excluded. Files already
 // in the snapshot stay in it whatever their size. It returns the excluded
 // paths (directories with a trailing slash), which the checkpoint records:
-// a restore leaves them alone, as their state is unknown.
-func (b *gitBackend) excludeUntracked(ctx context.Context) ([]string, error) {
+// a restore leaves them alone, as their state is unknown; and the other
+// untracked paths the listing found, which addAll adds.
+func (b *gitBackend) excludeUntracked(ctx context.Context) (excluded, untracked []string, err error) {
 	out, err := b.r.run(ctx, gitCall{args: []string{"ls-files", "-z", "--others", "--exclude-per-directory=.gitignore"}})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var excluded []string
 	var buf bytes.Buffer
 	buf.WriteString("# written by companion's checkpoint store on every snapshot\n")
 	for _, p := range nulSplit(out) {
 		if !b.excluded(p) {
+			untracked = append(untracked, p)
 			continue
 		}
 		if strings.ContainsAny(p, "\n\r") {
 			b.log.Warn("checkpoint: cannot exclude a path with a newline", "path", p)
+			untracked = append(untracked, p) // git add --all takes it
 			continue
 		}
 		buf.WriteString("/" + escapeGlob(p) + "\n")
@@ -39,9 +41,9 @@ func (b *gitBackend) excludeUntracked(ctx context.Context) ([]string, error) {
 	}
 	file := filepath.Join(b.r.gitDir, "info", "exclude")
 	if old, err := os.ReadFile(file); err == nil && bytes.Equal(old, buf.Bytes()) {
-		return excluded, nil
+		return excluded, untracked, nil
 	}
-	return excluded, writeFileAtomic(file, buf.Bytes())
+	return excluded, untracked, writeFileAtomic(file, buf.Bytes())
 }
 
 // excludedBy reports whether p is one of excluded or lies in one of its

@@ -111,14 +111,12 @@ func (b *gitBackend) prepare(ctx context.Context) error {
 // index as a tree.
 func (b *gitBackend) stage(ctx context.Context, named []string) (st staged, err error) {
 	b.seedIfStale(ctx)
-	if st.excluded, err = b.excludeUntracked(ctx); err != nil {
+	var untracked []string
+	if st.excluded, untracked, err = b.excludeUntracked(ctx); err != nil {
 		return st, err
 	}
-	if _, err := b.r.run(ctx, gitCall{args: []string{"add", "--all", "--ignore-errors"}, ownStore: true}); err != nil {
-		if exitCode(err) != 1 {
-			return st, err
-		}
-		b.log.Warn("checkpoint: some files could not be read into the snapshot", "err", err)
+	if err := b.addAll(ctx, untracked); err != nil {
+		return st, err
 	}
 	var add []string
 	if add, st.skipped, err = b.forceList(named, st.excluded); err != nil {

@@ -56,7 +56,9 @@ func TestRunTimeoutKillsGroup(t *testing.T) {
 	dir := t.TempDir()
 	r := newRunner(BeforeTool, Hook{
 		Command: `sleep 1000 & echo $! > child.pid; echo '{"decision": "deny"}'; wait`,
-		Timeout: 100 * time.Millisecond,
+		// Long enough for the shell to start and record its child on a
+		// loaded machine; the hook itself would run for ever.
+		Timeout: time.Second,
 	})
 	got, err := r.Run(context.Background(), BeforeTool, Input{ToolName: "x", Cwd: dir})
 	if err != nil {
@@ -66,7 +68,7 @@ func TestRunTimeoutKillsGroup(t *testing.T) {
 	if got.Decision != "" {
 		t.Errorf("Decision = %q, want none from a hook that timed out", got.Decision)
 	}
-	if msg := got.Errors[0].Error(); !strings.Contains(msg, "timed out after 100ms") {
+	if msg := got.Errors[0].Error(); !strings.Contains(msg, "timed out after 1s") {
 		t.Errorf("error %q does not say it timed out", msg)
 	}
 	waitGone(t, readPid(t, filepath.Join(dir, "child.pid")))

@@ -32,6 +32,9 @@ type configReport struct {
 	// Unsupported names the keys of Gemini CLI's and Claude Code's
 	// settings files that companion does not read, one line per file.
 	Unsupported []string `json:"unsupported,omitempty"`
+	// LanguageServers are the language servers a session here would
+	// use, one sentence each (where found, or how to install).
+	LanguageServers []string `json:"languageServers,omitempty"`
 }
 
 // runConfig prints the merged settings.
@@ -100,6 +103,7 @@ func mergedConfig(getenv func(string) string, f cli.Flags, dir string) (configRe
 		}
 	}
 	rep.Settings, rep.Unsupported = cfg.Show(), cfg.Unread
+	rep.LanguageServers = cli.LanguageServers(cfg, dir)
 	notes, err := cli.CheckRules(cfg)
 	if err != nil {
 		notes = append(notes, err.Error())
@@ -145,6 +149,12 @@ func printConfig(w io.Writer, rep configReport) {
 	tw.Flush()
 	for _, p := range rep.Pending {
 		fmt.Fprintf(w, "held back until accepted (companion settings accept): %s\n", p)
+	}
+	if len(rep.LanguageServers) > 0 {
+		fmt.Fprintln(w, "Language servers:")
+		for _, l := range rep.LanguageServers {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
 	}
 	for _, warn := range rep.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", warn)

@@ -68,46 +68,49 @@ Run 'companion acp -h' or 'companion run -h' for a subcommand's flags.
 // argument that is neither a subcommand nor a flag starts the prompt
 // (`companion "fix the tests"`, see runTop).
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	if len(args) == 0 || isTopFlag(args[0]) || !isSubcommand(args[0]) {
+	if len(args) == 0 || isTopFlag(args[0]) {
 		return runTop(args, stdin, stdout, stderr, getenv)
 	}
-	switch args[0] {
-	case "acp":
-		return runACP(args[1:], stdin, stdout, stderr, getenv)
-	case "run":
-		return runHeadless(args[1:], stdin, stdout, stderr, getenv)
-	case "mcp":
-		return runMCP(args[1:], stdout, stderr, getenv)
-	case "settings":
-		return runSettings(args[1:], stdout, stderr, getenv)
-	case "config":
-		return runConfig(args[1:], stdout, stderr, getenv)
-	case "trust":
-		return runTrust(args[1:], stdout, stderr, getenv)
-	case "skills":
-		return runSkills(args[1:], stdout, stderr, getenv)
-	case "login":
-		return runLogin(args[1:], stdin, stdout, stderr, getenv)
-	case "logout":
-		return runLogout(args[1:], stdout, stderr, getenv)
-	case "version", "--version", "-v":
+	cmd := subcommands()[args[0]]
+	if cmd == nil {
+		return runTop(args, stdin, stdout, stderr, getenv)
+	}
+	return cmd(args[1:], stdin, stdout, stderr, getenv)
+}
+
+// command runs one subcommand with the arguments after its name and
+// returns the exit code.
+type command func(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int
+
+// subcommands is the one table of the names run dispatches on: a first
+// argument found here is a subcommand, any other word starts a prompt.
+func subcommands() map[string]command {
+	noStdin := func(f func([]string, io.Writer, io.Writer, func(string) string) int) command {
+		return func(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+			return f(args, stdout, stderr, getenv)
+		}
+	}
+	printVersion := func(_ []string, _ io.Reader, stdout, _ io.Writer, _ func(string) string) int {
 		fmt.Fprintf(stdout, "companion %s\n", version)
 		return 0
-	case "help", "-h", "--help":
+	}
+	help := func(_ []string, _ io.Reader, stdout, _ io.Writer, _ func(string) string) int {
 		printUsage(stdout)
 		return 0
 	}
-	fmt.Fprintf(stderr, "companion: unknown command %q\n\n%s", args[0], usage)
-	return 2
-}
-
-// isSubcommand reports whether a first argument is one run dispatches on.
-func isSubcommand(a string) bool {
-	switch a {
-	case "acp", "run", "mcp", "settings", "config", "trust", "skills", "login", "logout", "version", "--version", "-v", "help", "-h", "--help":
-		return true
+	return map[string]command{
+		"acp":      runACP,
+		"run":      runHeadless,
+		"mcp":      noStdin(runMCP),
+		"settings": noStdin(runSettings),
+		"config":   noStdin(runConfig),
+		"trust":    noStdin(runTrust),
+		"skills":   noStdin(runSkills),
+		"login":    runLogin,
+		"logout":   noStdin(runLogout),
+		"version":  printVersion, "--version": printVersion, "-v": printVersion,
+		"help": help, "-h": help, "--help": help,
 	}
-	return false
 }
 
 // runACP serves ACP until stdin closes or a signal arrives.

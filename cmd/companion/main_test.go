@@ -70,3 +70,22 @@ func homeEnv(home string) func(string) string {
 		return ""
 	}
 }
+
+// TestSubcommandTable: every name in the dispatch table is named in the
+// usage, and each dispatches as a subcommand (never as a prompt: a prompt
+// without a key would fail with an ExecutionError on stdout).
+func TestSubcommandTable(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for name := range subcommands() {
+		t.Run(name, func(t *testing.T) {
+			if !strings.HasPrefix(name, "-") && name != "help" && !strings.Contains(usage, "companion "+name) {
+				t.Errorf("usage does not name %q", name)
+			}
+			var out, errb bytes.Buffer
+			run([]string{name, "--help"}, strings.NewReader(""), &out, &errb, homeEnv(t.TempDir()))
+			if strings.Contains(out.String()+errb.String(), "ExecutionError") {
+				t.Errorf("%q ran as a prompt: %s %s", name, out.String(), errb.String())
+			}
+		})
+	}
+}

@@ -13,15 +13,19 @@ import (
 
 const mcpUsage = `Usage:
   companion mcp add [-s user|project] [-t stdio|http|sse] [-e KEY=V]... [-H "Name: value"]... [--trust]
-                    [--timeout MS] [--include-tools a,b] [--exclude-tools a,b] NAME COMMAND-OR-URL [--] [ARGS...]
-  companion mcp remove [-s user|project] NAME
-  companion mcp list [-s user|project]   (both scopes when none is given; remote servers' auth state too)
+                    [--timeout MS] [--include-tools a,b] [--exclude-tools a,b] [--description TEXT]
+                    NAME COMMAND-OR-URL [--] [ARGS...]
+  companion mcp remove [-s user|project] [--file PATH] NAME   (from the one file that names it)
+  companion mcp list [-s user|project] [--file PATH]   (every file sessions read servers from, each
+                                         server with its file, auth state, and why it is not used)
   companion mcp auth NAME                (authorise companion with a remote server that uses OAuth)
   companion mcp logout NAME              (forget that authorization)
 
 Servers go to .companion/settings.json in the current directory (-s project, the default, as in
-Gemini CLI) or to your user settings file (-s user). Long forms: --scope, --transport, --env,
---header; --project and --user are switches for the scope. For a command, everything after it
+Gemini CLI) or to your user settings file (-s user). list and remove also see the servers in
+~/.gemini/settings.json, .gemini/settings.json and .mcp.json, which sessions start too; removing
+one of those edits that file. Long forms: --scope, --transport, --env,
+--header (--type for --transport); --project and --user are switches for the scope. For a command, everything after it
 (or after --) is the server's own arguments; flags for companion come before it.
 `
 
@@ -51,11 +55,10 @@ func runMCP(args []string, stdout, stderr io.Writer, getenv func(string) string)
 		})
 	}
 	path, edit := cfg.SettingsPath, func(f func() error) error { return f() }
-	if a.scope == "project" {
+	if a.scope == config.ScopeProject {
 		wd, _ := os.Getwd()
 		path = config.ProjectSettingsPath(wd)
-		// the user's own edit: accepted if the file was (see KeepAccepted)
-		edit = func(f func() error) error { return cfg.KeepAccepted(wd, f) }
+		edit = func(f func() error) error { return keepAccepted(&cfg, f) }
 	}
 	rest := a.pos
 	switch args[0] {
@@ -70,18 +73,9 @@ func runMCP(args []string, stdout, stderr io.Writer, getenv func(string) string)
 			fmt.Fprint(stderr, mcpUsage)
 			return 2
 		}
-		err = edit(func() error { return config.RemoveMCPServer(path, rest[0]) })
+		return removeMCP(stdout, stderr, cfg, a, rest[0], getenv)
 	case "list":
-		store := oauth.NewStore(oauth.StorePath(cfg.StateDir))
-		if a.scopeSet {
-			err = listMCP(stdout, path, store)
-			break
-		}
-		for _, p := range []string{cfg.SettingsPath, path} { // both scopes, the user's first
-			if err = listMCP(stdout, p, store); err != nil {
-				break
-			}
-		}
+		return listAllMCP(stdout, stderr, cfg, a, getenv)
 	default:
 		fmt.Fprint(stderr, mcpUsage)
 		return 2
@@ -90,15 +84,13 @@ func runMCP(args []string, stdout, stderr io.Writer, getenv func(string) string)
 		fmt.Fprintf(stderr, "companion: %v\n", err)
 		return 1
 	}
-	if args[0] != "list" {
-		fmt.Fprintf(stdout, "updated %s\n", path)
-	}
+	fmt.Fprintf(stdout, "updated %s\n", path)
 	return 0
 }
 
 // mcpServer builds a settings entry from the command line.
 func mcpServer(target string, args []string, a mcpArgs) config.MCPServer {
-	s := config.MCPServer{Trust: a.trust, Timeout: a.timeout, IncludeTools: a.include, ExcludeTools: a.exclude}
+	s := config.MCPServer{Description: a.description, Trust: a.trust, Timeout: a.timeout, IncludeTools: a.include, ExcludeTools: a.exclude}
 	switch {
 	case a.transport == "sse":
 		s.URL = target
@@ -122,29 +114,6 @@ func mcpServer(target string, args []string, a mcpArgs) config.MCPServer {
 		s.Headers[strings.TrimSpace(k)] = strings.TrimSpace(v)
 	}
 	return s
-}
-
-func listMCP(w io.Writer, path string, store *oauth.Store) error {
-	servers, names, err := config.ListMCPServers(path)
-	if err != nil {
-		return err
-	}
-	if len(names) == 0 {
-		fmt.Fprintf(w, "no MCP servers in %s\n", path)
-		return nil
-	}
-	for _, n := range names {
-		s := servers[n]
-		switch {
-		case s.Command != "":
-			fmt.Fprintf(w, "%s\tstdio\t%s %s\n", n, s.Command, strings.Join(s.Args, " "))
-		case s.HTTPURL != "":
-			fmt.Fprintf(w, "%s\thttp\t%s%s\n", n, s.HTTPURL, authColumn(store, n, s))
-		default:
-			fmt.Fprintf(w, "%s\tsse\t%s%s\n", n, s.URL, authColumn(store, n, s))
-		}
-	}
-	return nil
 }
 
 // multiFlag collects a repeatable string flag.

@@ -12,7 +12,9 @@ import (
 //
 //	-s, --scope user|project   where the server goes (default project, as in Gemini CLI)
 //	--project, --user          the same, as switches
-//	-t, --transport stdio|http|sse
+//	-t, --transport, --type stdio|http|sse
+//	--description TEXT         the server's description
+//	--file PATH                (list, remove) only this settings file
 //	-e, --env KEY=VALUE        repeatable
 //	-H, --header "Name: value" repeatable
 //	--trust, --timeout MS, --include-tools a,b, --exclude-tools a,b
@@ -33,6 +35,10 @@ type mcpArgs struct {
 	pos []string
 	// help is set by -h or --help.
 	help bool
+	// description is the server's description (Gemini CLI's field).
+	description string
+	// file picks the one settings file `mcp list` and `remove` look in.
+	file string
 }
 
 // errMCPUsage marks a command line that does not parse.
@@ -101,7 +107,7 @@ func (a *mcpArgs) set(name string, value func() (string, error)) error {
 			return fmt.Errorf("%w: scope %q: want user or project", errMCPUsage, v)
 		}
 		a.scope, a.scopeSet = v, true
-	case "t", "transport":
+	case "t", "transport", "type":
 		if v != "stdio" && v != "http" && v != "sse" {
 			return fmt.Errorf("%w: transport %q: want stdio, http or sse", errMCPUsage, v)
 		}
@@ -116,6 +122,10 @@ func (a *mcpArgs) set(name string, value func() (string, error)) error {
 			return fmt.Errorf("%w: --header %q: want \"Name: value\"", errMCPUsage, v)
 		}
 		a.headers = append(a.headers, v)
+	case "description":
+		a.description = v
+	case "file":
+		a.file = v
 	case "timeout":
 		if a.timeout, err = strconv.ParseFloat(v, 64); err != nil || a.timeout < 0 {
 			return fmt.Errorf("%w: --timeout %q: want milliseconds", errMCPUsage, v)

@@ -31,6 +31,8 @@ func TestParseMCPArgs(t *testing.T) {
 			mcpArgs{scope: "project", env: []string{"K=V"}, pos: []string{"fs", "npx", "-y", "--port", "1"}}},
 		{"between name and command", "fs -e K=V --timeout 500 --include-tools a,b --exclude-tools c node x",
 			mcpArgs{scope: "project", env: []string{"K=V"}, timeout: 500, include: []string{"a", "b"}, exclude: []string{"c"}, pos: []string{"fs", "node", "x"}}},
+		{"gemini's --type and --description", "--type sse --description Team_docs --file .mcp.json docs https://h/sse",
+			mcpArgs{scope: "project", transport: "sse", description: "Team docs", file: ".mcp.json", pos: []string{"docs", "https://h/sse"}}},
 		{"switches", "--project --user --trust n", mcpArgs{scope: "user", scopeSet: true, trust: true, pos: []string{"n"}}},
 	}
 	for _, tt := range tests {

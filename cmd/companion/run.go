@@ -40,6 +40,10 @@ type runFlags struct {
 	// `companion acp` does (--acp, --experimental-acp: Gemini CLI's flags,
 	// so an editor's configuration can swap the binary).
 	version, acpMode bool
+	// listSessions prints this folder's stored sessions, numbered;
+	// deleteSession deletes one, by number or id (Gemini CLI's flags).
+	listSessions  bool
+	deleteSession string
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -52,7 +56,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.approvalMode, "approval-mode", "", "the permission `mode`: default, plan, auto-edit or yolo")
 	fs.BoolVar(&f.yolo, "yolo", false, "allow every tool call without asking (same as --approval-mode yolo)")
 	fs.BoolVar(&f.yolo, "y", false, "same as --yolo")
-	fs.StringVar(&f.resume, "resume", "", "continue a stored `session`: its id, or latest (the one of this folder used last; -r alone means latest)")
+	fs.StringVar(&f.resume, "resume", "", "continue a stored `session`: its number in --list-sessions, its id, or latest (the one of this folder used last; -r alone means latest)")
 	fs.StringVar(&f.resume, "r", "", "same as --resume")
 	fs.BoolVar(&f.continueLatest, "continue", false, "continue the session of this folder used last (same as --resume latest)")
 	fs.BoolVar(&f.continueLatest, "c", false, "same as --continue")
@@ -65,6 +69,8 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.version, "v", false, "same as --version")
 	fs.BoolVar(&f.acpMode, "acp", false, "speak the Agent Client Protocol on stdin/stdout (same as companion acp)")
 	fs.BoolVar(&f.acpMode, "experimental-acp", false, "same as --acp (Gemini CLI's name)")
+	fs.BoolVar(&f.listSessions, "list-sessions", false, "list this folder's stored sessions, numbered oldest first, and exit")
+	fs.StringVar(&f.deleteSession, "delete-session", "", "delete a stored `session` of this folder (its number in --list-sessions, or its id) and exit")
 }
 
 // parseRunFlags parses args as name's flags. The value of -r/--resume is
@@ -214,20 +220,33 @@ func runHeadless(args []string, stdin io.Reader, stdout, stderr io.Writer, geten
 		fmt.Fprintf(stderr, "companion run: unexpected argument %q (give the prompt with -p or on stdin)\n", rest[0])
 		return headless.ExitUsage
 	}
-	return headlessRun(f, stdin, stdout, stderr, getenv)
+	if code, done := sessionCommand("companion run", f, "", stdout, stderr, getenv); done {
+		return code
+	}
+	return headlessRun("companion run", f, stdin, stdout, stderr, getenv)
 }
 
-// headlessRun runs one headless session as f says.
-func headlessRun(f runFlags, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+// headlessRun runs one headless session as f says; name is the command
+// as typed, for its messages.
+//
+// Started as `companion` (Gemini CLI's form) with text input, the run is
+// Gemini CLI's: its stream-json events and exit codes (42 bad input, 53
+// the turn limit); `companion run`, stream-json input and
+// --include-partial-messages keep the SDK's shape (headless/PROTOCOL.md).
+func headlessRun(name string, f runFlags, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	gemini := name == "companion" && f.inputFormat != "stream-json" && !f.partial
 	env, code := setUp(f, stderr, getenv)
 	if env == nil {
+		if gemini && code == headless.ExitUsage {
+			code = headless.ExitGeminiInput
+		}
 		return code
 	}
 	defer env.close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return cli.RunHeadless(ctx, headless.Options{
-		Prompt: f.prompt, Stdin: stdin, StdinPiped: piped(stdin), Stdout: stdout, Stderr: stderr,
+		Name: name, GeminiCLI: gemini, Prompt: f.prompt, Stdin: stdin, StdinPiped: piped(stdin), Stdout: stdout, Stderr: stderr,
 		OutputFormat: f.outputFormat, InputFormat: f.inputFormat, ApprovalMode: f.approvalMode,
 		Resume: f.resume, IncludeDirs: env.dirs, AllowedTools: f.rules(), MaxTurns: f.maxTurns, IncludePartial: f.partial,
 		ControlTimeout: f.controlTimeout, Cwd: env.cwd, Options: env.host(),

@@ -21,8 +21,10 @@ import (
 // exitCodes documents companion's exit codes in the usage text.
 const exitCodes = `Exit codes:
   0    done (a chat ended, or the prompt finished)
-  1    error: the model failed, --max-turns was reached, no stored session to resume, bad settings
-  2    bad usage: an unknown flag or command, no prompt, a bad value
+  1    error: the model failed, --max-turns was reached (companion run), no stored session to resume, bad settings
+  2    bad usage: an unknown flag or command, contradicting flags; in companion run also no prompt or a bad value
+  42   bad input in a prompt run without run (as Gemini CLI): no prompt, a bad value, a missing folder
+  53   --max-turns reached in a prompt run without run (as Gemini CLI)
   130  interrupted: SIGINT or SIGTERM during a -p run (its output is flushed first)
 `
 
@@ -70,16 +72,21 @@ func runTop(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		return headless.ExitUsage
 	case f.acpMode:
 		return serveACP(f.acp, stdin, stdout, stderr, getenv)
+	}
+	if code, done := sessionCommand("companion", f, words, stdout, stderr, getenv); done {
+		return code
+	}
+	switch {
 	case f.prompt != "" && words != "":
 		fmt.Fprintf(stderr, "companion: a prompt both with -p and as words (%q)\n", words)
 		return headless.ExitUsage
 	case f.prompt != "" || f.inputFormat == "stream-json":
-		return headlessRun(f, stdin, stdout, stderr, getenv)
+		return headlessRun("companion", f, stdin, stdout, stderr, getenv)
 	case isTerminal(stdin):
 		return chatRun(f, words, stdin, stdout, stderr, getenv)
 	case words != "" || piped(stdin):
 		f.prompt = words
-		return headlessRun(f, stdin, stdout, stderr, getenv)
+		return headlessRun("companion", f, stdin, stdout, stderr, getenv)
 	}
 	fmt.Fprint(stderr, usage)
 	return headless.ExitUsage

@@ -37,8 +37,10 @@ func TestTopLevel(t *testing.T) {
 		{"prompt without a key", []string{"-p", "hi", "-o", "json"}, 1, `"error":{"type":"ExecutionError"`, ""},
 		{"continue with nothing stored", []string{"-c", "-p", "hi"}, 1, "", "cannot continue: no stored session"},
 		{"resume latest with nothing stored", []string{"--resume", "latest", "-p", "hi"}, 1, "", "cannot continue"},
-		{"missing folder", []string{"--include-directories", "nowhere", "-p", "hi"}, 2, "", "nowhere is not a folder"},
-		{"bad approval mode", []string{"--approval-mode", "wild", "-p", "hi"}, 2, "", "unknown permission mode"},
+		{"missing folder: Gemini CLI's input error", []string{"--include-directories", "nowhere", "-p", "hi"}, 42, "", "nowhere is not a folder"},
+		{"bad approval mode: Gemini CLI's input error", []string{"--approval-mode", "wild", "-p", "hi"}, 42, "", "unknown permission mode"},
+		{"bad approval mode in companion run: usage", []string{"run", "--approval-mode", "wild", "-p", "hi"}, 2, "", "companion run: bad usage"},
+		{"stream-json input keeps the SDK's codes", []string{"--approval-mode", "wild", "--input-format", "stream-json", "-o", "stream-json"}, 2, "", "unknown permission mode"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -35,6 +35,11 @@ test("an MCP server's form is asked through elicitation/create and the answer re
   });
   await h.initialize({ elicitation: { form: {} } });
   const s = await h.newSession({ mcpServers: [{ name: "everything", command: "node", args: [everything, "stdio"], env: [] }] });
+  // The first prompt waits for MCP servers only briefly; Node may start
+  // server-everything more slowly on a loaded machine. Its prompts listed
+  // as commands say it has connected.
+  await h.waitUpdate(s.sessionId, "available_commands_update",
+    (u) => u.availableCommands.some((c) => c.name.startsWith("everything:")));
   const done = await withTimeout(h.prompt(s.sessionId, "ask me"), "prompt");
   assert.equal(done.stopReason, "end_turn");
   assert.match(textOf(h.updates(s.sessionId)), /Thanks, Grace\./);

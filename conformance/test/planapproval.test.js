@@ -43,6 +43,7 @@ for (const [choice, mode, read] of [
     await settle();
 
     assert.equal(asked.length, 1, "one question");
+    assert.equal(asked[0].toolCall.kind, "switch_mode", "the card is a mode switch");
     const ids = asked[0].options.map((o) => o.optionId);
     for (const id of ["plan_accept_edits", "plan_ask_edits", "plan_keep"]) assert.ok(ids.includes(id), `${id} in ${ids}`);
     assert.ok(JSON.stringify(asked[0].toolCall.content).includes("Write v1 to f.txt"), "the card shows the plan");

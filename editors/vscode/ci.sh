@@ -11,6 +11,8 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 here=$PWD
+# shellcheck source=scripts/lib.sh
+source scripts/lib.sh
 start=$(date +%s)
 
 step() { printf '\n== %s (%ss)\n' "$1" "$(( $(date +%s) - start ))"; }
@@ -24,13 +26,19 @@ if [[ -z "${COMPANION_BIN:-}" ]]; then
 fi
 [[ "$COMPANION_BIN" = /* && -x "$COMPANION_BIN" ]] || { echo "COMPANION_BIN must be an absolute path to an executable: $COMPANION_BIN" >&2; exit 1; }
 
+# Installs and builds are skipped when already done and up to date (make
+# vscode runs webview/ci.sh next, and vscode-e2e e2e/ci.sh: each part once).
 step "npm ci"
-npm ci --no-audit --no-fund
+npm_ci_once .
 
 if [[ -f webview/package.json ]]; then
   step "webview bundle"
-  npm --prefix webview ci --no-audit --no-fund
-  npm --prefix webview run build
+  npm_ci_once webview
+  # One build makes the bundle in media/ and webview/out/pure.mjs (webview/ci.sh's unit tests).
+  if stale media/webview.js webview/src webview/build.mjs webview/package-lock.json ||
+    stale webview/out/pure.mjs webview/src webview/build.mjs webview/package-lock.json; then
+    npm --prefix webview run build
+  fi
 fi
 [[ -f media/webview.js && -f media/webview.css ]] || { echo "media/webview.js and media/webview.css are missing (webview/ builds them)" >&2; exit 1; }
 
@@ -44,8 +52,10 @@ step "unit tests (COMPANION_BIN=$COMPANION_BIN)"
 npm run test:unit
 
 step "vsce package"
-rm -f companion.vsix
-npm run package
+if stale companion.vsix out media resources package.json README.md bin; then
+  rm -f companion.vsix
+  npm run package
+fi
 # The listing is read whole first: `unzip -l | grep -q` under pipefail fails
 # when grep exits before unzip has written everything.
 listing=$(unzip -l companion.vsix)

@@ -13,3 +13,9 @@ func CheckRules(cfg config.Config) (notes []string, err error) {
 	_, notes, err = host.Rules(cfg, nil)
 	return notes, err
 }
+
+// LanguageServers describes the language servers a session in dir would
+// use (host.LanguageServers): where each is found, or how to install it.
+func LanguageServers(cfg config.Config, dir string) []string {
+	return host.LanguageServers(cfg, dir)
+}

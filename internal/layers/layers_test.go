@@ -28,7 +28,7 @@ func allowed() map[string][]string {
 		// The session host every front end shares.
 		"host": {"agent", "agent/checkpoint", "agent/hooks", "agent/memory", "agent/model",
 			"agent/model/gemini", "agent/model/openai", "agent/model/scripted", "agent/model/textproto",
-			"agent/skills", "agent/slash", "agent/store", "config", "ide", "ide/companion", "telemetry", "tools", "tools/mcp", "tools/policy",
+			"agent/skills", "agent/slash", "agent/store", "config", "ide", "ide/companion", "telemetry", "tools", "tools/lsp", "tools/mcp", "tools/policy",
 			"tools/sandbox", "tools/websearch"},
 		// OpenTelemetry export, wired by the host only when enabled.
 		"telemetry": {"agent", "agent/model"},
@@ -60,6 +60,7 @@ func allowed() map[string][]string {
 		"tools/procgroup":                {},
 		"tools/websearch":                {"tools"},
 		"tools/mcp":                      {"config", "mcpclient", "mcpclient/oauth", "tools", "tools/procgroup"},
+		"tools/lsp":                      {"ide", "lspclient", "tools", "tools/procgroup"},
 
 		// Editor context and settings.
 		"ide":                         {},
@@ -71,6 +72,8 @@ func allowed() map[string][]string {
 
 		// The MCP client the MCP tools and the IDE link share.
 		"mcpclient": {},
+		// The language server client.
+		"lspclient": {},
 		// OAuth for remote MCP servers, and its test authorization server.
 		"mcpclient/oauth":           {"internal/filelock"},
 		"mcpclient/oauth/oauthtest": {},

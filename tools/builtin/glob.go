@@ -135,7 +135,8 @@ func (c *globCall) Execute(ctx context.Context, _ tools.Output) (*tools.Result, 
 // walker builds the walk for this call.
 func (c *globCall) walker() *walker {
 	root, _ := c.env.Roots.RootOf(c.start)
-	w := &walker{roots: c.env.Roots, root: root, dir: c.start, rg: c.rg, foldCase: !c.p.CaseSensitive}
+	w := &walker{roots: c.env.Roots, root: root, dir: c.start, rg: c.rg, foldCase: !c.p.CaseSensitive,
+		denied: func(abs string) bool { return c.env.Denied("glob", abs) }}
 	w.nameGlob = rgNameGlob(c.pattern)
 	if c.p.RespectGitIgnore {
 		w.ignore = newIgnoreTree(root)
@@ -195,10 +196,8 @@ func (c *globCall) collect(ctx context.Context, w *walker) ([]globMatch, bool, e
 	}
 	var matches []globMatch
 	capped := false
+	w.files = matchName
 	err := w.walk(ctx, func(abs string, rel []string, d fs.DirEntry) error {
-		if !matchName(rel) {
-			return nil
-		}
 		m := globMatch{abs: abs}
 		if fi, err := d.Info(); err == nil {
 			m.mtime = fi.ModTime()

@@ -66,6 +66,7 @@ func (t *grepTool) prepare(env *tools.Env, p grepParams) (tools.Invocation, erro
 	q := grepQuery{
 		roots: env.Roots, re: re, whole: wholeFileRegexp(p.Pattern), root: root, dir: dir, include: include,
 		limit: t.opts.MaxGrepMatches, maxFileSize: t.opts.MaxGrepFileSize,
+		denied: func(abs string) bool { return env.Denied("grep", abs) },
 	}
 	return &grepCall{env: env, tool: t, p: p, q: q}, nil
 }
@@ -87,6 +88,9 @@ type grepQuery struct {
 	// knows whether there are more.
 	limit       int
 	maxFileSize int64
+	// denied reports the files a deny rule keeps from being read
+	// (tools.Env.Denied); nil denies nothing.
+	denied func(abs string) bool
 }
 
 // walker returns the walk the Go search makes.
@@ -116,9 +120,13 @@ type grepLine struct {
 }
 
 // included reports whether a file (components relative to the search
-// directory) passes the include glob. A glob without "/" matches the file's
-// name at any depth, as ripgrep's --glob does.
+// directory) passes the include glob and no deny rule hides it. A glob
+// without "/" matches the file's name at any depth, as ripgrep's --glob
+// does.
 func (q *grepQuery) included(rel []string) bool {
+	if q.denied != nil && q.denied(filepath.Join(q.dir, filepath.Join(rel...))) {
+		return false
+	}
 	if q.include == "" {
 		return true
 	}

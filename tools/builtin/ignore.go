@@ -2,8 +2,10 @@ package builtin
 
 import (
 	"bufio"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -75,6 +77,32 @@ func newIgnoreTree(root string) *ignoreTree {
 // rules returns the rules in force in directory dir (components relative to
 // the root), loading the ignore files from the root down on first use.
 func (t *ignoreTree) rules(dir []string) *ignoreRules {
+	return t.rulesLoading(dir, func() []ignorePattern {
+		return loadPatterns(filepath.Join(t.root, filepath.Join(dir...)))
+	})
+}
+
+// rulesListed is rules for a directory the caller has open and listed:
+// only the ignore files the listing holds are read, through open.
+func (t *ignoreTree) rulesListed(dir []string, listed []string, open func(name string) (io.ReadCloser, error)) *ignoreRules {
+	return t.rulesLoading(dir, func() []ignorePattern {
+		var ps []ignorePattern
+		for _, name := range []string{gitIgnoreFile, geminiIgnoreFile} {
+			if !slices.Contains(listed, name) {
+				continue
+			}
+			if f, err := open(name); err == nil {
+				ps = scanPatterns(f, ps)
+				_ = f.Close()
+			}
+		}
+		return ps
+	})
+}
+
+// rulesLoading returns dir's cached rules, or builds them from its
+// parent's and the patterns load reads from dir's own ignore files.
+func (t *ignoreTree) rulesLoading(dir []string, load func() []ignorePattern) *ignoreRules {
 	if t == nil {
 		return nil
 	}
@@ -90,7 +118,7 @@ func (t *ignoreTree) rules(dir []string) *ignoreRules {
 		parent = t.rules(dir[:len(dir)-1])
 	}
 	r = parent
-	if ps := loadPatterns(filepath.Join(t.root, filepath.Join(dir...))); len(ps) > 0 {
+	if ps := load(); len(ps) > 0 {
 		r = &ignoreRules{parent: parent, depth: len(dir), set: newPatternSet(ps)}
 	}
 	t.mu.Lock()
@@ -134,7 +162,12 @@ func readPatterns(file string, ps []ignorePattern) []ignorePattern {
 		return ps
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
+	return scanPatterns(f, ps)
+}
+
+// scanPatterns appends the patterns r holds to ps.
+func scanPatterns(r io.Reader, ps []ignorePattern) []ignorePattern {
+	sc := bufio.NewScanner(r)
 	for sc.Scan() {
 		if p, ok := parseIgnoreLine(sc.Text()); ok {
 			ps = append(ps, p)

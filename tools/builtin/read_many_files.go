@@ -266,6 +266,10 @@ func (ex *manyExpansion) add(abs string) {
 		return
 	}
 	ex.seen[abs] = true
+	if ex.call.env.Denied("read_many_files", abs) {
+		ex.skip(ex.call.env.Roots.Display(abs), "a deny rule keeps it from being read")
+		return
+	}
 	if ex.call.excluded(abs) {
 		ex.excluded++
 		return

@@ -44,7 +44,19 @@ type walker struct {
 	// matches it ignoring case.
 	nameGlob string
 	foldCase bool
+	// denied, when set, reports the files a deny rule keeps from being
+	// read (tools.Env.Denied): they are skipped like ignored ones, but
+	// not counted.
+	denied func(abs string) bool
+	// files, when set, picks the files to visit by their components
+	// relative to the start; the others are skipped without a word, and
+	// the visited ones' entries carry their FileInfo (d.Info makes no
+	// further call in the Go walk).
+	files func(rel []string) bool
 }
+
+// skip reports whether the file at abs is one a deny rule hides.
+func (w *walker) skip(abs string) bool { return w.denied != nil && w.denied(abs) }
 
 // visitFunc receives one regular file: its absolute path, its components
 // relative to the walk's start directory, and its directory entry. It returns
@@ -70,13 +82,14 @@ func (w *walker) walk(ctx context.Context, visit visitFunc) error {
 		w.ignored = 0
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	r := &dirReader{w: w, ctx: ctx, sem: make(chan struct{}, walkReaders)}
+	r := &dirReader{w: w, ctx: ctx, sem: make(chan struct{}, walkReaders), open: map[*os.Root]struct{}{}}
 	defer func() {
 		cancel()
 		r.wg.Wait() // the readers are done before the caller closes w.top
+		r.closeAll()
 	}()
 	fromRoot := relComponents(w.root, w.dir)
-	err := w.walkDir(ctx, r, w.dir, r.start(fromRoot, nil), visit)
+	err := w.walkDir(ctx, r, w.dir, r.start(w.top, ".", fromRoot, nil), visit)
 	if errors.Is(err, errStopWalk) {
 		return nil
 	}
@@ -91,11 +104,12 @@ func (w *walker) walkDir(ctx context.Context, r *dirReader, abs string, read *di
 	if err != nil {
 		return err
 	}
+	defer r.done(read)
 	next, inFlight := 0, 0
 	for i := range entries {
 		for ; next < len(entries) && inFlight < walkAhead; next++ {
-			if entries[next].descend {
-				entries[next].read = r.start(entries[next].fromRoot, entries[next].rel)
+			if c := &entries[next]; c.descend {
+				c.read = r.start(read.dir, c.d.Name(), c.fromRoot, c.rel)
 				inFlight++
 			}
 		}
@@ -110,7 +124,7 @@ func (w *walker) walkDir(ctx context.Context, r *dirReader, abs string, read *di
 			inFlight--
 			err = w.walkDir(ctx, r, childAbs, e.read, visit)
 			e.read = nil
-		case e.d.Type().IsRegular():
+		case e.d.Type().IsRegular() && !w.skip(childAbs):
 			err = visit(childAbs, e.rel, e.d)
 		}
 		if err != nil {

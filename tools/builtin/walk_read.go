@@ -2,10 +2,12 @@ package builtin
 
 import (
 	"context"
+	"io"
 	"io/fs"
+	"os"
+	"slices"
+	"strings"
 	"sync"
-
-	"companion/tools"
 )
 
 const (
@@ -24,6 +26,11 @@ type dirReader struct {
 	ctx context.Context
 	sem chan struct{}
 	wg  sync.WaitGroup
+	// mu guards open, the directories read and not yet closed: a
+	// directory stays open until its entries are visited, so its
+	// subdirectories open from it in one step, not from the start.
+	mu   sync.Mutex
+	open map[*os.Root]struct{}
 }
 
 // walkEntry is one entry of a directory read, judged.
@@ -42,6 +49,8 @@ type walkEntry struct {
 type dirRead struct {
 	done    chan struct{}
 	entries []walkEntry
+	// dir is the directory, open until its entries are visited (done).
+	dir *os.Root
 }
 
 // wait returns the read's entries once they are in, or ctx's error.
@@ -54,8 +63,9 @@ func (d *dirRead) wait(ctx context.Context) ([]walkEntry, error) {
 	}
 }
 
-// start reads the directory fromRoot (rel below the start) in the background.
-func (r *dirReader) start(fromRoot, rel []string) *dirRead {
+// start reads the directory fromRoot (rel below the start; name in the
+// open directory parent) in the background.
+func (r *dirReader) start(parent *os.Root, name string, fromRoot, rel []string) *dirRead {
 	d := &dirRead{done: make(chan struct{})}
 	r.wg.Go(func() {
 		defer close(d.done)
@@ -65,20 +75,53 @@ func (r *dirReader) start(fromRoot, rel []string) *dirRead {
 			return
 		}
 		defer func() { <-r.sem }()
-		d.entries = r.read(fromRoot, rel)
+		dir, err := parent.OpenRoot(name)
+		if err != nil {
+			return // unreadable directories are empty, as git and rg skip them
+		}
+		r.mu.Lock()
+		r.open[dir] = struct{}{}
+		r.mu.Unlock()
+		d.dir, d.entries = dir, r.read(dir, fromRoot, rel)
 	})
 	return d
 }
 
+// done closes a directory whose entries have been visited.
+func (r *dirReader) done(d *dirRead) {
+	if d.dir == nil {
+		return
+	}
+	r.mu.Lock()
+	delete(r.open, d.dir)
+	r.mu.Unlock()
+	_ = d.dir.Close()
+}
+
+// closeAll closes the directories read ahead and never visited (a walk
+// that stopped early); the readers have finished.
+func (r *dirReader) closeAll() {
+	for dir := range r.open {
+		_ = dir.Close()
+	}
+	clear(r.open)
+}
+
 // read lists one directory, sorted by name, without .git; unreadable
-// directories are empty, as git and rg skip them.
-func (r *dirReader) read(fromRoot, rel []string) []walkEntry {
+// directories are empty, as git and rg skip them. Entries are typed by
+// the listing (listTyped: no stat each); the files the walk's files
+// filter keeps carry their FileInfo, read through the directory's own
+// handle so it stays confined, and the others are left out.
+func (r *dirReader) read(dir *os.Root, fromRoot, rel []string) []walkEntry {
 	w := r.w
-	des, err := tools.ReadDirRoot(w.top, relPath(rel))
+	des, err := listTyped(dir)
 	if err != nil && len(des) == 0 {
 		return nil
 	}
-	rules := w.ignore.rules(fromRoot)
+	slices.SortFunc(des, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	rules := w.ignore.rulesListed(fromRoot, ignoreFilesListed(des), func(name string) (io.ReadCloser, error) {
+		return dir.Open(name)
+	})
 	out := make([]walkEntry, 0, len(des))
 	for _, d := range des {
 		name := d.Name()
@@ -92,7 +135,27 @@ func (r *dirReader) read(fromRoot, rel []string) []walkEntry {
 		}
 		e.ignored = rules.match(e.fromRoot, d.IsDir())
 		e.descend = d.IsDir() && !e.ignored && (w.maxDepth == 0 || len(e.rel) < w.maxDepth)
+		if w.files != nil && !e.ignored && d.Type().IsRegular() {
+			if !w.files(e.rel) {
+				continue
+			}
+			if fi, err := dir.Lstat(name); err == nil {
+				e.d = fs.FileInfoToDirEntry(fi)
+			}
+		}
 		out = append(out, e)
 	}
 	return out
+}
+
+// ignoreFilesListed returns the names of the ignore files among a
+// directory's entries.
+func ignoreFilesListed(des []fs.DirEntry) []string {
+	var names []string
+	for _, d := range des {
+		if n := d.Name(); n == gitIgnoreFile || n == geminiIgnoreFile {
+			names = append(names, n)
+		}
+	}
+	return names
 }

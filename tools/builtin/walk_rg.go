@@ -113,7 +113,13 @@ func (w *walker) visitListed(ctx context.Context, fromRoot []string, paths []str
 			w.ignored++
 			continue
 		}
+		if w.files != nil && !w.files(rel) {
+			continue
+		}
 		abs := filepath.Join(w.dir, filepath.FromSlash(p))
+		if w.skip(abs) {
+			continue
+		}
 		if err := visit(abs, rel, listedEntry{abs: abs, name: rel[len(rel)-1]}); err != nil {
 			return err
 		}

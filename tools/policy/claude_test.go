@@ -100,3 +100,48 @@ func TestDecideClaudeRules(t *testing.T) {
 		}
 	}
 }
+
+// TestReadDenied: a deny rule with a path hides the files it covers from
+// the searching tools (each file of a walk is asked about), whichever
+// tool walks for a Read rule, only the tool it names otherwise; a rule
+// without a path, or an allow rule, hides nothing.
+func TestReadDenied(t *testing.T) {
+	t.Parallel()
+	roots, root := testRoots(t)
+	rule := func(s string) []Rule {
+		r, err := ParseRuleAt(s, Place{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return []Rule{r}
+	}
+	tests := []struct {
+		name  string
+		rules Rules
+		tool  string
+		file  string
+		want  bool
+	}{
+		{"Read(./.env), grep", Rules{Deny: rule("Read(./.env)")}, "grep", ".env", true},
+		{"Read(./.env), glob", Rules{Deny: rule("Read(./.env)")}, "glob", ".env", true},
+		{"Read(./.env), read_many_files", Rules{Deny: rule("Read(./.env)")}, "read_many_files", ".env", true},
+		{"Read(./.env), other file", Rules{Deny: rule("Read(./.env)")}, "grep", "notes.txt", false},
+		{"Read(.env) at any depth", Rules{Deny: rule("Read(.env)")}, "grep", "sub/.env", true},
+		{"Read(./secrets) folder", Rules{Deny: rule("Read(./secrets)")}, "grep", "secrets/deep/key", true},
+		{"Grep(./secrets) for grep", Rules{Deny: rule("Grep(./secrets)")}, "grep", "secrets/key", true},
+		{"Grep(./secrets) not for glob", Rules{Deny: rule("Grep(./secrets)")}, "glob", "secrets/key", false},
+		{"Read without a path", Rules{Deny: rule("Read")}, "grep", ".env", false},
+		{"allow rule", Rules{Allow: rule("Read(./.env)")}, "grep", ".env", false},
+	}
+	for _, tt := range tests {
+		p := New(Options{Mode: ModeDefault, Trusted: true, Roots: roots, Rules: tt.rules})
+		if got := p.ReadDenied(tt.tool, filepath.Join(root, tt.file)); got != tt.want {
+			t.Errorf("%s: ReadDenied(%s, %s) = %v, want %v", tt.name, tt.tool, tt.file, got, tt.want)
+		}
+	}
+	p := New(Options{Mode: ModeDefault, Trusted: true, Roots: roots})
+	p.Remember(false, rule("Read(./.env)")...)
+	if !p.ReadDenied("grep", filepath.Join(root, ".env")) {
+		t.Error("a session deny rule does not hide the file")
+	}
+}

@@ -316,3 +316,27 @@ func allCommandsCovered(rules []Rule, c Call) (Rule, bool) {
 	}
 	return last, true
 }
+
+// ReadDenied reports whether a deny rule with a path keeps tool from
+// reading the file at path: a rule of the read group (Claude Code's
+// "Read(./.env)") or one naming tool ("Grep(secrets/)"). Decide refuses a
+// call that names such a file; the searching tools ask this for each
+// file of the folders they walk, so a search over the root skips it too.
+// Rules without a path are Decide's alone: they refuse the whole call.
+func (p *Policy) ReadDenied(tool, path string) bool {
+	p.mu.Lock()
+	session := p.session.Deny
+	p.mu.Unlock()
+	root := ""
+	if p.roots != nil {
+		root = p.roots.Primary()
+	}
+	for _, list := range [][]Rule{p.rules.Deny, session} {
+		for _, r := range list {
+			if r.Pattern != "" && (r.Tool == readGroup || r.Tool == tool) && r.matchesPath(root, path) {
+				return true
+			}
+		}
+	}
+	return false
+}

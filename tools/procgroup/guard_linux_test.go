@@ -17,7 +17,7 @@ import (
 
 // parentEnv makes the test binary play companion: start a command
 // guarded by the guard named by guardEnv ("bash" or "self") that touches
-// the file named by the variable after a second, print the command's
+// the file named by the variable once a gate file (its name + ".gate") is there, print the command's
 // process group and wait to be killed.
 const parentEnv, guardEnv = "PROCGROUP_TEST_MARKER", "PROCGROUP_TEST_GUARD"
 
@@ -35,10 +35,10 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// playParent starts `sleep 1; touch marker` under the guard named kind
+// playParent starts `wait for marker.gate; touch marker` under the guard named kind
 // and waits forever.
 func playParent(marker, kind string) int {
-	cmd := exec.Command("sh", "-c", "sleep 1; touch "+marker)
+	cmd := exec.Command("sh", "-c", "while [ ! -e "+marker+".gate ]; do sleep 0.01; done; touch "+marker)
 	if err := start(cmd, testGuards()[kind]); err != nil {
 		return 1
 	}
@@ -94,15 +94,20 @@ func killParent(t *testing.T, kind string) {
 	waitGuard(t, parent.Process.Pid, testGuards()[kind])
 	parent.Process.Kill()
 	_ = parent.Wait()
-	deadline := time.Now().Add(time.Second)
+	// The command waits for a gate rather than a clock, so a loaded
+	// machine cannot make it finish first. The bound only keeps a broken
+	// guard from hanging the test; it is no measure of speed.
+	deadline := time.Now().Add(20 * time.Second)
 	for len(members(pgid)) > 0 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	if m := members(pgid); len(m) > 0 {
 		Kill(pgid)
-		t.Fatalf("processes %v of the command's group outlived its parent by a second", m)
+		t.Fatalf("processes %v of the command's group outlived its parent", m)
 	}
-	time.Sleep(1500 * time.Millisecond)
+	if err := os.WriteFile(marker+".gate", nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := os.Stat(marker); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the command ran to its end after its parent died (marker: %v)", err)
 	}

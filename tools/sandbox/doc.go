@@ -1,11 +1,14 @@
 // Package sandbox confines commands so that they can read the machine but
 // write only where the sandbox mode allows: nowhere but a private
 // temporary folder in read-only, also the session roots in
-// workspace-write. A root's .git entry and .companion, and .git/hooks and
-// .git/config, are guarded whether they exist or not: a command can
-// neither write, rename, remove, replace nor create them (a planted git
-// config or hook, or companion settings, would run code outside the
-// sandbox). Network is cut off in both modes unless allowed, for the
+// workspace-write. A root's .git entry and .companion, and in .git the
+// hooks, config, commondir, index, modules and worktrees, are guarded
+// whether they exist or not: a command can neither write, rename, remove,
+// replace nor create them (a planted git config or hook, a commondir
+// pointing at one, a submodule registered in the index, or companion
+// settings, would run code outside the sandbox). As commondir is missing
+// in an ordinary repository, the top of .git is read-only on Linux: git
+// commands that write the index or a lock file there fail. Network is cut off in both modes unless allowed, for the
 // sandbox or for one command (WrapWith). Commands keep no capability, and
 // companion makes itself non-dumpable (NoDump), so no command reads its
 // environment through /proc. docs/sandbox.md says what each backend

@@ -58,7 +58,7 @@ func (m Mode) Sandboxed() bool { return m == ReadOnly || m == WorkspaceWrite }
 // remove or create them, or the .git entry itself) would run code outside
 // the sandbox the next time the user runs git or companion. Seatbelt
 // denies them by path; bwrap and Landlock walk guarded.
-var protected = []string{".git", ".git/hooks", ".git/config", ".companion"}
+var protected = []string{".git", ".git/hooks", ".git/config", ".git/commondir", ".git/index", ".git/modules", ".git/worktrees", ".companion"}
 
 // guard is an entry of a writable folder that a command may not write,
 // rename, remove, replace or create.
@@ -70,8 +70,17 @@ type guard struct {
 }
 
 // guarded are the entries a session root guards: .git, writable inside
-// save its hooks and config, and .companion, read-only.
-var guarded = []guard{{".git", []guard{{"hooks", nil}, {"config", nil}}}, {".companion", nil}}
+// save what makes git run code or read a config (hooks, config, commondir,
+// which points git at another config, the index, where a submodule is
+// registered, and the submodules' and linked worktrees' own folders), and
+// .companion, read-only. commondir is missing in an ordinary repository,
+// so under bubblewrap and Landlock nothing can be created, removed or
+// renamed at the top of .git either (see writableBinds): git commands that
+// only read work, those that write the index or a lock file there do not.
+var guarded = []guard{
+	{".git", []guard{{"hooks", nil}, {"config", nil}, {"commondir", nil}, {"index", nil}, {"modules", nil}, {"worktrees", nil}}},
+	{".companion", nil},
+}
 
 // guardNames are the names of gs.
 func guardNames(gs []guard) []string {

@@ -46,10 +46,12 @@ func tree(t *testing.T, entries ...string) string {
 // TestArgs: a root whose guarded entries all exist stays writable with
 // each pinned by a mount; a missing or linked one makes the top level of
 // its folder read-only and binds the other entries writable one by one.
+// .git/commondir is missing in every ordinary repository, so the top of
+// .git is always read-only.
 func TestArgs(t *testing.T) {
 	base := "--ro-bind / / --dev /dev --proc /proc --tmpfs /tmp"
 	tail := "--unshare-pid --die-with-parent --new-session --cap-drop ALL -- sh -c x"
-	repo := tree(t, ".git/hooks/", ".git/config", ".git/objects/", ".companion/", "src/")
+	repo := tree(t, ".git/hooks/", ".git/config", ".git/index", ".git/modules/", ".git/objects/", ".companion/", "src/")
 	gitFile := tree(t, ".git", ".companion/", "README")
 	fresh := tree(t, "src/", "README", "out@")
 	noConfig := tree(t, ".git/hooks/", ".git/HEAD", ".companion/")
@@ -63,8 +65,10 @@ func TestArgs(t *testing.T) {
 	}{
 		{"read-only binds roots read-only", ReadOnly, false, []string{"/w", "/v"}, base + " --ro-bind /w /w --ro-bind /v /v --unshare-net " + tail},
 		{"read-only with network", ReadOnly, true, []string{"/w"}, base + " --ro-bind /w /w " + tail},
-		{"repository: .git pinned writable, the rest read-only", WorkspaceWrite, false, []string{repo},
-			base + " --bind $R $R --bind $R/.git $R/.git --ro-bind $R/.git/hooks $R/.git/hooks --ro-bind $R/.git/config $R/.git/config" +
+		{"repository: .git's top level and guarded entries read-only, the rest writable", WorkspaceWrite, false, []string{repo},
+			base + " --bind $R $R --ro-bind $R/.git $R/.git --bind $R/.git/objects $R/.git/objects" +
+				" --ro-bind $R/.git/hooks $R/.git/hooks --ro-bind $R/.git/config $R/.git/config" +
+				" --ro-bind $R/.git/index $R/.git/index --ro-bind $R/.git/modules $R/.git/modules" +
 				" --ro-bind $R/.companion $R/.companion --unshare-net " + tail},
 		{".git as a file is pinned read-only", WorkspaceWrite, true, []string{gitFile},
 			base + " --bind $R $R --ro-bind $R/.git $R/.git --ro-bind $R/.companion $R/.companion " + tail},
@@ -74,7 +78,7 @@ func TestArgs(t *testing.T) {
 			base + " --bind $R $R --ro-bind $R/.git $R/.git --bind $R/.git/HEAD $R/.git/HEAD --ro-bind $R/.git/hooks $R/.git/hooks" +
 				" --ro-bind $R/.companion $R/.companion " + tail},
 		{".companion a link: top level read-only", WorkspaceWrite, true, []string{linked},
-			base + " --ro-bind $R $R --bind $R/src $R/src --bind $R/.git $R/.git --ro-bind $R/.git/hooks $R/.git/hooks" +
+			base + " --ro-bind $R $R --bind $R/src $R/src --ro-bind $R/.git $R/.git --ro-bind $R/.git/hooks $R/.git/hooks" +
 				" --ro-bind $R/.git/config $R/.git/config " + tail},
 		{"workspace-write no roots", WorkspaceWrite, true, nil, base + " " + tail},
 	}

@@ -35,7 +35,7 @@ func seatbeltProfile(m Mode, network bool, roots []string, tmp string) (string, 
 				key := fmt.Sprintf("ROOT_%d_PROTECTED_%d", i, j)
 				params = append(params, key+"="+filepath.Join(r, p))
 				kind := "subpath"
-				if p == ".git" || p == ".git/config" {
+				if p == ".git" || p == ".git/config" || p == ".git/commondir" || p == ".git/index" {
 					kind = "literal"
 				}
 				fmt.Fprintf(&b, "\n  (%s (param %q))", kind, key)

@@ -156,6 +156,7 @@ end
 function M.reset()
   require('companion.app').reset()
   vim.ui.select = M.original_select
+  vim.ui.input = M.original_input
   pcall(vim.cmd, 'silent! tabonly!')
   pcall(vim.cmd, 'silent! only!')
   for _, b in ipairs(vim.api.nvim_list_bufs()) do
@@ -167,5 +168,6 @@ function M.reset()
 end
 
 M.original_select = vim.ui.select
+M.original_input = vim.ui.input
 
 return M

@@ -76,16 +76,8 @@ companion_bin() {
   export COMPANION_BIN="$WORK/companion"
 }
 
-# npm_ci_once runs `npm ci` in $1 unless its node_modules already matches
-# package-lock.json (npm records the installed tree in node_modules/.package-lock.json).
-npm_ci_once() {
-  local dir="$1"
-  if [[ -f "$dir/node_modules/.package-lock.json" &&
-    "$dir/node_modules/.package-lock.json" -nt "$dir/package-lock.json" ]]; then
-    return
-  fi
-  (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
-}
+# shellcheck source=../scripts/lib.sh
+source "$EXT/scripts/lib.sh"
 
 # The install (mostly compiling code-server's native modules) runs in the
 # background, in a session of its own so cleanup can end it, while the
@@ -107,15 +99,23 @@ wait_install() {
 }
 
 # build_extension builds the webview bundle (media/), the extension and its
-# mocha suite (out/), and packages the .vsix the flows install.
+# mocha suite (out/), and packages the .vsix the flows install; each step is
+# skipped when its output is newer than its inputs (make vscode, run before,
+# built them: editors/vscode/ci.sh).
 build_extension() {
   npm_ci_once "$EXT/webview"
-  (cd "$EXT/webview" && npm run --silent build)
+  if (cd "$EXT/webview" && stale ../media/webview.js src build.mjs package-lock.json); then
+    (cd "$EXT/webview" && npm run --silent build)
+  fi
   npm_ci_once "$EXT"
-  (cd "$EXT" && npm run --silent build)
-  (cd "$EXT" && npx vsce package --out "$WORK/companion.vsix" </dev/null >"$WORK/vsce.log" 2>&1) ||
-    { cat "$WORK/vsce.log" >&2; return 1; }
-  export COMPANION_E2E_VSIX="$WORK/companion.vsix"
+  if (cd "$EXT" && stale out/extension.js src test esbuild.mjs package.json package-lock.json tsconfig.json); then
+    (cd "$EXT" && npm run --silent build)
+  fi
+  if (cd "$EXT" && stale companion.vsix out media resources package.json README.md bin); then
+    (cd "$EXT" && rm -f companion.vsix && npm run --silent package </dev/null >"$WORK/vsce.log" 2>&1) ||
+      { cat "$WORK/vsce.log" >&2; return 1; }
+  fi
+  export COMPANION_E2E_VSIX="$EXT/companion.vsix"
 }
 
 run_tests() {

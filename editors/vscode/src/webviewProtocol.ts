@@ -100,8 +100,12 @@ export type FromWebview =
   /** Send a prompt. The extension turns mentions into resource / resource_link blocks. */
   | { type: "prompt"; text: string; mentions: FileMention[]; images?: ImageAttachment[] }
   | { type: "cancel" }
-  /** optionId null means the user dismissed the request (outcome "cancelled"). */
-  | { type: "permissionResponse"; requestId: string; optionId: string | null }
+  /**
+   * optionId null means the user dismissed the request (outcome "cancelled").
+   * `message` is the user's note with the choice (a plan card's "Keep
+   * planning"), sent to the agent as `_meta.companion.message`.
+   */
+  | { type: "permissionResponse"; requestId: string; optionId: string | null; message?: string }
   /** Bring the diff editor of an edit's permission request to the front, with the keyboard (the card's Review button). */
   | { type: "reviewDiff"; requestId: string }
   | { type: "setConfigOption"; configId: string; value: string }
@@ -115,6 +119,10 @@ export type FromWebview =
   | { type: "openLocation"; path: string; line?: number | null }
   /** Files matching `query` for the `@` completion. */
   | { type: "searchFiles"; requestId: string; query: string }
+  /** Show what the last turn did to a file ("changed this turn"): its text before the turn (null: it did not exist) against the file now. */
+  | { type: "showChange"; path: string; oldText: string | null }
+  /** Put files the last turn changed back as they were before it (null: the turn created it, so it is removed). */
+  | { type: "revertChanges"; files: { path: string; oldText: string | null }[] }
   /** Bring the terminal a command runs (or ran) in to the front. */
   | { type: "focusTerminal"; terminalId: string }
   | { type: "restartAgent" }

@@ -24,10 +24,14 @@ if [[ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]]; then
   exit 1
 fi
 
+# shellcheck source=../scripts/lib.sh
+source "$here/../scripts/lib.sh"
+
 start=$SECONDS
-npm ci --no-audit --no-fund
+# Skipped when ../ci.sh (make vscode runs it first) installed and built already.
+npm_ci_once .
 npm run typecheck
-npm run build
+if stale out/pure.mjs src build.mjs package-lock.json || stale ../media/webview.js src build.mjs package-lock.json; then npm run build; fi
 npm run test:unit
 npm run test:ui
 npm run test:fixture

@@ -23,11 +23,38 @@ function M.order(schema)
   end
   table.sort(rest)
   vim.list_extend(names, rest)
-  return names
+  -- A field's "own words" companion (name_other) comes right after it.
+  local out = {}
+  for _, n in ipairs(names) do
+    if not (props[n:match('^(.+)_other$') or ''] and M.other_of(props, n)) then
+      table.insert(out, n)
+      if M.other_of(props, n .. '_other') then
+        table.insert(out, n .. '_other')
+      end
+    end
+  end
+  return out
 end
 
--- choices returns a field's options as { value, label } pairs, or nil
--- when the field is not a choice: enum (with legacy enumNames), titled
+-- other_of returns the choice field that text field name (<field>_other)
+-- belongs to, when that field offers a choice "Other": the text is then
+-- asked only when the user picks "Other" (ask_user's questions).
+function M.other_of(props, name)
+  local base = name:match('^(.+)_other$')
+  local prop = base and props[base]
+  if not prop or props[name] == nil then
+    return nil
+  end
+  for _, c in ipairs(M.choices(prop) or {}) do
+    if c.value == 'Other' then
+      return base
+    end
+  end
+  return nil
+end
+
+-- choices returns a field's options as { value, label, description }, or
+-- nil when the field is not a choice: enum (with legacy enumNames), titled
 -- oneOf, and for arrays their items' enum or anyOf.
 function M.choices(prop)
   local src = prop.type == 'array' and (prop.items or {}) or prop
@@ -38,7 +65,7 @@ function M.choices(prop)
     end
   end
   for _, o in ipairs(src.oneOf or src.anyOf or {}) do
-    table.insert(out, { value = o.const, label = o.title or tostring(o.const) })
+    table.insert(out, { value = o.const, label = o.title or tostring(o.const), description = o.description })
   end
   return #out > 0 and out or nil
 end
@@ -80,6 +107,17 @@ function M.parse(prop, text, choices)
   return text
 end
 
+-- choice_text is how a choice reads in a list: its label, then its
+-- description when it has one.
+function M.choice_text(c)
+  return c.description and (c.label .. ' — ' .. c.description) or c.label
+end
+
+-- picked tells whether a field's answer is or includes value.
+local function picked(answer, value)
+  return answer == value or (type(answer) == 'table' and vim.tbl_contains(answer, value))
+end
+
 -- ask_field asks one field and calls done(value) — nil for an optional
 -- field left empty — or cancel().
 local function ask_field(name, prop, required, done, cancel)
@@ -87,7 +125,7 @@ local function ask_field(name, prop, required, done, cancel)
   local prompt = label(name, prop, required)
   if prop.type == 'boolean' or (choices and prop.type ~= 'array') then
     local items = choices or { { value = true, label = 'yes' }, { value = false, label = 'no' } }
-    vim.ui.select(items, { prompt = prompt, format_item = function(c) return c.label end }, function(c)
+    vim.ui.select(items, { prompt = prompt, format_item = M.choice_text }, function(c)
       if c == nil then
         return cancel()
       end
@@ -96,7 +134,7 @@ local function ask_field(name, prop, required, done, cancel)
     return
   end
   if choices then
-    local names = vim.tbl_map(function(c) return c.label end, choices)
+    local names = vim.tbl_map(M.choice_text, choices)
     prompt = prompt .. '(comma-separated: ' .. table.concat(names, ', ') .. ') '
   end
   local default = prop.default
@@ -132,6 +170,10 @@ local function fill(schema, finish, cancel)
       return finish(content)
     end
     local n = names[i]
+    local base = M.other_of(schema.properties, n)
+    if base and not picked(content[base], 'Other') then
+      return step(i + 1)
+    end
     ask_field(n, schema.properties[n], required[n], function(v)
       if v ~= nil then
         content[n] = v

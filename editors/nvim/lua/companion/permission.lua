@@ -113,6 +113,21 @@ local function chat_prompt()
   return how == 'chat'
 end
 
+-- with_note answers a refused mode switch (exit_plan_mode's "keep
+-- planning", enter_plan_mode's "no"): the user may add a note for the
+-- agent, sent as _meta.companion.message. Dismissing the note sends none.
+local function with_note(params, state, option)
+  local kind = compat.val((params.toolCall or {}).kind)
+  if kind ~= 'switch_mode' or not vim.startswith(option.kind or '', 'reject') then
+    return false
+  end
+  vim.ui.input({ prompt = option.name .. ': a note for the agent (optional): ' }, function(text)
+    local note = text and vim.trim(text) or ''
+    state.selected(option, note ~= '' and { companion = { message = note } } or nil)
+  end)
+  return true
+end
+
 -- answer acts on the user's choice from a list or the chat: an option,
 -- stop_turn (the cancel goes first: it answers this request "cancelled"
 -- with the rest, so the agent cannot go on before it hears of it), or
@@ -124,7 +139,9 @@ local function answer(params, state, ui, choice)
       reject(params, state)
     end
   elseif choice then
-    state.selected(choice)
+    if not with_note(params, state, choice) then
+      state.selected(choice)
+    end
   else
     reject(params, state)
   end

@@ -284,8 +284,9 @@ end
 -- content_lines renders a tool call's content items. An edit shows its
 -- own diff (the agent's text about it would say the same again); a
 -- terminal shows its last lines, and nothing when it has none (a replayed
--- card: the output is gone).
-function T:content_lines(out, content)
+-- card: the output is gone). Text is cut after 6 lines, except on a mode
+-- switch: that is the plan the user approves, shown whole.
+function T:content_lines(out, content, kind)
   local has_diff = false
   for _, c in ipairs(content or {}) do
     has_diff = has_diff or c.type == 'diff'
@@ -305,7 +306,7 @@ function T:content_lines(out, content)
     elseif c.type == 'content' and type(c.content) == 'table' and not has_diff then
       local block = c.content
       local text = block.type == 'text' and block.text or ('[' .. tostring(block.type) .. ']')
-      indented(out, text, '  ', 6, true)
+      indented(out, text, '  ', kind == 'switch_mode' and 500 or 6, true)
     end
   end
 end
@@ -325,7 +326,7 @@ function T:tool_lines(call)
     local line = compat.val(loc.line)
     out[#out + 1] = '  at ' .. vim.fn.fnamemodify(loc.path or '', ':~:.') .. (line and (':' .. line) or '')
   end
-  self:content_lines(out, call.content)
+  self:content_lines(out, call.content, call.kind)
   return out
 end
 

@@ -7,11 +7,7 @@ local elicit = require('companion.elicit')
 local everything = vim.fn.fnamemodify(h.bin(), ':h:h') .. '/tools/mcp/testdata/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js'
 
 describe('elicitation', function()
-  local original_input = vim.ui.input
-  after_each(function()
-    vim.ui.input = original_input
-    h.reset()
-  end)
+  after_each(h.reset)
 
   it('orders required fields first and reads choices and typed values', function()
     local schema = {
@@ -19,6 +15,12 @@ describe('elicitation', function()
       required = { 'must' },
     }
     assert.are.same({ 'must', 'a', 'b' }, elicit.order(schema))
+    -- ask_user's shape: a choice offering "Other", then its own-words field.
+    local q = { type = 'string', oneOf = { { const = 'A', title = 'A' }, { const = 'Other', title = 'Other' } } }
+    assert.are.same({ 'q1', 'q1_other', 'q2', 'q2_other' }, elicit.order({
+      properties = { q1 = q, q1_other = { type = 'string' }, q2 = q, q2_other = { type = 'string' } },
+      required = { 'q1', 'q2' },
+    }))
     assert.are.same({ { value = 'p1', label = 'Cats' }, { value = 'p2', label = 'Dogs' } },
       elicit.choices({ type = 'string', enum = { 'p1', 'p2' }, enumNames = { 'Cats', 'Dogs' } }))
     assert.are.same({ { value = 'f1', label = 'Tuna' } },

@@ -36,6 +36,13 @@ export class Chat {
     await this.waitIdle();
   }
 
+  /** setMode picks the approval mode of the current session and waits until the picker shows it. */
+  async setMode(mode) {
+    const picker = this.frame.locator("select#mode-picker");
+    await picker.selectOption(mode);
+    await picker.filter({ has: this.frame.locator(`option[value="${mode}"]:checked`) }).waitFor({ timeout: WAIT_MS });
+  }
+
   /** send types text into the prompt box and presses the send button. */
   async send(text) {
     await this.frame.locator("textarea#prompt").fill(text);

@@ -28,6 +28,10 @@ export const BASE_SETTINGS = {
   "security.workspace.trust.enabled": false,
   "git.enabled": false,
   "files.autoSave": "off",
+  // The editor area keeps its width (no empty secondary side bar), and a
+  // diff stays side by side there (a hunk's Revert acts on the right side).
+  "workbench.secondarySideBar.defaultVisibility": "hidden",
+  "diffEditor.useInlineViewWhenSpaceIsLimited": false,
 };
 
 const READY_TIMEOUT_MS = 60_000;

@@ -57,6 +57,11 @@ install_code_server() {
   touch "$CS_DIR/.done"
 }
 
+# One install at a time per cache: .ci/run starts one in the background
+# early, and ci.sh's own call then waits for it instead of racing it.
+mkdir -p "$CACHE"
+exec 9>"$CACHE/.install.lock"
+flock 9
 install_node
 install_code_server
 echo "NODE24_HOME=$(node_home)"

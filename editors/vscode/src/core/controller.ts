@@ -14,6 +14,7 @@ import { Permissions } from "./permissions";
 import { Terminals } from "./terminals";
 import { Transcript } from "./transcript";
 import { readTextFile, writeTextFile } from "./files";
+import { changedIn, revertFiles } from "./changes";
 import { askForm } from "./forms";
 import { buildPrompt, checkImages, userMessageUpdates } from "./prompt";
 import { startMode } from "./trust";
@@ -163,7 +164,7 @@ export class ChatController {
       case "cancel":
         return this.cancel();
       case "permissionResponse":
-        return this.permissions.answer(msg.requestId, msg.optionId);
+        return this.permissions.answer(msg.requestId, msg.optionId, msg.message);
       case "reviewDiff":
         if (!(await this.permissions.review(msg.requestId))) this.editor.post({ type: "error", message: "That edit is no longer being reviewed." });
         return;
@@ -183,6 +184,11 @@ export class ChatController {
         return this.rewind(msg.prompt);
       case "openLocation":
         return this.editor.openLocation(msg.path, msg.line);
+      case "showChange":
+        if (!this.changedThisSession(msg.path)) return;
+        return this.editor.showChange(msg.path, msg.oldText ?? "");
+      case "revertChanges":
+        return this.revertChanges(msg.files);
       case "searchFiles":
         return this.editor.post({ type: "files", requestId: msg.requestId, items: await this.editor.findFiles(msg.query) });
       case "focusTerminal":
@@ -501,6 +507,18 @@ export class ChatController {
     if (!call) return;
     if (this.terminals.card(terminalId)?.exit) this.terminalCalls.delete(terminalId);
     else call.released = true;
+  }
+
+  /** changedThisSession: path is a file an edit of the current session changed (changes.ts). */
+  private changedThisSession(path: string): boolean {
+    const id = this.session?.sessionId;
+    return !!id && changedIn(this.transcript.updates(id), path);
+  }
+
+  /** revertChanges puts the turn's files back (the "changed this turn" list's Revert). */
+  private async revertChanges(files: { path: string; oldText: string | null }[]): Promise<void> {
+    const failed = await revertFiles(this.editor, files.filter((f) => this.changedThisSession(f.path)));
+    if (failed.length) this.editor.post({ type: "error", message: `Could not revert ${failed.join("; ")}` });
   }
 
   /** trackedTerminals is how many terminals' calls are kept (tests check the pruning). */

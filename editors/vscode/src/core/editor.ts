@@ -61,6 +61,10 @@ export interface Editor {
    * stack, then saves it.
    */
   writeFile(path: string, content: string): Promise<void>;
+  /** Removes a file (the revert of a file the agent created), through the editor's undo stack. */
+  deleteFile(path: string): Promise<void>;
+  /** Opens a diff of a file's text before the last turn (oldText) against the file now. */
+  showChange(path: string, oldText: string): Promise<void>;
   /**
    * Opens a diff editor for a proposed edit without taking the keyboard:
    * the user may be typing elsewhere (DiffReview.show moves it there).

@@ -10,6 +10,8 @@ import type { Editor } from "./editor";
 export interface Choice {
   value: string;
   label: string;
+  /** What the choice means (a titled oneOf / anyOf entry's description). */
+  description?: string;
 }
 
 /** One form field, in the order it is asked. */
@@ -31,13 +33,39 @@ export type FormAnswer = acp.CreateElicitationResponse;
 
 type Props = Record<string, Record<string, unknown>>;
 
-/** formFields lists a schema's fields: required ones first, as listed, then the rest by name. */
+/**
+ * formFields lists a schema's fields: required ones first, as listed, then
+ * the rest by name; a choice field's own-words text field (`<name>_other`,
+ * see otherOf) right after it.
+ */
 export function formFields(schema: { properties?: unknown; required?: string[] | null }): FormField[] {
   const props = (schema.properties ?? {}) as Props;
   const listed = schema.required ?? [];
   const required = new Set(listed);
-  const names = [...listed.filter((n) => n in props), ...Object.keys(props).filter((n) => !required.has(n)).sort()];
-  return [...new Set(names)].map((name) => field(name, props[name], required.has(name)));
+  const names = [...new Set([...listed.filter((n) => n in props), ...Object.keys(props).filter((n) => !required.has(n)).sort()])];
+  const fields = names.map((name) => field(name, props[name], required.has(name)));
+  const ordered: FormField[] = [];
+  for (const f of fields) {
+    if (otherOf(fields, f)) continue;
+    ordered.push(f);
+    const own = fields.find((g) => g.name === `${f.name}_other`);
+    if (own && otherOf(fields, own)) ordered.push(own);
+  }
+  return ordered;
+}
+
+/** OTHER is the choice whose answer is the user's own words (ask_user's questions). */
+const OTHER = "Other";
+
+/**
+ * otherOf returns the choice field a text field `<name>_other` belongs to,
+ * when that field offers the choice "Other": the text is asked only when
+ * the user picks it.
+ */
+export function otherOf(fields: FormField[], f: FormField): FormField | undefined {
+  if (f.choices || !f.name.endsWith("_other")) return undefined;
+  const base = fields.find((g) => g.name === f.name.slice(0, -"_other".length));
+  return base?.choices?.some((c) => c.value === OTHER) ? base : undefined;
 }
 
 function field(name: string, p: Record<string, unknown>, required: boolean): FormField {
@@ -59,8 +87,12 @@ function choicesOf(p: Record<string, unknown>): Choice[] {
     const names = Array.isArray(p.enumNames) ? p.enumNames : [];
     p.enum.forEach((v, i) => out.push({ value: String(v), label: String(names[i] ?? v) }));
   }
-  const titled = (Array.isArray(p.oneOf) ? p.oneOf : Array.isArray(p.anyOf) ? p.anyOf : []) as { const?: unknown; title?: string }[];
-  for (const o of titled) out.push({ value: String(o.const), label: o.title ?? String(o.const) });
+  const titled = (Array.isArray(p.oneOf) ? p.oneOf : Array.isArray(p.anyOf) ? p.anyOf : []) as { const?: unknown; title?: string; description?: string }[];
+  for (const o of titled) {
+    const c: Choice = { value: String(o.const), label: o.title ?? String(o.const) };
+    if (typeof o.description === "string" && o.description) c.description = o.description;
+    out.push(c);
+  }
   return out;
 }
 
@@ -83,7 +115,10 @@ export async function askForm(editor: Editor, req: acp.CreateElicitationRequest,
   if (start[0] === 1) return { action: "decline" };
   const content: Record<string, string | number | boolean | string[]> = {};
   const schema = (req as { requestedSchema?: { properties?: unknown; required?: string[] | null } }).requestedSchema ?? {};
-  for (const f of formFields(schema)) {
+  const fields = formFields(schema);
+  for (const f of fields) {
+    const base = otherOf(fields, f);
+    if (base && ![content[base.name]].flat().includes(OTHER)) continue;
     const v = await askField(editor, req.message, f, signal);
     if (v === undefined) return { action: "cancel" };
     if (v !== null) content[f.name] = v;
@@ -95,7 +130,7 @@ export async function askForm(editor: Editor, req: acp.CreateElicitationRequest,
 async function askField(editor: Editor, title: string, f: FormField, signal: AbortSignal): Promise<string | number | boolean | string[] | null | undefined> {
   const label = f.required ? f.label : `${f.label} (optional)`;
   if (f.type === "boolean" || f.choices) {
-    const labels = f.type === "boolean" ? ["Yes", "No"] : f.choices!.map((c) => c.label);
+    const labels = f.type === "boolean" ? ["Yes", "No"] : f.choices!.map((c) => (c.description ? `${c.label} — ${c.description}` : c.label));
     const many = f.type === "array";
     const picked = await editor.pick(`${title} — ${label}`, labels, many, signal);
     if (picked === undefined) return undefined;

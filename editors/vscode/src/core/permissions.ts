@@ -3,12 +3,14 @@
 // and may change the proposal, then accepts or rejects there (or on the chat
 // card). Every other kind is a card in the chat with the request's options.
 // Accepting an edit hands the user's final text back to the agent as
-// `_meta.companion.modifiedContent` when it differs from the proposal.
+// `_meta.companion.modifiedContent` when it differs from the proposal; a
+// note the user wrote with a choice (a plan's "Keep planning") goes as
+// `_meta.companion.message`.
 
 import type * as acp from "@agentclientprotocol/sdk";
 import type { DiffReview, Editor } from "./editor";
 
-type Answer = { optionId: string | null };
+type Answer = { optionId: string | null; message?: string };
 
 interface Pending {
   requestId: string;
@@ -57,11 +59,11 @@ export class Permissions {
     signal.addEventListener("abort", onAbort);
     review?.decision.then((d) => answer({ optionId: pickOption(req.options, d === "accept" ? ["allow_once", "allow_always"] : ["reject_once", "reject_always"]) }));
     try {
-      const { optionId } = await answered;
+      const { optionId, message } = await answered;
       const kind = req.options.find((o) => o.optionId === optionId)?.kind;
       if (optionId === null) this.remember(req.toolCall.toolCallId, "cancelled");
       else if (kind === "reject_once" || kind === "reject_always") this.remember(req.toolCall.toolCallId, "rejected");
-      return respond(req.options, optionId, diff, review);
+      return respond(req.options, optionId, diff, review, message);
     } finally {
       signal.removeEventListener("abort", onAbort);
       this.pending.delete(requestId);
@@ -92,9 +94,9 @@ export class Permissions {
     };
   }
 
-  /** answer handles a card's choice (optionId null: dismissed). */
-  answer(requestId: string, optionId: string | null): void {
-    this.pending.get(requestId)?.answer({ optionId });
+  /** answer handles a card's choice (optionId null: dismissed), with the user's note if any. */
+  answer(requestId: string, optionId: string | null, message?: string): void {
+    this.pending.get(requestId)?.answer({ optionId, message: message?.trim() || undefined });
   }
 
   /** review brings an open request's diff editor to the front, with the keyboard; false when it has none. */
@@ -133,20 +135,25 @@ export class Permissions {
 
 /**
  * respond builds the answer. An allowed edit reviewed in the diff editor
- * carries the user's final text when they changed the proposal.
+ * carries the user's final text when they changed the proposal; a note the
+ * user wrote with the choice goes along as the message.
  */
 function respond(
   options: acp.PermissionOption[],
   optionId: string | null,
   diff: acp.Diff | undefined,
   review: DiffReview | undefined,
+  message?: string,
 ): acp.RequestPermissionResponse {
   if (optionId === null) return { outcome: { outcome: "cancelled" } };
   const outcome: acp.RequestPermissionOutcome = { outcome: "selected", optionId };
+  const ours: Record<string, string> = {};
+  if (message) ours.message = message;
   const kind = options.find((o) => o.optionId === optionId)?.kind;
   const allowed = kind === "allow_once" || kind === "allow_always";
-  if (!allowed || !diff || !review) return { outcome };
-  const finalText = review.currentText();
-  if (finalText === diff.newText) return { outcome };
-  return { outcome, _meta: { companion: { modifiedContent: finalText } } };
+  if (allowed && diff && review) {
+    const finalText = review.currentText();
+    if (finalText !== diff.newText) ours.modifiedContent = finalText;
+  }
+  return Object.keys(ours).length ? { outcome, _meta: { companion: ours } } : { outcome };
 }

@@ -66,6 +66,8 @@ interface Open {
   left: vscode.Uri;
   right: vscode.Uri;
   decide: (d: "accept" | "reject") => void;
+  /** seen is set once its diff tab was seen in a group (its closing then rejects). */
+  seen?: boolean;
 }
 
 /** DiffReviews opens proposals in diff editors and routes Accept / Reject to them. */
@@ -88,6 +90,11 @@ export class DiffReviews implements vscode.Disposable {
         this.rejectClosed(e.closed);
         this.updateContextKey();
       }),
+      // A group closing with its last tab (a proposal opened beside a file) may report no closed tab.
+      vscode.window.tabGroups.onDidChangeTabGroups(() => {
+        this.rejectClosed([]);
+        this.updateContextKey();
+      }),
     );
   }
 
@@ -99,23 +106,53 @@ export class DiffReviews implements vscode.Disposable {
     const right = vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: `/${id}/${name}` });
     this.originals.set(left.path, p.oldText ?? "");
     this.fs.set(right, p.newText);
+    let decided = false;
     let decide!: (d: "accept" | "reject") => void;
-    const decision = new Promise<"accept" | "reject">((resolve) => (decide = resolve));
+    const decision = new Promise<"accept" | "reject">((resolve) => (decide = (d) => ((decided = true), resolve(d))));
     this.open.set(right.toString(), { left, right, decide });
-    // preserveFocus: a proposal never takes the keyboard from a user typing
-    // elsewhere (the next prompt, a file); the card's Review button goes there.
-    await vscode.commands.executeCommand("vscode.diff", left, right, p.title, { preview: false, preserveFocus: true });
+    try {
+      // preserveFocus: a proposal never takes the keyboard from a user typing
+      // elsewhere (the next prompt, a file); the card's Review button goes there.
+      // Beside a file the user has open, so the file they may be typing in stays shown.
+      await vscode.commands.executeCommand("vscode.diff", left, right, p.title, { preview: false, preserveFocus: true, viewColumn: this.column() });
+    } catch (err) {
+      // A tab closed while the workbench still attaches its models makes the
+      // command fail ("Model is disposed!"); that close is the user's answer.
+      this.rejectClosed([]);
+      if (!decided) {
+        await this.close(left, right);
+        throw err;
+      }
+    }
     this.updateContextKey();
     return {
       decision,
       currentText: () => this.currentText(right),
       show: async () => {
         if (!this.open.has(right.toString())) return;
-        await vscode.commands.executeCommand("vscode.diff", left, right, p.title, { preview: false, preserveFocus: false });
+        const shown = vscode.window.tabGroups.all.find((g) => g.tabs.some((t) => isDiffOf(t, right)));
+        await vscode.commands.executeCommand("vscode.diff", left, right, p.title, { preview: false, preserveFocus: false, viewColumn: shown?.viewColumn });
         this.updateContextKey();
       },
       close: () => this.close(left, right),
     };
+  }
+
+  /** showChange opens a diff of a file's text before the last turn (left, read-only) against the file itself. */
+  async showChange(file: string, oldText: string): Promise<void> {
+    const left = vscode.Uri.from({ scheme: ORIGINAL_SCHEME, path: `/change-${this.next++}/${path.basename(file)}` });
+    this.originals.set(left.path, oldText);
+    await vscode.commands.executeCommand("vscode.diff", left, vscode.Uri.file(file), `${path.basename(file)} (changed this turn)`, { preview: true });
+  }
+
+  /**
+   * column is where a new proposal opens: beside the active editor when that
+   * is a file of the user's (typing in it must go on), else the active group.
+   */
+  private column(): vscode.ViewColumn | undefined {
+    const doc = vscode.window.activeTextEditor?.document;
+    if (!doc || doc.uri.scheme === ORIGINAL_SCHEME || doc.uri.scheme === PROPOSAL_SCHEME) return undefined;
+    return vscode.ViewColumn.Beside;
   }
 
   /** decideActive answers the review in the active diff editor (or the only one open); false when there is none. */
@@ -131,11 +168,21 @@ export class DiffReviews implements vscode.Disposable {
     return this.open.size;
   }
 
-  /** rejectClosed treats a review whose diff tab the user closed as rejected. */
+  /**
+   * rejectClosed treats a review whose diff tab the user closed as
+   * rejected: a closed tab, or a review whose tab was shown and is in no
+   * group any more.
+   */
   private rejectClosed(closed: readonly vscode.Tab[]): void {
     for (const tab of closed) {
       if (!(tab.input instanceof vscode.TabInputTextDiff)) continue;
       this.open.get(tab.input.modified.toString())?.decide("reject");
+    }
+    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs);
+    for (const o of this.open.values()) {
+      const shown = tabs.some((t) => isDiffOf(t, o.right));
+      if (shown) o.seen = true;
+      else if (o.seen) o.decide("reject");
     }
   }
 

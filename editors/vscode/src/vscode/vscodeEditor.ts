@@ -75,6 +75,17 @@ export class VscodeEditor implements Editor {
     if (doc.isDirty && !(await doc.save())) throw new Error("VS Code could not save the file");
   }
 
+  /** deleteFile removes a file with one WorkspaceEdit (so Ctrl+Z undoes it). */
+  async deleteFile(path: string): Promise<void> {
+    const edit = new vscode.WorkspaceEdit();
+    edit.deleteFile(vscode.Uri.file(path), { ignoreIfNotExists: true });
+    if (!(await vscode.workspace.applyEdit(edit))) throw new Error("VS Code refused to remove the file");
+  }
+
+  showChange(path: string, oldText: string): Promise<void> {
+    return this.parts.diffs.showChange(path, oldText);
+  }
+
   openDiff(proposal: EditProposal): Promise<DiffReview> {
     return this.parts.diffs.openDiff(proposal);
   }

@@ -126,10 +126,9 @@ describe("companion extension", () => {
     const file = path.join(workspaceDir(), "edited.txt");
     writeFileSync(file, "before\n");
     const turn = api.controller.prompt("suite edit", []);
-    const right = await until("the proposal diff editor", () => {
-      const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
-      return tab?.input instanceof vscode.TabInputTextDiff && tab.input.modified.scheme === "companion-proposal" ? tab.input.modified : undefined;
-    });
+    // The proposal opens beside undo-me.txt (a file of the user's is open) and leaves that one active.
+    const right = await until("the proposal diff editor", () => proposalTab()?.input.modified);
+    assert.ok(!(vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff), "the user's file stays the active editor");
     const doc = await vscode.workspace.openTextDocument(right);
     assert.equal(doc.getText(), "agent proposal\n");
     const edit = new vscode.WorkspaceEdit();
@@ -142,17 +141,24 @@ describe("companion extension", () => {
     assert.ok(agentText(api).endsWith("Edit done."));
   });
 
+  // The tab is closed as soon as it shows, while the workbench may still be
+  // attaching the diff's models: its "Model is disposed!" must not leave the
+  // turn waiting on a card nobody answers (issue 28).
   it("treats closing the diff tab as a rejection", async () => {
     const file = path.join(workspaceDir(), "closed.txt");
     writeFileSync(file, "keep\n");
     const turn = api.controller.prompt("suite close", []);
-    const tab = await until("the proposal diff editor", () => {
-      const t = vscode.window.tabGroups.activeTabGroup.activeTab;
-      return t?.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === "companion-proposal" ? t : undefined;
-    });
+    const tab = await until("the proposal diff editor", () => proposalTab());
     await vscode.window.tabGroups.close(tab);
     await turn;
     assert.equal(readFileSync(file, "utf8"), "keep\n");
     assert.equal(api.diffs.count, 0);
   });
 });
+
+/** proposalTab is the tab of an open proposal diff editor, in any group. */
+function proposalTab(): (vscode.Tab & { input: vscode.TabInputTextDiff }) | undefined {
+  return vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .find((t): t is vscode.Tab & { input: vscode.TabInputTextDiff } => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === "companion-proposal");
+}

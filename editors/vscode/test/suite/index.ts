@@ -1,6 +1,6 @@
 // Entry of the mocha suite that runs inside the real extension host
 // (extensionTestsPath = out/test/suite/index.js). See TESTING.md and
-// e2e/test/extension-suite.test.mjs for how it is launched in code-server.
+// e2e/test/1-harness.test.mjs for how it is launched in code-server.
 
 import * as path from "node:path";
 import Mocha from "mocha";

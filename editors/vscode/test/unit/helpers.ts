@@ -98,6 +98,17 @@ export class FakeEditor implements Editor {
     this.written.push({ path: p, content });
     this.wake();
   }
+  readonly deleted: string[] = [];
+  readonly changesShown: { path: string; oldText: string }[] = [];
+  async deleteFile(p: string): Promise<void> {
+    await rm(p, { force: true });
+    this.deleted.push(p);
+    this.wake();
+  }
+  async showChange(p: string, oldText: string): Promise<void> {
+    this.changesShown.push({ path: p, oldText });
+    this.wake();
+  }
   async openDiff(proposal: EditProposal): Promise<DiffReview> {
     this.diffs.push(proposal);
     let text = proposal.newText;

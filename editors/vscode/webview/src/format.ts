@@ -196,3 +196,16 @@ export function codeSpans(label: string): { text: string; code: boolean }[] {
   if (at < label.length) out.push({ text: label.slice(at).replace(/`/g, ""), code: false });
   return out.filter((p) => p.text !== "");
 }
+
+/**
+ * commandEnd reads how a shell command ended from its tool output (the
+ * text companion sends when no terminal shows it, as in a replay): "exit
+ * code N", "killed by signal S" or "killed: why"; null when it says none.
+ */
+export function commandEnd(output: string): string | null {
+  const m = /(?:^|\n)(?:Exit code: (-?\d+)|The command was killed by signal (\S+?)\.|The command was killed: (.+?)\.)\s*(?:\n|$)/.exec(output);
+  if (!m) return null;
+  if (m[1] !== undefined) return `exit code ${m[1]}`;
+  if (m[2] !== undefined) return `killed by signal ${m[2]}`;
+  return `killed: ${m[3]}`;
+}

@@ -12,6 +12,8 @@ import { Chrome } from "./view/chrome";
 import { Composer, type Draft } from "./view/composer";
 import { Transcript } from "./view/transcript";
 import { permissionKey } from "./view/items";
+import { ChangesView } from "./view/changes";
+import { decideChange } from "./changes";
 
 interface VsCodeApi {
   postMessage(msg: FromWebview): void;
@@ -37,6 +39,7 @@ class App {
   readonly #transcript: Transcript;
   readonly #chrome: Chrome;
   readonly #composer: Composer;
+  readonly #changes: ChangesView;
   #frame = 0;
   #sessionShown = false;
   #saveTimer: ReturnType<typeof setTimeout> | undefined;
@@ -62,6 +65,14 @@ class App {
       sent: (text, mentions, images) => this.#change(() => addLocalPrompt(this.#state, text, mentions, images)),
       problem: (message) => this.#change(() => apply(this.#state, { type: "error", message })),
       changed: () => this.#scheduleSave(),
+    });
+    this.#changes = new ChangesView(root, {
+      show: (f) => post({ type: "showChange", path: f.path, oldText: f.oldText }),
+      decide: (path, d) =>
+        this.#change(() => {
+          const files = decideChange(this.#state, path, d);
+          if (d === "reverted" && files.length) post({ type: "revertChanges", files: files.map((f) => ({ path: f.path, oldText: f.oldText })) });
+        }),
     });
     this.#restore();
     if (typed) {
@@ -129,6 +140,7 @@ class App {
     const stick = this.#nearBottom();
     this.#chrome.render(this.#state);
     this.#composer.render();
+    this.#changes.render(this.#state);
     // While a session replays, the old transcript stays on screen and the new
     // one appears whole at replayDone: no flash of an empty view on hide / show.
     this.#messages.setAttribute("aria-busy", String(this.#state.replaying));

@@ -7,6 +7,7 @@
 // renderer re-renders only the items that changed since it last looked.
 
 import type * as acp from "@agentclientprotocol/sdk";
+import type { TurnChanges } from "./changes";
 import type { FileMention, SessionSummary, ToWebview } from "./protocol";
 
 /** AgentStatus is the agent process state shown in the header. */
@@ -74,6 +75,8 @@ export interface PermissionItem extends ItemBase {
   toolKind: acp.ToolKind;
   options: acp.PermissionOption[];
   inDiffEditor: boolean;
+  /** plan is the markdown a mode switch asks about (exit_plan_mode's plan, enter_plan_mode's reason). */
+  plan?: string;
   /** answered is set once the request is settled; optionId null = dismissed. */
   answered?: { optionId: string | null };
 }
@@ -135,6 +138,8 @@ export interface ViewState {
   rewinding?: boolean;
   /** promptError says why the last prompt was not delivered (shown by the prompt box, which got it back). */
   promptError?: string | null;
+  /** changes is the "changed this turn" list (changes.ts), null when none is open. */
+  changes?: TurnChanges | null;
   /** seq numbers new items. */
   seq: number;
   /** chrome is bumped when anything outside the transcript changes. */
@@ -160,6 +165,7 @@ export function emptyState(): ViewState {
     usage: null,
     sessions: null,
     sessionsError: null,
+    changes: null,
     seq: 0,
     chrome: 0,
   };

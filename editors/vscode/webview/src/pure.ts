@@ -1,4 +1,5 @@
 // The DOM-free modules, bundled for the node unit tests (build.mjs → out/pure.mjs).
+export * from "./changes";
 export * from "./completion";
 export * from "./format";
 export * from "./markdown";

@@ -4,6 +4,8 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import { emptyState, type PermissionItem, type ViewState } from "./model";
 import type { FileMention, ImageAttachment, ToWebview } from "./protocol";
+import { openChanges } from "./changes";
+import { turnEndText } from "./replayed";
 import { applyUpdate, endStreaming, push, touch } from "./updates";
 
 /** apply changes state for one message from the extension. */
@@ -100,23 +102,15 @@ function applyTurn(state: ViewState, msg: Extract<ToWebview, { type: "turn" }>):
   if (msg.sessionId !== state.sessionId) return;
   state.turn = msg.state;
   chrome(state);
-  if (msg.state === "running") return;
+  if (msg.state === "running") {
+    state.changes = null; // a new turn: the last one's list goes
+    return;
+  }
   endStreaming(state);
   if (msg.stopReason === "cancelled") cancelUnfinished(state);
   const line = turnEndText(msg.stopReason, msg.error);
   if (line) push(state, { kind: "system", sysKind: msg.error ? "error" : "turn-end", text: line });
-}
-
-/** turnEndText says why a turn ended, when that is worth a line. */
-function turnEndText(stop?: acp.StopReason, error?: string): string | null {
-  if (error) return `The turn failed: ${error}`;
-  switch (stop) {
-    case "cancelled": return "Cancelled.";
-    case "max_tokens": return "Stopped: the answer hit the output token limit.";
-    case "max_turn_requests": return "Stopped: too many model requests in one turn.";
-    case "refusal": return "The agent refused to continue; this prompt is not kept in the conversation.";
-    default: return null;
-  }
+  openChanges(state);
 }
 
 /** cancelUnfinished marks tool calls that never finished as cancelled (ACP has no such status). */
@@ -135,14 +129,21 @@ function cancelUnfinished(state: ViewState): void {
 
 function applyPermission(state: ViewState, msg: Extract<ToWebview, { type: "permission" }>): void {
   if (findPermission(state, msg.requestId)) return; // re-sent on ready: already shown
+  const toolKind = msg.toolCall.kind ?? "other";
   push(state, {
     kind: "permission",
     requestId: msg.requestId,
     title: msg.toolCall.title ?? "The agent asks for permission",
-    toolKind: msg.toolCall.kind ?? "other",
+    toolKind,
     options: msg.options,
     inDiffEditor: msg.inDiffEditor,
+    ...(toolKind === "switch_mode" ? { plan: textOf(msg.toolCall.content) } : {}),
   });
+}
+
+/** textOf joins the text blocks of a tool call's content. */
+function textOf(content: acp.ToolCallContent[] | null | undefined): string {
+  return (content ?? []).flatMap((c) => (c.type === "content" && c.content.type === "text" ? [c.content.text] : [])).join("\n\n");
 }
 
 function findPermission(state: ViewState, requestId: string): PermissionItem | undefined {

@@ -2,6 +2,7 @@
 
 import type * as acp from "@agentclientprotocol/sdk";
 import type { Item, SystemItem, TextItem, ToolItem, ToolView, UserItem, ViewState } from "./model";
+import { replayedPermission, replayedTurnEnd } from "./replayed";
 
 /** NewItem is any Item without its id and rev (given by push). */
 type NewItem = Item extends infer T ? (T extends Item ? Omit<T, "id" | "rev"> : never) : never;
@@ -34,13 +35,18 @@ export function applyUpdate(state: ViewState, u: acp.SessionUpdate): void {
     case "agent_message_chunk": return appendText(state, "agent", u);
     case "agent_thought_chunk": return appendText(state, "thought", u);
     case "user_message_chunk": return appendUser(state, u);
-    case "tool_call":
-    case "tool_call_update": return upsertTool(state, u);
+    case "tool_call": return void upsertTool(state, u);
+    case "tool_call_update": return answeredOnReplay(state, u, upsertTool(state, u));
     case "plan": state.plan = u.entries; break;
     case "available_commands_update": state.commands = u.availableCommands; break;
     case "current_mode_update": setMode(state, u.currentModeId); break;
     case "config_option_update": state.configOptions = u.configOptions; break;
-    case "session_info_update": if (u.title !== undefined) state.title = u.title; break;
+    case "session_info_update": {
+      const end = replayedTurnEnd(u);
+      if (end !== undefined) return endedOnReplay(state, end);
+      if (u.title !== undefined) state.title = u.title;
+      break;
+    }
     case "usage_update": state.usage = { used: u.used, size: u.size, cost: u.cost ?? null }; break;
     case "notice": return addNotice(state, u);
     case "compaction_update": return upsertCompaction(state, u);
@@ -135,7 +141,7 @@ function findTool(state: ViewState, id: string): ToolItem | undefined {
 }
 
 /** upsertTool creates a card on tool_call and patches it on tool_call_update. */
-function upsertTool(state: ViewState, u: acp.ToolCall | acp.ToolCallUpdate): void {
+function upsertTool(state: ViewState, u: acp.ToolCall | acp.ToolCallUpdate): ToolItem {
   // A message after a tool call is a new message, even when the call's card
   // sits higher up (an update of an earlier call): two model messages never run together.
   endStreaming(state);
@@ -146,6 +152,19 @@ function upsertTool(state: ViewState, u: acp.ToolCall | acp.ToolCallUpdate): voi
   }
   patchTool(item.call, u);
   touch(item);
+  return item;
+}
+
+/** answeredOnReplay adds the answered card a replayed permission answer stands for. */
+function answeredOnReplay(state: ViewState, u: acp.ToolCallUpdate, tool: ToolItem): void {
+  const card = replayedPermission(u, tool.call.kind);
+  if (card) push(state, card);
+}
+
+/** endedOnReplay adds the line a replayed turn end was shown with live. */
+function endedOnReplay(state: ViewState, line: Omit<SystemItem, "id" | "rev"> | null): void {
+  endStreaming(state);
+  if (line) push(state, line);
 }
 
 /** patchTool applies the fields an update carries; content and locations replace. */

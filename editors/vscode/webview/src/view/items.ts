@@ -105,7 +105,8 @@ export function renderText(el: HTMLElement, it: TextItem): void {
  * renderPermission fills a permission card, compact for a narrow sidebar:
  * the primary choice (allow this time) as a button, the other options one
  * click away under "More", and for an edit a Review button that brings its
- * diff editor to the front. Keyboard: Enter allows this time, Esc rejects
+ * diff editor to the front. A mode switch (a plan to approve) shows the
+ * plan as markdown and every choice. Keyboard: Enter allows this time, Esc rejects
  * (while the card, or nothing else, has the focus: see permissionKey).
  */
 export function renderPermission(el: HTMLElement, it: PermissionItem, ctx: RenderContext): void {
@@ -121,7 +122,49 @@ export function renderPermission(el: HTMLElement, it: PermissionItem, ctx: Rende
   const note = it.inDiffEditor && !it.answered
     ? h("p", { class: "permission-note" }, "The edit is open in the diff editor: change it there if you like, then allow or reject here or in its title bar.")
     : null;
-  setChildren(el, h("div", { class: "permission-head" }, icon("shield", "permission-icon"), h("span", { class: "permission-title" }, it.title)), note, permissionFooter(it, ctx));
+  el.dataset.toolKind = it.toolKind;
+  const head = h("div", { class: "permission-head" }, icon(it.plan === undefined ? "shield" : "list-ordered", "permission-icon"), h("span", { class: "permission-title" }, it.title));
+  if (it.plan !== undefined) {
+    setChildren(el, head, planBody(it), planFooter(it, ctx));
+    return;
+  }
+  setChildren(el, head, note, permissionFooter(it, ctx));
+}
+
+/** planBody is a mode switch's plan as markdown: open while it waits, folded once answered. */
+function planBody(it: PermissionItem): HTMLElement {
+  const body = h("div", { class: "markdown permission-plan" });
+  fillMarkdown(body, it.plan ?? "");
+  if (!it.answered) return body;
+  return h("details", { class: "permission-plan-wrap" }, h("summary", {}, "Plan"), body);
+}
+
+/**
+ * planFooter answers a mode switch (a plan to approve): every choice as a
+ * button, since each starts a different mode, and a note for the agent
+ * that goes with a refusal ("Keep planning").
+ */
+function planFooter(it: PermissionItem, ctx: RenderContext): HTMLElement {
+  if (it.answered) return permissionFooter(it, ctx);
+  const refusals = it.options.filter((o) => o.kind.startsWith("reject"));
+  const note = refusals.length
+    ? h("textarea", { class: "permission-plan-note", rows: 2, "aria-label": "A note for the agent",
+      placeholder: `A note for the agent, sent with “${refusals[0].name}” (optional)` })
+    : null;
+  const primary = primaryOption(it.options);
+  const buttons = it.options.map((o) => {
+    const cls = `permission-option ${o === primary ? "primary" : "secondary"}`;
+    const b = h("button", { type: "button", class: cls, "data-option-id": o.optionId, "data-option-kind": o.kind }, ...labelNodes(o.name));
+    if (o === primary) b.title = "Enter";
+    if (o === refusals[0]) b.dataset.key = "Escape";
+    b.addEventListener("click", () => {
+      const message = o.kind.startsWith("reject") ? note?.value.trim() : "";
+      ctx.post({ type: "permissionResponse", requestId: it.requestId, optionId: o.optionId, ...(message ? { message } : {}) });
+      ctx.answer(it.requestId, o.optionId);
+    });
+    return b;
+  });
+  return h("div", { class: "permission-plan-answer" }, note, h("div", { class: "permission-options" }, ...buttons));
 }
 
 /** primaryOption is the card's main choice: allow this time, else the first allow option. */

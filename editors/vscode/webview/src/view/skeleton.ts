@@ -6,7 +6,7 @@ import { h, icon } from "../dom";
 /** skeleton builds the view's fixed structure. */
 export function skeleton(): DocumentFragment {
   const frag = document.createDocumentFragment();
-  frag.append(header(), h("div", { id: "banner", hidden: true }), history(), messages(), plan(), composer());
+  frag.append(header(), h("div", { id: "banner", hidden: true }), history(), messages(), plan(), changes(), composer());
   return frag;
 }
 
@@ -46,6 +46,10 @@ function plan(): HTMLElement {
     h("summary", {}, "Plan ", h("span", { id: "plan-count", class: "plan-count" })),
     h("ol", { id: "plan-list", class: "plan-list" }),
   );
+}
+
+function changes(): HTMLElement {
+  return h("section", { id: "changes", class: "changes", hidden: true, "aria-label": "Files changed this turn" });
 }
 
 function composer(): HTMLElement {

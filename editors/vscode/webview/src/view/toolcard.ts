@@ -4,7 +4,7 @@
 
 import type * as acp from "@agentclientprotocol/sdk";
 import { h, icon, setChildren } from "../dom";
-import { lineDiff, relativePath } from "../format";
+import { commandEnd, lineDiff, relativePath } from "../format";
 import type { ToolItem, ToolView } from "../model";
 import { fillMarkdown, type RenderContext } from "./items";
 
@@ -80,11 +80,11 @@ function contentView(c: acp.ToolCallContent, call: ToolView, ctx: RenderContext,
   }
 }
 
-/** textView shows tool text output; markdown when it carries a fence, else preformatted. */
+/** textView shows tool text output; markdown when it carries a fence or a plan, else preformatted. */
 function textView(block: acp.ContentBlock, call: ToolView, wasOpen?: boolean): HTMLElement | null {
   if (block.type !== "text" || !block.text) return null;
   let body: HTMLElement;
-  if (/(^|\n)```/.test(block.text)) {
+  if (call.kind === "switch_mode" || /(^|\n)```/.test(block.text)) { // a mode switch carries a plan in markdown
     body = h("div", { class: "markdown tool-output" });
     fillMarkdown(body, block.text);
   } else {
@@ -93,7 +93,10 @@ function textView(block: acp.ContentBlock, call: ToolView, wasOpen?: boolean): H
   // What is about to run stays visible; finished output is folded.
   const open = wasOpen ?? (call.status === "pending" || call.status === "failed" || call.status === "blocked");
   const lines = block.text.split("\n").length;
-  return h("details", { class: "tool-output-wrap", open }, h("summary", {}, call.status === "pending" ? "Details" : `Output (${lines} line${lines === 1 ? "" : "s"})`), body);
+  // A command's end (a replayed one has no terminal to say it) shows folded too.
+  const end = call.kind === "execute" && call.status !== "pending" ? commandEnd(block.text) : null;
+  const label = call.status === "pending" ? "Details" : `Output (${lines} line${lines === 1 ? "" : "s"})${end ? ` · ${end}` : ""}`;
+  return h("details", { class: "tool-output-wrap", open }, h("summary", {}, label), body);
 }
 
 function diffView(d: acp.Diff, ctx: RenderContext): HTMLElement {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { lineDiff, money, relativePath, tokens, usageFraction, usageText, when } from "./load.mjs";
+import { commandEnd, lineDiff, money, relativePath, tokens, usageFraction, usageText, when } from "./load.mjs";
 
 test("tokens and money print compactly", () => {
   assert.deepEqual([0, 950, 1000, 1300, 12_345, 200_000, 1_048_576].map(tokens), ["0", "950", "1k", "1.3k", "12.3k", "200k", "1.05M"]);
@@ -72,4 +72,15 @@ test("codeSpans turns backticked parts of an option name into code, leaving no r
   assert.deepEqual(codeSpans("odd ` tick"), [{ text: "odd  tick", code: false }]);
   const shown = codeSpans("Allow ``a`b`` and `c`").map((p) => p.text).join("");
   assert.doesNotMatch(shown, /`{2}|^`|`$/);
+});
+
+test("commandEnd reads how a command ended from its output text", () => {
+  for (const [text, want] of [
+    ["hi\n---\nExit code: 0\n", "exit code 0"],
+    ["(no output)\n---\nExit code: 127\n", "exit code 127"],
+    ["x\n---\nThe command was killed by signal SIGKILL.\n", "killed by signal SIGKILL"],
+    ["x\n---\nThe command was killed: it printed nothing for 5m0s.\n", "killed: it printed nothing for 5m0s"],
+    ["Started background process bg_1 in the editor's terminal t1.", null],
+    ["the word Exit code: 3 inside a line", null],
+  ]) assert.equal(commandEnd(text), want, JSON.stringify(text));
 });

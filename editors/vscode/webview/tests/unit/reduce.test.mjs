@@ -235,3 +235,53 @@ test("a prompt's images show on the local message and absorb their echo", () => 
   const r = run([session(), upd({ sessionUpdate: "user_message_chunk", content: text("again") }), upd({ sessionUpdate: "user_message_chunk", content: { type: "image", ...img } })]);
   assert.deepEqual(r.items.map((i) => [i.kind, i.text, i.images]), [["user", "again", ["data:image/png;base64,iVBORw0KGgo="]]]);
 });
+
+test("a replay shows what the live turn showed: answered permissions, and a command's output in place of its gone terminal", async () => {
+  const fx = await fixture();
+  const shape = (s) => s.items.filter((i) => i.kind !== "user").map((i) => {
+    if (i.kind === "permission") return `permission ${i.title} ${i.answered?.optionId}`;
+    if (i.kind === "tool") return `tool ${i.call.kind} ${i.call.status}`;
+    return i.kind;
+  });
+  const live = run(fx.live);
+  const replay = run(fx.replay);
+  assert.deepEqual(shape(replay), shape(live));
+  const shell = replay.items.find((i) => i.kind === "tool" && i.call.kind === "execute");
+  assert.deepEqual(shell.call.content.map((c) => c.type), ["content"], "no link to a terminal that is gone");
+  assert.match(shell.call.content[0].content.text, /hello, world[\s\S]*Exit code: 0/);
+  const answered = replay.items.filter((i) => i.kind === "permission");
+  assert.deepEqual(answered.map((p) => p.options.find((o) => o.optionId === p.answered.optionId)?.name), ["Allow this time", "Allow this time"]);
+});
+
+test("a replayed turn end shows the line the live turn ended with", () => {
+  const end = (turnEnd) => upd({ sessionUpdate: "session_info_update", _meta: { companion: { turnEnd } } });
+  const s = run([
+    session({ replaying: true }),
+    upd({ sessionUpdate: "agent_message_chunk", content: text("Working on it") }),
+    end({ stopReason: "cancelled" }),
+    upd({ sessionUpdate: "agent_message_chunk", content: text("Next") }),
+    end({ stopReason: "end_turn", error: "The model is unreachable." }),
+    end({ stopReason: "end_turn" }),
+    { type: "replayDone", sessionId: SID },
+  ]);
+  assert.deepEqual(s.items.map((i) => [i.kind, i.sysKind ?? null, i.text]), [
+    ["agent", null, "Working on it"],
+    ["system", "turn-end", "Cancelled."],
+    ["agent", null, "Next"],
+    ["system", "error", "The turn failed: The model is unreachable."],
+  ]);
+  assert.equal(s.title, null, "a turn end is no title change");
+});
+
+test("a replayed dismissed permission shows as dismissed", () => {
+  const s = run([
+    session({ replaying: true }),
+    upd({ sessionUpdate: "tool_call", toolCallId: "c1", title: "Run ls", kind: "execute", status: "pending" }),
+    upd({ sessionUpdate: "tool_call_update", toolCallId: "c1", _meta: { companion: { permission: { title: "Run ls", options: [{ optionId: "proceed_once", name: "Allow this time", kind: "allow_once" }] } } } }),
+    upd({ sessionUpdate: "tool_call_update", toolCallId: "c1", status: "failed", _meta: { companion: { outcome: "cancelled" } } }),
+  ]);
+  assert.deepEqual(s.items.map((i) => i.kind), ["tool", "permission"]);
+  assert.equal(s.items[1].answered.optionId, null);
+  assert.equal(s.items[1].toolKind, "execute");
+  assert.equal(s.items[0].call.status, "cancelled");
+});

@@ -1,0 +1,71 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"companion/tools"
+	"companion/tools/lsp"
+)
+
+// BenchmarkLSPFirstDiagnostics measures, with gopls on a small module,
+// how long after an edit its diagnostics are in hand: cold (the server
+// started by the edit, loading the module; each run a new server) and
+// warm (the server already running; each run a new edit). Run with
+//
+//	go test -run '^$' -bench LSPFirstDiagnostics -benchtime 5x ./bench
+//
+// The targets: ≤ 2 s cold, ≤ 300 ms warm.
+func BenchmarkLSPFirstDiagnostics(b *testing.B) {
+	if _, err := exec.LookPath("gopls"); err != nil {
+		b.Skip("gopls is not installed: go install golang.org/x/tools/gopls@v0.23.0")
+	}
+	dir := b.TempDir()
+	files := map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n",
+		"util/util.go": "package util\n\n// Twice doubles n.\nfunc Twice(n int) int { return 2 * n }\n",
+		"main.go":      "package main\n\nimport \"example.com/m/util\"\n\nfunc main() { println(util.Twice(2)) }\n"}
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	roots, err := tools.NewRoots(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	servers, _ := lsp.Resolve(nil, nil, nil)
+	path := filepath.Join(dir, "main.go")
+	edit := func(i int) string {
+		return fmt.Sprintf("package main\n\nimport \"example.com/m/util\"\n\nfunc main() {\n\tx%d := util.Twice(%d)\n}\n", i, i)
+	}
+	diagnose := func(b *testing.B, s *lsp.Session, i int) {
+		if _, ok := s.Diagnose(context.Background(), path, edit(i)); !ok {
+			b.Fatal("no diagnostics")
+		}
+	}
+	b.Run("cold", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			s := lsp.NewPool(lsp.PoolOptions{}).Session(lsp.SessionOptions{Servers: servers, Roots: roots})
+			diagnose(b, s, i)
+			b.StopTimer()
+			s.Close()
+			b.StartTimer()
+		}
+	})
+	b.Run("warm", func(b *testing.B) {
+		s := lsp.NewPool(lsp.PoolOptions{}).Session(lsp.SessionOptions{Servers: servers, Roots: roots})
+		defer s.Close()
+		diagnose(b, s, -1)
+		for i := 0; b.Loop(); i++ {
+			diagnose(b, s, i)
+		}
+	})
+}

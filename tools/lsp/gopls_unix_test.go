@@ -1,0 +1,102 @@
+//go:build unix
+
+package lsp
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"companion/tools"
+)
+
+// goplsSession returns a session with gopls over a module in dir made of
+// files, or skips when gopls is not installed.
+func goplsSession(t *testing.T, files map[string]string) (*Session, string) {
+	t.Helper()
+	if _, err := exec.LookPath("gopls"); err != nil {
+		t.Skip("gopls is not installed (go install golang.org/x/tools/gopls@v0.23.0); CI installs it")
+	}
+	dir := t.TempDir()
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	roots, err := tools.NewRoots(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	servers, _ := Resolve(nil, nil, nil)
+	pool := NewPool(PoolOptions{Name: "companion-test"})
+	s := pool.Session(SessionOptions{Servers: servers, Roots: roots})
+	t.Cleanup(s.Close)
+	return s, dir
+}
+
+func TestGoplsDiagnosesUnusedVariable(t *testing.T) {
+	t.Parallel()
+	s, dir := goplsSession(t, map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n",
+		"main.go": "package main\n\nfunc main() {}\n"})
+	path := filepath.Join(dir, "main.go")
+	text := "package main\n\nfunc main() {\n\tx := 1\n}\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	list, ok := s.Diagnose(context.Background(), path, text)
+	if !ok {
+		t.Fatal("no diagnostics from gopls")
+	}
+	var msgs []string
+	for _, d := range list {
+		msgs = append(msgs, d.Message)
+	}
+	if !strings.Contains(strings.Join(msgs, "\n"), "declared and not used") {
+		t.Errorf("diagnostics = %q, want one saying declared and not used", msgs)
+	}
+}
+
+// TestGoplsRestartsAfterCrash: a killed server is reported crashed, and
+// the next use after its backoff starts it again.
+func TestGoplsRestartsAfterCrash(t *testing.T) {
+	t.Parallel()
+	s, dir := goplsSession(t, map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n",
+		"main.go": "package main\n\nfunc main() {}\n"})
+	path := filepath.Join(dir, "main.go")
+	text := "package main\n\nfunc main() {\n\tx := 1\n}\n"
+	if _, ok := s.Diagnose(context.Background(), path, text); !ok {
+		t.Fatal("no diagnostics before the crash")
+	}
+	st := s.pool.Status()
+	if len(st) != 1 || st[0].PID == 0 {
+		t.Fatalf("status = %+v", st)
+	}
+	if err := syscall.Kill(st[0].PID, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	sawCrash := false
+	for ctx.Err() == nil {
+		sawCrash = sawCrash || s.pool.Status()[0].State == StateCrashed
+		if _, ok := s.Diagnose(ctx, path, text); ok && sawCrash {
+			break
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(50 * time.Millisecond): // polling for the restart
+		}
+	}
+	if got := s.pool.Status()[0]; !sawCrash || got.State != StateRunning || got.Restarts != 1 {
+		t.Errorf("after the crash: saw crash %v, status %+v", sawCrash, got)
+	}
+}
