@@ -93,6 +93,10 @@ func (c *Client) Start(ctx context.Context) error {
 	select {
 	case err := <-done:
 		if err != nil {
+			var tErr *transport.Error
+			if !errors.As(err, &tErr) {
+				err = transport.NewError(err) // whatever fails here is the carrier
+			}
 			return fmt.Errorf("start: %w", c.classify(err))
 		}
 		return nil
@@ -139,6 +143,12 @@ func (c *Client) listen(caps mcp.ServerCapabilities) {
 	}
 	stop, err := c.mc.ListenAsync(c.ctx, f, func(err error) {
 		c.log.Debug("mcp: the notification stream ended", "err", err)
+		// Without a session, the broken stream is how a server that went
+		// away shows; a server that refused the stream is still there.
+		var rpcErr *Error
+		if !errors.As(classify(err, false), &rpcErr) {
+			c.lost(err)
+		}
 	})
 	if err != nil {
 		c.log.Debug("mcp: no notification stream", "err", err)

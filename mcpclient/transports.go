@@ -98,11 +98,39 @@ type HTTPOptions struct {
 	Log *slog.Logger
 }
 
+// client is the caller's client with the headers added to every request
+// it makes (mcp-go's own header option misses the DELETE that ends a
+// session).
 func (o HTTPOptions) client() *http.Client {
+	c := http.DefaultClient
 	if o.Client != nil {
-		return o.Client
+		c = o.Client
 	}
-	return http.DefaultClient
+	if len(o.Headers) == 0 {
+		return c
+	}
+	next := c.Transport
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	with := *c
+	with.Transport = headers{h: o.Headers, next: next}
+	return &with
+}
+
+// headers adds fixed headers to every request.
+type headers struct {
+	h    map[string]string
+	next http.RoundTripper
+}
+
+// RoundTrip sends a copy of req with the headers set.
+func (h headers) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	for k, v := range h.h {
+		req.Header.Set(k, v)
+	}
+	return h.next.RoundTrip(req)
 }
 
 func (o HTTPOptions) log() *slog.Logger {
@@ -116,7 +144,6 @@ func (o HTTPOptions) log() *slog.Logger {
 func NewStreamableHTTP(url string, o HTTPOptions) (Transport, error) {
 	opts := []transport.StreamableHTTPCOption{
 		transport.WithHTTPBasicClient(o.client()),
-		transport.WithHTTPHeaders(o.Headers),
 		transport.WithHTTPLogger(o.log()),
 	}
 	if !o.Listen {
@@ -140,6 +167,5 @@ func (listening) RequiresLegacyProtocol() bool { return false }
 
 // NewSSE is mcp-go's legacy HTTP+SSE transport; url is the SSE endpoint.
 func NewSSE(url string, o HTTPOptions) (Transport, error) {
-	return transport.NewSSE(url, transport.WithHTTPClient(o.client()),
-		transport.WithHeaders(o.Headers), transport.WithSSELogger(o.log()))
+	return transport.NewSSE(url, transport.WithHTTPClient(o.client()), transport.WithSSELogger(o.log()))
 }
