@@ -192,12 +192,14 @@ func (c *Client) ProtocolVersion() string {
 }
 
 // classify turns an error of mcp-go into the package's; a Streamable HTTP
-// session the server forgot is also a lost connection.
+// session the server forgot (HTTP 404) is also a lost connection. A
+// stateless connection has no session to forget: there a 404 answers that
+// request only (mcp-go's server answers an unknown method so).
 func (c *Client) classify(err error) error {
 	c.mu.Lock()
-	closed := c.closed
+	closed, stateless := c.closed, mcp.IsModernProtocol(c.version)
 	c.mu.Unlock()
-	if !closed && errors.Is(err, transport.ErrSessionTerminated) {
+	if !closed && !stateless && errors.Is(err, transport.ErrSessionTerminated) {
 		c.lost(err)
 	}
 	return classify(err, closed)

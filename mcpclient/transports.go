@@ -166,6 +166,19 @@ type listening struct{ *transport.StreamableHTTP }
 func (listening) RequiresLegacyProtocol() bool { return false }
 
 // NewSSE is mcp-go's legacy HTTP+SSE transport; url is the SSE endpoint.
+// It keeps to the initialize handshake: HTTP+SSE predates 2026-07-28,
+// whose stateless core it does not carry (mcp-go's SSE server would hold a
+// subscriptions/listen open past the client's end).
 func NewSSE(url string, o HTTPOptions) (Transport, error) {
-	return transport.NewSSE(url, transport.WithHTTPClient(o.client()), transport.WithSSELogger(o.log()))
+	tr, err := transport.NewSSE(url, transport.WithHTTPClient(o.client()), transport.WithSSELogger(o.log()))
+	if err != nil {
+		return nil, err
+	}
+	return legacySSE{tr}, nil
 }
+
+// legacySSE is mcp-go's SSE transport, which rules out server/discover.
+type legacySSE struct{ *transport.SSE }
+
+// RequiresLegacyProtocol keeps the client to the handshake.
+func (legacySSE) RequiresLegacyProtocol() bool { return true }

@@ -393,7 +393,7 @@ func TestElicitation(t *testing.T) {
 		{name: "decline", answer: ElicitAnswer{Action: ElicitDecline, Content: map[string]any{"name": "dropped"}}, want: "action=decline name="},
 		{name: "cancel", answer: ElicitAnswer{Action: ElicitCancel}, want: "action=cancel name="},
 		{name: "the client failed", err: errors.New("no form today"), want: "no form today", isErr: true},
-		{name: "no elicitor", none: true, want: "cannot ask", isErr: true},
+		{name: "no elicitor", none: true, want: "no elicitation handler", isErr: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -108,9 +108,13 @@ func samplingRequest(server string, p mcpgo.CreateMessageParams) (SamplingReques
 	return req, nil
 }
 
-// samplingText is the text of a message's content: one block or a list
-// (as mcp-go parsed it); what is not text is named, not passed on.
+// samplingText is the text of a message's content: one block or a list,
+// typed or still generic JSON (as input requests of 2026-07-28 arrive);
+// what is not text is named, not passed on.
 func samplingText(content any) string {
+	if parsed, err := mcpgo.ParseSamplingContent(content); err == nil {
+		content = parsed
+	}
 	blocks, ok := content.([]mcpgo.Content)
 	if !ok {
 		c, _ := content.(mcpgo.Content)
