@@ -174,13 +174,13 @@ func checkNoGoroutines(t *testing.T) {
 }
 
 // clientGoroutines returns the stacks that run code of the client or of
-// jsonrpc2 ("" for none).
+// mcp-go's client and transports ("" for none).
 func clientGoroutines() string {
 	buf := make([]byte, 1<<20)
 	buf = buf[:runtime.Stack(buf, true)]
 	var out []string
 	for _, g := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(g, "companion/mcpclient.") || strings.Contains(g, "sourcegraph/jsonrpc2") {
+		if strings.Contains(g, "companion/mcpclient.") || strings.Contains(g, "mark3labs/mcp-go/client") {
 			out = append(out, g)
 		}
 	}
