@@ -100,9 +100,6 @@ func TestTransports(t *testing.T) {
 				t.Fatalf("CallTool(add_tool): %v", err)
 			}
 			waitNotification(t, s, string(mcp.MethodNotificationToolsListChanged))
-			if err := s.c.Ping(ctx); err != nil {
-				t.Errorf("Ping: %v", err)
-			}
 
 			if err := s.c.Close(); err != nil {
 				t.Errorf("Close: %v", err)

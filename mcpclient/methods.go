@@ -17,13 +17,6 @@ func do[T any](c *Client, method string, f func() (T, error)) (T, error) {
 	return v, nil
 }
 
-// Ping asks the server whether it is alive (nothing is sent on a
-// stateless connection, where the ping was removed).
-func (c *Client) Ping(ctx context.Context) error {
-	_, err := do(c, string(mcp.MethodPing), func() (struct{}, error) { return struct{}{}, c.mc.Ping(ctx) })
-	return err
-}
-
 // ListTools lists every tool of the server, following pagination.
 func (c *Client) ListTools(ctx context.Context) (*mcp.ListToolsResult, error) {
 	return do(c, string(mcp.MethodToolsList), func() (*mcp.ListToolsResult, error) {

@@ -149,6 +149,9 @@ func NewStreamableHTTP(url string, o HTTPOptions) (Transport, error) {
 	if !o.Listen {
 		return transport.NewStreamableHTTP(url, opts...)
 	}
+	// The GET stream is how a handshake-era server's notifications arrive;
+	// listening below lets 2026-07-28 servers be discovered all the same.
+	//lint:ignore SA1019 kept for servers of 2025-11-25 and 2025-06-18
 	tr, err := transport.NewStreamableHTTP(url, append(opts, transport.WithContinuousListening())...)
 	if err != nil {
 		return nil, err
