@@ -69,13 +69,19 @@ cross:
 
 # GORACE: a race-enabled binary sleeps a second at exit by default (so late
 # reports can print); a race still fails it with exit status 66.
+# E2E_BIN, when set, is the companion binary the e2e tests drive instead of
+# a -race build of their own. test-all sets it to the binary it built: the
+# binary-driven tests then cost less than half the CPU, and -race still
+# covers the in-process tests, which run the same agent code.
+E2E_BIN ?=
 test:
-	GORACE=atexit_sleep_ms=0 $(GO) test -race -count=1 ./...
+	GORACE=atexit_sleep_ms=0 COMPANION_E2E_BIN=$(E2E_BIN) $(GO) test -race -count=1 ./...
 
 # test-all is what CI runs. Fuzzing is not part of it: each fuzz target's
 # seed corpus runs in `make test`, while a fuzzing pass rebuilds the
 # packages with coverage instrumentation (about 460 CPU-seconds on a fresh
 # machine) to search for new inputs; run `make fuzz` for that.
+test-all: E2E_BIN = $(CURDIR)/$(BIN)
 test-all: build lint cross test-deps test conformance editors
 
 # test-deps installs the real MCP servers from npm that tools/mcp and e2e

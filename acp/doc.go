@@ -103,4 +103,32 @@
 // cuts the session's history to before prompt N (a reload shows the cut
 // history) and keeps the conversation as it was as a stored fork whose id
 // it tells.
+//
+// _companion/session/stats, params {"sessionId": S}: the session's
+// figures (agent.Stats) and "languageServers", the lines /status gives
+// for its language servers, one each: a running server's name, root,
+// state and memory ("gopls (/w): running, 84 MB"), one that applies but
+// has not started, a missing one as one sentence with its install
+// command, and, when the editor answers with its own language features,
+// a line saying so. The editors show them in their status views.
+//
+// _companion/lsp (agent → client request) asks the editor's own language
+// features instead of starting a second language server. A client offers
+// it with clientCapabilities._meta.companion.lsp = true. Params
+//
+//	{"sessionId": S, "path": ABS, "method": M, "params": P}
+//
+// carry one LSP request, M and P as a language server would get them,
+// about the file ABS: textDocument/definition, textDocument/references,
+// textDocument/hover, textDocument/documentSymbol, workspace/symbol,
+// textDocument/rename (positions 0-based, characters in UTF-16 code
+// units), or textDocument/diagnostic (P {"textDocument": {"uri"}}; the
+// editor waits up to about a second for the file's diagnostics to change
+// after an edit, then answers a full report {"kind": "full", "items"}).
+// The result is {"available": false} when the editor has no language
+// features for the file (companion then asks a language server, starting
+// it if need be), else {"available": true, "result": R} with R as a
+// language server answers M (null for nothing). An error answer makes
+// companion ask the server too. A rename's WorkspaceEdit is applied by
+// companion, through the usual review, never by the editor.
 package acp

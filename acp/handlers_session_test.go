@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 )
 
 // stored starts an agent, opens a session, has it answer one prompt and

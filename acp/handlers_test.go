@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"companion/internal/acptest"
 	"companion/internal/cli"
+	"companion/internal/testkit/acptest"
 )
 
 // reply is the scripted model's one answer in these tests.

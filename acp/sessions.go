@@ -45,7 +45,8 @@ func (c *connState) request(id SessionID, cwd string, extra []string, editorMCP 
 }
 
 // ports are what the editor offers session id: files, terminals when it
-// runs them, permission questions, forms for MCP servers and ask_user, and the
+// runs them, permission questions, forms for MCP servers and ask_user, its
+// language features when it offers them (_companion/lsp), and the
 // session's updates as its sink and observer.
 func (c *connState) ports(conn *rpc.Conn, id SessionID) host.Ports {
 	caps := c.clientCaps()
@@ -55,6 +56,9 @@ func (c *connState) ports(conn *rpc.Conn, id SessionID) host.Ports {
 		Elicit: elicitor(conn, id, caps), Questions: questioner(conn, id, caps)}
 	if client.CanRunTerminals() {
 		p.Terminals = &terminals{client: client}
+	}
+	if offersLanguage(caps) {
+		p.Language = &language{conn: conn, id: id}
 	}
 	return p
 }

@@ -22,6 +22,9 @@ type StatsRequest struct {
 type StatsResponse struct {
 	SessionID SessionID `json:"sessionId"`
 	agent.Stats
+	// LanguageServers are /status's lines for the session's language
+	// servers, for the editors' status views.
+	LanguageServers []string `json:"languageServers"`
 }
 
 // registerStats routes _companion/session/stats.
@@ -38,5 +41,5 @@ func (c *connState) stats(_ context.Context, _ *rpc.Conn, p *StatsRequest) (*Sta
 	if err != nil {
 		return nil, err
 	}
-	return &StatsResponse{SessionID: p.SessionID, Stats: s.agent.Stats()}, nil
+	return &StatsResponse{SessionID: p.SessionID, Stats: s.agent.Stats(), LanguageServers: s.agent.LanguageServers()}, nil
 }

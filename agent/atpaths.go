@@ -2,11 +2,13 @@ package agent
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"companion/agent/model"
+	"companion/tools/builtin"
 )
 
 // PromptParts turns text typed at a prompt (a -p prompt, a chat line)
@@ -79,3 +81,20 @@ func atWords(text string) []string {
 
 // isSpace reports whether c is ASCII white space.
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// ReadMention reads a file the user mentioned in the editor (a link to a
+// file inside the workspace) and returns it as prompt parts: the text, and
+// images inline; the text is framed as data (see untrusted.go). A link
+// that cannot be read is given to the model as a named link with the
+// reason, so it can try its own tools.
+func (s *Session) ReadMention(ctx context.Context, uri, name string) []model.Part {
+	text, images, err := builtin.ReadForPrompt(ctx, s.env, uri)
+	if err != nil {
+		return []model.Part{{Text: fmt.Sprintf("[@%s](%s) (not attached: %v)", name, uri, err)}}
+	}
+	parts := []model.Part{{Text: frameData(s.dataNonce, "mention", text)}}
+	for _, img := range images {
+		parts = append(parts, model.Part{InlineData: &model.Blob{MIMEType: img.MIMEType, Data: img.Data}})
+	}
+	return parts
+}

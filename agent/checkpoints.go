@@ -21,6 +21,25 @@ type Checkpointer interface {
 	Restore(ctx context.Context, id string) (checkpoint.Restoration, error)
 }
 
+// checkpointPreparer is a Checkpointer that gets ready for whole-tree
+// snapshots in the background (*checkpoint.Store).
+type checkpointPreparer interface {
+	// Prepare starts the work and returns at once; stop cancels it and
+	// waits until it has ended.
+	Prepare(ctx context.Context) (stop func())
+}
+
+// prepareCheckpoints starts the checkpoint store's preparation when the
+// session opens (new or loaded), so that its first whole-tree snapshot
+// does not wait for a first walk of the tree; Close stops it. Nothing
+// waits for it here: a file edit's checkpoint interrupts it, and a
+// whole-tree one waits for it only while it runs.
+func (s *Session) prepareCheckpoints() {
+	if p, ok := s.opts.Checkpoints.(checkpointPreparer); ok {
+		s.stopPrep = p.Prepare(context.Background())
+	}
+}
+
 // undoMark remembers what the last /undo did: the checkpoint it
 // restored and the one it saved first. While that saved one is still the
 // newest, the next /undo steps further back instead of undoing the undo.
@@ -28,7 +47,7 @@ type undoMark struct{ target, saved string }
 
 // undo restores the newest checkpoint, or, right after an /undo, the
 // change before the one it undid.
-func (s *Session) undo(ctx context.Context) string {
+func (s commands) undo(ctx context.Context) string {
 	if s.opts.Checkpoints == nil {
 		return "Checkpoints are off, so there is nothing to undo."
 	}
@@ -69,7 +88,7 @@ func undoTarget(list []checkpoint.Checkpoint, mark undoMark) int {
 }
 
 // restoreCommand lists checkpoints, or restores the one named.
-func (s *Session) restoreCommand(ctx context.Context, id string) string {
+func (s commands) restoreCommand(ctx context.Context, id string) string {
 	if s.opts.Checkpoints == nil {
 		return "Checkpoints are off."
 	}
@@ -98,14 +117,14 @@ func (s *Session) restoreCommand(ctx context.Context, id string) string {
 
 // restore puts the files back to checkpoint id and tells the model. It
 // returns what was done (empty when it failed) and the user's message.
-func (s *Session) restore(ctx context.Context, id string) (checkpoint.Restoration, string) {
+func (s commands) restore(ctx context.Context, id string) (checkpoint.Restoration, string) {
 	r, err := s.opts.Checkpoints.Restore(ctx, id)
 	if err != nil {
 		return checkpoint.Restoration{}, fmt.Sprintf("Cannot restore %s: %v", id, err)
 	}
 	c := r.Target
 	s.noteCheckpoint(r.Undo.ID) // the files before this restore, for /rewind
-	s.appendHistory(contentText(fmt.Sprintf("(The user restored the files to checkpoint %s, taken %s. Re-read files before editing them.)", c.ID, c.Label)))
+	s.eng.appendHistory(contentText(fmt.Sprintf("(The user restored the files to checkpoint %s, taken %s. Re-read files before editing them.)", c.ID, c.Label)))
 	return r, fmt.Sprintf("Restored checkpoint `%s` (%s): %d files written, %d removed.",
 		c.ID, c.Label, len(r.Written), len(r.Removed))
 }

@@ -3,89 +3,109 @@ package agent
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
-	"time"
-	"unicode/utf8"
 
 	"companion/agent/model"
 )
 
 // Commands lists the slash commands the session understands: the built-in
-// ones, then those defined in files.
+// ones, then those defined in files, by skills and by MCP servers.
 func (s *Session) Commands() []Command {
-	return append(append(append(s.builtinCommands(), s.fileCommandList()...), s.skillCommandList()...), s.mcpCommands()...)
+	c := s.cmds
+	return append(append(append(c.builtinCommands(), c.fileCommandList()...), c.skillCommandList()...), c.mcpCommands()...)
 }
 
-func (s *Session) builtinCommands() []Command {
-	cmds := []Command{
-		{Name: "help", Description: "Show the commands and tools companion offers"},
-		{Name: "tools", Description: "List the tools the model may call"},
-		{Name: "clear", Description: "Forget this conversation and start afresh"},
-		{Name: "compress", Description: "Summarise the conversation so far to free context"},
-		{Name: "model", Description: "Show or switch the model", Hint: "model name"},
-		{Name: "mode", Description: "Show or switch the approval mode", Hint: "default | auto_edit | yolo | plan"},
-		{Name: "init", Description: "Look at the project and write a starter AGENTS.md"},
-		{Name: "stats", Description: "Show requests, tokens, time and tool calls, per model and per tool"},
-		{Name: "mcp", Description: "Show the MCP servers, their state and tools; auth NAME authorises one", Hint: "auth NAME"},
-		{Name: "memory", Description: "Show, add to or reload the instruction files", Hint: "show | add <fact> | refresh"},
-		{Name: "undo", Description: "Undo the last file change (again: the change before it)"},
-		{Name: "restore", Description: "List checkpoints, or restore one", Hint: "checkpoint id"},
-		{Name: "rewind", Description: "List the prompts, or go back to before one (files too)", Hint: "prompt number"},
-		{Name: "status", Description: "Show the model, approval mode, command sandbox and folders"},
-		{Name: "skills", Description: "List the skills the model may activate"},
+// commands is the session's command layer: the built-in slash commands,
+// declared once in builtinTable, and the commands defined in files, by
+// skills and by MCP servers. Each command is a method that reads and
+// changes the session it embeds; the turn engine hands it every prompt
+// that starts with a slash.
+type commands struct{ *Session }
+
+// builtinCmd is one built-in slash command: what the editor's command list
+// and /help show, and what running it answers.
+type builtinCmd struct {
+	Command
+	// offered reports whether the session offers the command; nil means
+	// always.
+	offered func(s commands) bool
+	// run answers the command; arg is what follows its name, trimmed.
+	run func(s commands, ctx context.Context, arg string) string
+}
+
+// builtinTable declares every built-in command once: the command list
+// and the dispatch of runCommand both read it.
+func builtinTable() []builtinCmd {
+	return []builtinCmd{
+		{Command{Name: "help", Description: "Show the commands and tools companion offers"}, nil,
+			func(s commands, _ context.Context, _ string) string { return s.helpText() }},
+		{Command{Name: "tools", Description: "List the tools the model may call"}, nil,
+			func(s commands, _ context.Context, _ string) string { return s.toolsText() }},
+		{Command{Name: "clear", Description: "Forget this conversation and start afresh"}, nil,
+			func(s commands, _ context.Context, _ string) string {
+				s.eng.clearHistory()
+				return "Conversation cleared."
+			}},
+		{Command{Name: "compress", Description: "Summarise the conversation so far to free context"}, nil,
+			func(s commands, ctx context.Context, _ string) string { return s.eng.compress(ctx) }},
+		{Command{Name: "model", Description: "Show or switch the model", Hint: "model name"}, nil,
+			func(s commands, _ context.Context, arg string) string { return s.modelCommand(arg) }},
+		{Command{Name: "mode", Description: "Show or switch the approval mode", Hint: "default | auto_edit | yolo | plan"}, nil,
+			commands.modeCommand},
+		// /init is a prompt to the model; runPrompt turns it into one.
+		{Command{Name: "init", Description: "Look at the project and write a starter AGENTS.md"}, nil, nil},
+		{Command{Name: "stats", Description: "Show requests, tokens, time and tool calls, per model and per tool"}, nil,
+			func(s commands, _ context.Context, _ string) string { return s.statsText() }},
+		{Command{Name: "mcp", Description: "Show the MCP servers, their state and tools; auth NAME authorises one", Hint: "auth NAME"}, nil,
+			commands.mcpCommand},
+		{Command{Name: "memory", Description: "Show, add to or reload the instruction files", Hint: "show | add <fact> | refresh"}, nil,
+			commands.memoryCommand},
+		{Command{Name: "undo", Description: "Undo the last file change (again: the change before it)"}, nil,
+			func(s commands, ctx context.Context, _ string) string { return s.undo(ctx) }},
+		{Command{Name: "restore", Description: "List checkpoints, or restore one", Hint: "checkpoint id"}, nil,
+			commands.restoreCommand},
+		{Command{Name: "rewind", Description: "List the prompts, or go back to before one (files too)", Hint: "prompt number"}, nil,
+			commands.rewindCommand},
+		{Command{Name: "status", Description: "Show the model, approval mode, command sandbox and folders"}, nil,
+			func(s commands, _ context.Context, _ string) string { return s.statusText() }},
+		{Command{Name: "skills", Description: "List the skills the model may activate"}, nil,
+			func(s commands, _ context.Context, _ string) string { return s.skillsListing() }},
+		{Command{Name: "accept-settings", Description: "Accept this project's new or changed settings for new sessions"},
+			func(s commands) bool { return s.opts.AcceptSettings != nil },
+			func(s commands, _ context.Context, _ string) string { return s.acceptSettings() }},
 	}
-	if s.opts.AcceptSettings != nil {
-		cmds = append(cmds, Command{Name: "accept-settings", Description: "Accept this project's new or changed settings for new sessions"})
+}
+
+// builtinCommands lists the built-in commands this session offers.
+func (s commands) builtinCommands() []Command {
+	var cmds []Command
+	for _, b := range builtinTable() {
+		if b.offered == nil || b.offered(s) {
+			cmds = append(cmds, b.Command)
+		}
 	}
 	return cmds
 }
 
 // runCommand answers a slash command without calling the model. Unknown
 // commands are reported, not sent to the model.
-func (s *Session) runCommand(ctx context.Context, text string) (StopReason, error) {
+func (s commands) runCommand(ctx context.Context, text string) (StopReason, error) {
 	name, arg, _ := strings.Cut(strings.TrimPrefix(text, "/"), " ")
 	arg = strings.TrimSpace(arg)
-	var out string
-	switch name {
-	case "help":
-		out = s.helpText()
-	case "tools":
-		out = s.toolsText()
-	case "clear":
-		s.clearHistory()
-		out = "Conversation cleared."
-	case "model":
-		out = s.modelCommand(arg)
-	case "mode":
-		out = s.modeCommand(ctx, arg)
-	case "compress":
-		out = s.compress(ctx)
-	case "memory":
-		out = s.memoryCommand(ctx, arg)
-	case "mcp":
-		out = s.mcpCommand(ctx, arg)
-	case "stats":
-		out = s.statsText()
-	case "undo":
-		out = s.undo(ctx)
-	case "restore":
-		out = s.restoreCommand(ctx, arg)
-	case "rewind":
-		out = s.rewindCommand(ctx, arg)
-	case "status":
-		out = s.statusText()
-	case "skills":
-		out = s.skillsListing()
-	case "accept-settings":
-		out = s.acceptSettings()
-	default:
-		out = fmt.Sprintf("Unknown command /%s. Type /help for the list.", name)
+	out := fmt.Sprintf("Unknown command /%s. Type /help for the list.", name)
+	for _, b := range builtinTable() {
+		if b.Name == name && b.run != nil {
+			out = b.run(s, ctx, arg)
+			break
+		}
 	}
 	s.emit(ctx, MessageChunk{Text: out})
 	return EndTurn, nil
 }
 
-func (s *Session) helpText() string {
+func (s commands) helpText() string {
 	var b strings.Builder
 	b.WriteString("Commands:\n")
 	for _, c := range s.Commands() {
@@ -100,7 +120,7 @@ func (s *Session) helpText() string {
 	return b.String()
 }
 
-func (s *Session) toolsText() string {
+func (s commands) toolsText() string {
 	var b strings.Builder
 	b.WriteString("Tools:\n")
 	for _, t := range s.allTools() {
@@ -110,7 +130,7 @@ func (s *Session) toolsText() string {
 	return b.String()
 }
 
-func (s *Session) modelCommand(arg string) string {
+func (s commands) modelCommand(arg string) string {
 	if arg == "" {
 		return fmt.Sprintf("Model: %s. Available: %s.", s.ModelName(), strings.Join(s.Models(), ", "))
 	}
@@ -120,7 +140,7 @@ func (s *Session) modelCommand(arg string) string {
 	return fmt.Sprintf("Model switched to %s.", arg)
 }
 
-func (s *Session) modeCommand(ctx context.Context, arg string) string {
+func (s commands) modeCommand(ctx context.Context, arg string) string {
 	if arg == "" {
 		return fmt.Sprintf("Mode: %s. Available: default, auto_edit, yolo, plan.", s.Mode())
 	}
@@ -134,63 +154,45 @@ func (s *Session) modeCommand(ctx context.Context, arg string) string {
 	return fmt.Sprintf("Mode switched to %s.", arg)
 }
 
-// maxTitleRunes bounds a session title.
-const maxTitleRunes = 60
+// initPrompt asks the model to look at the project and write a starter
+// AGENTS.md; /init sends it as a normal turn, so the write is reviewed
+// like any other edit.
+const initPrompt = `Look at this project and write a starter AGENTS.md at its root for coding agents working in it.
+First explore: list the top-level files, read the README and the build files (go.mod, package.json, Makefile, pyproject.toml, Cargo.toml, ...), and glance at the main source folders and tests.
+Then write AGENTS.md with write_file. Keep it short and factual, in these sections:
+## Project — what it is, in two or three sentences.
+## Layout — the main folders and what each holds.
+## Commands — how to build, test, lint and run it (exact commands found in the project).
+## Conventions — code style, naming, testing habits you can see in the code.
+Do not invent anything you did not see.`
 
-// maybeTitle names the session after its first prompt.
-func (s *Session) maybeTitle(ctx context.Context, parts []model.Part) {
-	if done := s.titled.Swap(true); done {
+// initCommand turns /init into its prompt, or says why not.
+func (s commands) initCommand() ([]model.Part, string) {
+	path := filepath.Join(s.Root(), "AGENTS.md")
+	if _, err := os.Stat(path); err == nil {
+		return nil, "AGENTS.md already exists at " + path + "; edit it, or delete it and run /init again."
+	}
+	return []model.Part{{Text: initPrompt}}, ""
+}
+
+// tellNotices emits Options.Notices on the session's first prompt.
+func (s *Session) tellNotices(ctx context.Context) {
+	if told := s.noticed.Swap(true); told {
 		return
 	}
-	if title := titleFrom(parts); title != "" {
-		s.emit(ctx, TitleChanged{Title: title, At: s.opts.Now().UTC().Format(time.RFC3339)})
-		s.jw.setTitle(title)
+	for _, n := range s.opts.Notices {
+		s.emit(ctx, n)
 	}
 }
 
-// titleFrom takes the first line of the prompt's text as plain words,
-// shortened; a prompt of images alone is named for them.
-func titleFrom(parts []model.Part) string {
-	for _, p := range parts {
-		line, _, _ := strings.Cut(strings.TrimSpace(p.Text), "\n")
-		line = plainMarkdown(strings.Join(strings.Fields(line), " "))
-		if line == "" {
-			continue
-		}
-		if utf8.RuneCountInString(line) > maxTitleRunes {
-			r := []rune(line)
-			line = strings.TrimSpace(string(r[:maxTitleRunes-1])) + "…"
-		}
-		return line
+// acceptSettings runs /accept-settings.
+func (s commands) acceptSettings() string {
+	if s.opts.AcceptSettings == nil {
+		return "No project settings are waiting to be accepted."
 	}
-	for _, p := range parts {
-		if p.InlineData != nil && strings.HasPrefix(p.InlineData.MIMEType, "image/") {
-			return "Image"
-		}
+	out, err := s.opts.AcceptSettings()
+	if err != nil {
+		return "Cannot accept the project settings: " + err.Error()
 	}
-	return ""
-}
-
-// plainMarkdown drops the markdown marks a title line may carry: a
-// heading, quote or list marker, emphasis and code marks, and link
-// targets ("[text](url)" becomes "text").
-func plainMarkdown(line string) string {
-	line = strings.TrimLeft(line, "#> ")
-	for _, marker := range []string{"- ", "* ", "+ "} {
-		line = strings.TrimPrefix(line, marker)
-	}
-	var b strings.Builder
-	for i := 0; i < len(line); i++ {
-		switch c := line[i]; {
-		case c == '`' || c == '*' || (c == '_' && (i+1 < len(line) && line[i+1] == '_' || i > 0 && line[i-1] == '_')):
-		case c == ']' && i+1 < len(line) && line[i+1] == '(':
-			if end := strings.IndexByte(line[i:], ')'); end > 0 {
-				i += end
-			}
-		case c == '[' && strings.Contains(line[i:], "]("):
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return strings.Join(strings.Fields(b.String()), " ")
+	return out
 }

@@ -38,7 +38,7 @@ Do not call tools. Do not address the user.`
 // maybeCompress summarises older history when the last request used more
 // than the configured share of the window. It runs before a request is
 // built, when every call in the history has its answer.
-func (s *Session) maybeCompress(ctx context.Context) {
+func (s *engine) maybeCompress(ctx context.Context) {
 	if s.hist.full(s.opts.CompressAt) {
 		s.compress(ctx)
 	}
@@ -47,7 +47,7 @@ func (s *Session) maybeCompress(ctx context.Context) {
 // compress replaces the older part of the history with a model-written
 // snapshot, falling back to trimming when the summary fails or would not
 // save space. It returns a line for the user.
-func (s *Session) compress(ctx context.Context) string {
+func (s *engine) compress(ctx context.Context) string {
 	hist := s.curated()
 	split := splitPoint(hist)
 	if split <= 0 {
@@ -78,7 +78,7 @@ func (s *Session) compress(ctx context.Context) string {
 }
 
 // summarise asks the model for a snapshot of old, streaming it out.
-func (s *Session) summarise(ctx context.Context, id string, old []model.Content) (string, error) {
+func (s *engine) summarise(ctx context.Context, id string, old []model.Content) (string, error) {
 	req := &model.Request{Model: s.ModelName(),
 		System:   "You write precise, compact state snapshots of coding sessions." + dataFramePrompt(s.dataNonce),
 		Contents: append(frameToolOutputs(s.dataNonce, old), contentText(compressPrompt))}

@@ -58,7 +58,7 @@ func TestCompression(t *testing.T) {
 			if strings.Join(statuses, ",") != "in_progress,"+tt.status {
 				t.Errorf("compaction events = %q", statuses)
 			}
-			assertCallsAnswered(t, s.curated())
+			assertCallsAnswered(t, s.eng.curated())
 		})
 	}
 }

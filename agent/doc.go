@@ -8,11 +8,16 @@
 // acp, rpc, headless or frontend.
 //
 // A Session is a facade over parts with their own state and lock (see the
-// Session type): the turn gate, the history (compression, journal replay),
-// the journal writer, the model picker, the counts, the plan. A tool call
-// runs through a chain of steps (toolchain.go, one toolstep_*.go file per
+// Session type): the turn gate, the turn engine, the command layer, the
+// journal writer and its one replay, the model picker, the counts, the
+// plan. The turn engine (engine, turn.go) runs a prompt: history,
+// requests, compression, loop detection; it takes each tool call through
+// a chain of steps (toolchain.go, with a toolstep_*.go file for each large
 // step): report, timing, hooks, announce, permission, checkpoint,
-// diagnostics, execute.
+// diagnostics, execute. The command layer (commands, commands.go) answers
+// slash commands; the built-in ones are declared once in builtinTable.
+// replayJournal (resume.go) reads a journal back for Restore, /rewind and
+// PlanRewind alike.
 //
 // The system prompt (prompt.go, prompt_text.go, system.go) is a list of
 // named parts, each rendered from plain inputs (golden files in testdata)

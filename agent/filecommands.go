@@ -14,7 +14,7 @@ import (
 // fileCommand expands a slash command defined in a file (or by an MCP
 // prompt) into the prompt text it stands for; ok is false when text names
 // no such command.
-func (s *Session) fileCommand(ctx context.Context, text string) (string, bool, error) {
+func (s commands) fileCommand(ctx context.Context, text string) (string, bool, error) {
 	name, args, _ := strings.Cut(strings.TrimPrefix(text, "/"), " ")
 	if slices.ContainsFunc(s.builtinCommands(), func(c Command) bool { return c.Name == name }) {
 		return "", false, nil // built-in commands cannot be shadowed
@@ -26,7 +26,7 @@ func (s *Session) fileCommand(ctx context.Context, text string) (string, bool, e
 		}
 		return s.mcpPrompt(ctx, name, args)
 	}
-	prompt, err := slash.Expand(ctx, s.opts.SlashCommands[i], strings.TrimSpace(args), &slashEnv{s: s})
+	prompt, err := slash.Expand(ctx, s.opts.SlashCommands[i], strings.TrimSpace(args), &slashEnv{s: s.Session})
 	return prompt, true, err
 }
 
@@ -59,8 +59,8 @@ func (e *slashEnv) RunShell(ctx context.Context, command string) (string, error)
 		return "", errors.New("no shell tool")
 	}
 	fc := &model.FunctionCall{Name: "run_shell_command", Args: map[string]any{"command": command, "description": "run for a slash command"}}
-	p := e.s.prepare(fc)
-	e.s.runOne(ctx, p)
+	p := e.s.eng.prepare(fc)
+	e.s.eng.runOne(ctx, p)
 	if p.res == nil {
 		return "", ctx.Err()
 	}
@@ -86,7 +86,7 @@ func firstLine(s string) string {
 }
 
 // fileCommandList is the file commands as Commands, for the editor.
-func (s *Session) fileCommandList() []Command {
+func (s commands) fileCommandList() []Command {
 	var out []Command
 	for _, c := range s.opts.SlashCommands {
 		out = append(out, Command{Name: c.Name, Description: c.Description, Hint: c.Hint})

@@ -123,11 +123,11 @@ func (h *history) nextCompactionID() string {
 }
 
 // appendHistory adds c to the history and returns the length before it.
-func (s *Session) appendHistory(c model.Content) int { return s.hist.add(c) }
+func (s *engine) appendHistory(c model.Content) int { return s.hist.add(c) }
 
 // appendModelTurn records what the model said, dropping a turn with nothing
 // usable in it (an empty or interrupted stream).
-func (s *Session) appendModelTurn(parts []model.Part) {
+func (s *engine) appendModelTurn(parts []model.Part) {
 	parts = slices.DeleteFunc(slices.Clone(parts), emptyPart)
 	if len(parts) == 0 {
 		return
@@ -138,13 +138,13 @@ func (s *Session) appendModelTurn(parts []model.Part) {
 
 // clearHistory forgets the conversation; the editor context is sent whole
 // with the next prompt.
-func (s *Session) clearHistory() {
+func (s *engine) clearHistory() {
 	s.hist.clear()
 	s.ide.MarkStale()
 }
 
 // curated is the history as the next request sends it.
-func (s *Session) curated() []model.Content { return s.hist.curated() }
+func (s *engine) curated() []model.Content { return s.hist.curated() }
 
 func curate(history []model.Content) []model.Content {
 	out := make([]model.Content, 0, len(history))

@@ -25,7 +25,7 @@ func (s *Session) UpdateIDEContext(c ide.Context) {
 // withIDEContext puts the editor context (all of it the first time and
 // after compression or /clear, then only what changed) before the user's
 // prompt: the start of a user turn, never between a call and its answer.
-func (s *Session) withIDEContext(ctx context.Context, parts []model.Part) []model.Part {
+func (s *engine) withIDEContext(ctx context.Context, parts []model.Part) []model.Part {
 	text := s.ide.Render(ctx, false)
 	if text == "" {
 		return parts

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"companion/agent/model"
-	"companion/internal/testio"
+	"companion/internal/testkit/testio"
 	"companion/tools"
 	"companion/tools/builtin"
 )

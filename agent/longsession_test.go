@@ -67,7 +67,7 @@ func TestLongSessionStaysInWindow(t *testing.T) {
 	if m.max >= m.window {
 		t.Errorf("largest request %d tokens, window %d", m.max, m.window)
 	}
-	hist := s.curated()
+	hist := s.eng.curated()
 	last := hist[len(hist)-2].Parts[0].Text
 	if !strings.HasPrefix(last, "Question 299:") {
 		t.Errorf("newest question not kept verbatim: %.40q", last)

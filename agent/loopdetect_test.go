@@ -42,7 +42,7 @@ func TestLoopDetection(t *testing.T) {
 			if got := strings.Contains(string(last), "stuck in a loop"); got != tt.nudge {
 				t.Errorf("nudge in last request = %v, want %v", got, tt.nudge)
 			}
-			assertCallsAnswered(t, s.curated())
+			assertCallsAnswered(t, s.eng.curated())
 		})
 	}
 }

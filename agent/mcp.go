@@ -81,7 +81,7 @@ func (s *Session) waitMCP(ctx context.Context) {
 
 // mcpCommands are the MCP servers' prompts as slash commands
 // (server:prompt).
-func (s *Session) mcpCommands() []Command {
+func (s commands) mcpCommands() []Command {
 	if s.opts.MCP == nil {
 		return nil
 	}
@@ -106,7 +106,7 @@ func (s *Session) mcpCommands() []Command {
 
 // mcpPrompt expands an MCP prompt command: arguments are name=value
 // words, or plain words given to the prompt's arguments in order.
-func (s *Session) mcpPrompt(ctx context.Context, name, args string) (string, bool, error) {
+func (s commands) mcpPrompt(ctx context.Context, name, args string) (string, bool, error) {
 	if s.opts.MCP == nil {
 		return "", false, nil
 	}
@@ -141,4 +141,32 @@ func (s *Session) ToolNames(ctx context.Context) []string {
 		names[i] = t.Name()
 	}
 	return names
+}
+
+// mcpAuthorizer is what /mcp auth uses of the MCP servers; *mcp.Manager
+// implements it.
+type mcpAuthorizer interface {
+	Authorize(ctx context.Context, name string) (string, error)
+}
+
+// mcpCommand is /mcp: the servers' description, or with "auth NAME" the
+// start of a server's OAuth authorization (the URL to open).
+func (s commands) mcpCommand(ctx context.Context, arg string) string {
+	if s.opts.MCP == nil {
+		return "No MCP servers are configured."
+	}
+	sub, name, _ := strings.Cut(strings.TrimSpace(arg), " ")
+	if sub != "auth" {
+		return s.opts.MCP.Describe()
+	}
+	name = strings.TrimSpace(name)
+	a, ok := s.opts.MCP.(mcpAuthorizer)
+	if !ok || name == "" {
+		return "Usage: /mcp auth NAME (an HTTP or SSE server that uses OAuth)."
+	}
+	out, err := a.Authorize(ctx, name)
+	if err != nil {
+		return "Cannot authorise " + name + ": " + err.Error()
+	}
+	return out
 }

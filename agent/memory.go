@@ -44,7 +44,7 @@ func (s *Session) touchMemory(locs []tools.Location) string {
 }
 
 // memoryCommand serves /memory show | add <fact> | refresh.
-func (s *Session) memoryCommand(ctx context.Context, arg string) string {
+func (s commands) memoryCommand(ctx context.Context, arg string) string {
 	verb, rest, _ := strings.Cut(arg, " ")
 	s.loadMemory(ctx)
 	mem := s.memory.get()
@@ -76,6 +76,6 @@ func (s *Session) refreshMemory(ctx context.Context, mem *memory.Memory, done st
 	if err := mem.Refresh(ctx); err != nil {
 		return fmt.Sprintf("Could not reload memory: %v", err)
 	}
-	s.system.set("")
+	s.eng.system.set("")
 	return done
 }

@@ -2,11 +2,14 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"sync"
 	"unicode"
+
+	"companion/agent/model"
 )
 
 // maxModelName bounds a model id given by a client.
@@ -165,4 +168,22 @@ func (s *Session) rollbackModel(ctx context.Context, err error) bool {
 		s.emit(ctx, ModelChanged{Name: prev, Previous: tried, Reason: err.Error()})
 	}
 	return ok
+}
+
+// fallback switches to the configured fallback model when the current one
+// keeps failing for quota (HTTP 429 after the provider's retries), tells
+// the user, and reports whether the request should be tried again.
+func (s *engine) fallback(ctx context.Context, err error) bool {
+	var api *model.APIError
+	fb := s.opts.FallbackModel
+	if fb == "" || !errors.As(err, &api) || api.Status != 429 {
+		return false
+	}
+	from, ok := s.models.switchTo(fb)
+	if !ok {
+		return false
+	}
+	s.journal(recSettings, settingsRecord{Model: fb})
+	s.emit(ctx, ModelChanged{Name: fb, Previous: from, Reason: "out of quota: " + api.Error()})
+	return true
 }

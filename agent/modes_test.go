@@ -26,7 +26,7 @@ func TestUntrustedModes(t *testing.T) {
 		if err := s.SetMode(m); !errors.Is(err, ErrUntrusted) {
 			t.Errorf("SetMode(%s) = %v, want ErrUntrusted", m, err)
 		}
-		if out := s.modeCommand(ctx, m); s.Mode() != ModeDefault || out == "Mode switched to "+m+"." {
+		if out := s.cmds.modeCommand(ctx, m); s.Mode() != ModeDefault || out == "Mode switched to "+m+"." {
 			t.Errorf("/mode %s = %q, mode %s", m, out, s.Mode())
 		}
 	}

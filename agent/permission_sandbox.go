@@ -43,7 +43,7 @@ func outsideOptions() []Option {
 // whatever the approval mode, the "always" answers given before, the
 // allow rules or a hook say. It returns "" when the user allowed it, else
 // the text the model gets.
-func (s *Session) permitOutsideSandbox(ctx context.Context, q Question, p *prepared) string {
+func (s *engine) permitOutsideSandbox(ctx context.Context, q Question, p *prepared) string {
 	call := policy.Call{Tool: q.Tool, Kind: q.Kind, Confirm: q.Confirm, Root: s.Root()}
 	if v := s.policy.Decide(call); v.Decision == policy.Deny {
 		return s.policyDenied(q, v.Reason)
@@ -88,7 +88,7 @@ func (s *Session) permitOutsideSandbox(ctx context.Context, q Question, p *prepa
 }
 
 // outsideRefused records a refused call and returns the refusal.
-func (s *Session) outsideRefused(q Question, refusal string) string {
+func (s *engine) outsideRefused(q Question, refusal string) string {
 	s.decided(decidedReject)
 	s.toolState(q.CallID, "denied", "user")
 	return refusal

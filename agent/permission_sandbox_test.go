@@ -70,9 +70,9 @@ func TestPermitOutsideSandbox(t *testing.T) {
 				s.policy.Remember(true, policy.Rule{Tool: "fake_shell"})
 			}
 			p := prepareCall(s, "fake_shell", map[string]any{"command": "touch /x", "outside_sandbox": true})
-			s.announceStep(context.Background(), p, func(context.Context, *prepared) {})
+			s.eng.announceStep(context.Background(), p, func(context.Context, *prepared) {})
 			var n nextRecorder
-			s.permissionStep(context.Background(), p, n.next)
+			s.eng.permissionStep(context.Background(), p, n.next)
 			if asker.count() != 1 {
 				t.Fatalf("asked %d times, want once", asker.count())
 			}

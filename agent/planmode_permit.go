@@ -10,7 +10,7 @@ import (
 // planOptions are the answers to a plan card: for exit_plan_mode the
 // modes to start in (auto_edit only where the workspace allows it) and
 // "keep planning"; for enter_plan_mode yes or no.
-func (s *Session) planOptions(enter bool) []Option {
+func (s *engine) planOptions(enter bool) []Option {
 	if enter {
 		return []Option{{PlanEnter, "Switch to plan mode", AllowOnce}, {PlanStay, "Keep going without a plan", RejectOnce}}
 	}
@@ -27,7 +27,7 @@ func (s *Session) planOptions(enter bool) []Option {
 // rules or hooks say, since the answer is the user's choice of mode. It
 // records the chosen mode on c and returns "" to go on, else the text
 // the model gets.
-func (s *Session) permitPlan(ctx context.Context, q Question, p *prepared, c *planCall) string {
+func (s *engine) permitPlan(ctx context.Context, q Question, p *prepared, c *planCall) string {
 	mode := s.Mode()
 	switch {
 	case c.t.enter && mode == ModePlan:
@@ -73,7 +73,7 @@ func (s *Session) permitPlan(ctx context.Context, q Question, p *prepared, c *pl
 
 // planAnswer records the mode an answer chose on c, or returns what the
 // model reads when the answer keeps the mode.
-func (s *Session) planAnswer(ans Answer, c *planCall) string {
+func (s *engine) planAnswer(ans Answer, c *planCall) string {
 	note := ""
 	if ans.Message != "" {
 		note = " Their note: " + ans.Message

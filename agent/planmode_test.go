@@ -144,7 +144,7 @@ func TestPlanUntrustedOptions(t *testing.T) {
 	s, _ := newTestSession(t, &fakeModel{}, func(o *Options) { o.Mode = ModePlan })
 	s.SetTrusted(context.Background(), false, "")
 	var ids []string
-	for _, o := range s.planOptions(false) {
+	for _, o := range s.eng.planOptions(false) {
 		ids = append(ids, o.ID)
 	}
 	if want := []string{PlanAskEdits, PlanKeep}; !slices.Equal(ids, want) {

@@ -168,7 +168,8 @@ func PlanRewind(recs []store.Record, n int, live *Session) (Rewind, error) {
 		return Rewind{}, fmt.Errorf("%w: prompt %d (the session has %d)", ErrNoPrompt, n, len(t.starts))
 	}
 	at := t.starts[n]
-	st := lastSettings(t.recs)
+	r := replayJournal(t.recs, nil)
+	st := settingsRecord{Mode: r.mode, Model: r.model()}
 	if live != nil {
 		st = settingsRecord{Mode: live.Mode(), Model: live.ModelName()}
 	}
@@ -181,36 +182,6 @@ func PlanRewind(recs []store.Record, n int, live *Session) (Rewind, error) {
 		kept = append(kept, store.Record{Type: recSettings, Time: time.Now(), Data: data})
 	}
 	return Rewind{Prompt: t.prompt(n), Kept: kept, Checkpoint: t.checkpointFrom(at)}, nil
-}
-
-// lastSettings is the mode and model recs leave a session in.
-func lastSettings(recs []store.Record) settingsRecord {
-	var st settingsRecord
-	for _, r := range recs {
-		switch r.Type {
-		case recSettings:
-			var s settingsRecord
-			if json.Unmarshal(r.Data, &s) == nil {
-				st.Mode = orElse(s.Mode, st.Mode)
-				st.Model = orElse(s.Model, st.Model)
-			}
-		case recEvent:
-			var er eventRecord
-			var m ModeChanged
-			if json.Unmarshal(r.Data, &er) == nil && er.Kind == "mode" && json.Unmarshal(er.Event, &m) == nil {
-				st.Mode = orElse(m.ID, st.Mode)
-			}
-		}
-	}
-	return st
-}
-
-// orElse is a when set, else b.
-func orElse(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // Effective returns the records of recs that still count after the

@@ -9,7 +9,7 @@ import (
 
 // rewindCommand is /rewind: alone it lists the earlier prompts, with a
 // number it rewinds this session to before that prompt, in place.
-func (s *Session) rewindCommand(ctx context.Context, arg string) string {
+func (s commands) rewindCommand(ctx context.Context, arg string) string {
 	if s.opts.Forks == nil {
 		return "This session is not saved, so it cannot be rewound."
 	}
@@ -60,7 +60,7 @@ func promptLine(text []string) string {
 // rewindTo keeps the conversation up to this /rewind as a fork, puts the
 // files back as they were before prompt n and cuts the conversation to
 // before it. Nothing is cut when the fork or the restore fails.
-func (s *Session) rewindTo(ctx context.Context, t timeline, n, current int) string {
+func (s commands) rewindTo(ctx context.Context, t timeline, n, current int) string {
 	forkID, err := s.opts.Forks.Fork(t.recs[:t.starts[current]])
 	if err != nil {
 		return fmt.Sprintf("Not rewound: cannot keep the conversation as a fork: %v", err)

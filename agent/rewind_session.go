@@ -5,7 +5,6 @@ import (
 
 	"companion/agent/model"
 	"companion/agent/store"
-	"companion/tools"
 )
 
 // Forker reads a session's journal back and stores records as a new
@@ -52,27 +51,11 @@ func (s *Session) noteCheckpoint(id string) {
 // resetTo makes the live conversation what recs leave: the history and
 // the plan. It writes nothing to the journal (a rewind record does).
 func (s *Session) resetTo(recs []store.Record) {
-	h := &history{}
-	var plan []tools.PlanEntry
-	for _, r := range recs {
-		switch r.Type {
-		case recHistory:
-			var hr historyRecord
-			if json.Unmarshal(r.Data, &hr) == nil {
-				h.apply(hr)
-			}
-		case recEvent:
-			var er eventRecord
-			var p PlanUpdated
-			if json.Unmarshal(r.Data, &er) == nil && er.Kind == "plan" && json.Unmarshal(er.Event, &p) == nil {
-				plan = p.Entries
-			}
-		}
-	}
-	s.hist.mu.Lock()
-	s.hist.contents, s.hist.used = h.contents, 0
-	s.hist.mu.Unlock()
-	s.todos.set(plan)
+	r := replayJournal(recs, s.opts.Log)
+	s.eng.hist.mu.Lock()
+	s.eng.hist.contents, s.eng.hist.used = r.history, 0
+	s.eng.hist.mu.Unlock()
+	s.todos.set(r.plan)
 	s.undone.set(undoMark{})
 	s.ide.MarkStale()
 }

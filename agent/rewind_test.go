@@ -150,7 +150,7 @@ func TestRewindCommandRestoresFilesAndCutsHistory(t *testing.T) {
 	if got := readA(t, s); got != "v1" {
 		t.Errorf("a.txt = %q after /rewind 1, want v1 (as after prompt 0)", got)
 	}
-	if got := userTexts(s.curated()); strings.Join(got, "|") != "first edit" {
+	if got := userTexts(s.eng.curated()); strings.Join(got, "|") != "first edit" {
 		t.Errorf("history's user texts = %q, want only the first prompt", got)
 	}
 	// A reload shows the cut history and replays one user message.
@@ -162,7 +162,7 @@ func TestRewindCommandRestoresFilesAndCutsHistory(t *testing.T) {
 	if got := replayedUser(events); strings.Join(got, "|") != "first edit" {
 		t.Errorf("replayed user chunks = %q, want the first prompt only", got)
 	}
-	if got, want := userTexts(restored.curated()), userTexts(s.curated()); strings.Join(got, "|") != strings.Join(want, "|") {
+	if got, want := userTexts(restored.eng.curated()), userTexts(s.eng.curated()); strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("reloaded history %q, live %q", got, want)
 	}
 	// The cut part is kept as a fork: both edits and the /rewind listing.

@@ -45,7 +45,7 @@ func (s *Session) AskSampling(ctx context.Context, req mcp.SamplingRequest) (Sam
 	if s.opts.Asker == nil {
 		return SamplingRejected, fmt.Errorf("there is no way to ask the user")
 	}
-	id := fmt.Sprintf("sampling_%d", s.callSeq.Add(1))
+	id := fmt.Sprintf("sampling_%d", s.eng.callSeq.Add(1))
 	input, _ := json.Marshal(req)
 	title := "Sampling by MCP server " + req.Server
 	conf := &tools.Confirmation{Type: tools.ConfirmInfo, Title: title, Server: req.Server, Prompt: samplingCard(req)}

@@ -114,8 +114,13 @@ type Options struct {
 	// tool to Tools. Nil means none.
 	Skills *skills.Catalog
 	// Diagnostics are the language servers' diagnostics after an edit,
-	// asked when the editor sends none; nil means none.
+	// asked when the editor gives none; nil means none.
 	Diagnostics Diagnoser
+	// EditorDiagnostics is the editor's own language features, asked for
+	// an edited file's diagnostics (it answers nothing for files it has no
+	// language features for); when set, it is asked instead of reading
+	// the diagnostics the editor sends in its context. Nil reads those.
+	EditorDiagnostics Diagnoser
 	// LanguageServers lists the language servers for /status, one line
 	// each; nil lists none.
 	LanguageServers func() []string
@@ -125,12 +130,13 @@ type Options struct {
 // methods are safe for concurrent use.
 //
 // Session is a facade over parts that each keep their own state behind
-// their own lock (or none): the turn gate (gate.go), the history with its
-// compression and journal replay (history.go, compress.go, resume.go), the
-// journal writer (journal.go), the model picker (modelswitch.go), the
-// counts (stats.go), the plan (plan.go), the editor context (ide.Tracker)
-// and the chain a tool call runs through (toolchain.go). No lock is held
-// while another part's is taken.
+// their own lock (or none): the turn gate (gate.go), the turn engine
+// (turn.go: the history and its compression, the system prompt, the
+// chain a tool call runs through), the command layer (commands.go), the
+// journal writer (journal.go) and its replay (resume.go), the model
+// picker (modelswitch.go), the counts (stats.go), the plan (plan.go) and
+// the editor context (ide.Tracker). No lock is held while another part's
+// is taken.
 type Session struct {
 	// Set by NewSession and never changed after: no lock.
 	opts Options
@@ -144,8 +150,10 @@ type Session struct {
 	// planTools are exit_plan_mode and enter_plan_mode (planmode.go),
 	// the session's own like delegate; none in a subagent.
 	planTools []tools.Tool
-	// runChain takes a tool call through the steps of toolchain.go.
-	runChain toolNext
+	// eng is the turn engine (turn.go).
+	eng *engine
+	// cmds is the command layer (commands.go).
+	cmds commands
 	// jw writes the session's journal.
 	jw *journalWriter
 	// dataNonce names the session's data frames (see untrusted.go).
@@ -154,8 +162,6 @@ type Session struct {
 	// Parts with their own lock.
 	// turn lets one turn run at a time.
 	turn gate
-	// hist is the conversation and the context use.
-	hist *history
 	// models is the model in use and those offered.
 	models *modelPicker
 	// stats counts requests, tokens and calls.
@@ -164,18 +170,12 @@ type Session struct {
 	todos *todos
 	// ide tracks what the user sees in the editor; never nil.
 	ide *ide.Tracker
-	// reported are the problems last reported after each file's edit.
-	reported reportedDiagnostics
 	// Small values, each behind its own lock: undone is what the last
 	// /undo did (zero after anything else); thoughtLevel is the level
-	// picked ("" means auto); system is the system prompt once built ("" to
-	// build it again); memory is the instruction files once loaded.
+	// picked ("" means auto); memory is the instruction files once loaded.
 	undone       locked[undoMark]
 	thoughtLevel locked[string]
-	system       locked[string]
 	memory       locked[*memory.Memory]
-	// systemMode is the approval mode the system prompt was built for.
-	systemMode locked[string]
 
 	// Atomics, no lock.
 	// stateOnce makes the state directory on the first prompt.
@@ -184,14 +184,16 @@ type Session struct {
 	// mcpWaited (MCP servers had their time to connect), noticed
 	// (Options.Notices were told), titled (the session has a title).
 	started, mcpWaited, noticed, titled atomic.Bool
-	// callSeq numbers tool calls.
-	callSeq atomic.Int64
 	// tel is Options.Telemetry with what it needs kept; nil when off.
 	tel *telemetryHooks
+	// stopPrep ends the checkpoint store's background preparation (see
+	// prepareCheckpoints); nil when none was started.
+	stopPrep func()
 }
 
-// NewSession builds a session. It does no I/O and leaves opts (and what
-// it points to) as it found them: defaults fill a copy, the subagent tool
+// NewSession builds a session. It does no I/O itself (the checkpoint
+// store starts preparing in the background, see prepareCheckpoints) and
+// leaves opts (and what it points to) as it found them: defaults fill a copy, the subagent tool
 // is the session's own, and the state directory is made on the first
 // prompt (see prepareState). The system prompt is built on the first
 // prompt too.
@@ -201,14 +203,15 @@ func NewSession(opts Options) (*Session, error) {
 		return nil, err
 	}
 	jw := &journalWriter{j: opts.Journal, log: opts.Log, now: opts.Now}
-	s := &Session{opts: opts, jw: jw, hist: &history{journal: jw}, dataNonce: newDataNonce(),
+	s := &Session{opts: opts, jw: jw, dataNonce: newDataNonce(),
 		models: newModelPicker(opts.ModelName, opts.Models), stats: newStats(),
 		todos: &todos{every: opts.TodoReminderEvery}, policy: opts.Policy}
+	s.eng, s.cmds = &engine{Session: s, hist: &history{journal: jw}}, commands{s}
 	s.ide = s.newIDETracker()
 	if opts.Telemetry != nil {
 		s.tel = &telemetryHooks{t: opts.Telemetry}
 	}
-	s.runChain = s.toolChain()
+	s.eng.runChain = s.eng.toolChain()
 	if len(opts.Agents) > 0 && opts.Depth < MaxAgentDepth {
 		d := &delegateTool{parent: s, agents: opts.Agents}
 		if _, ok := opts.Tools.Get(d.Name()); ok {
@@ -229,6 +232,7 @@ func NewSession(opts Options) (*Session, error) {
 	}
 	s.env = &tools.Env{Roots: opts.Roots, Files: opts.Files, Terminals: opts.Terminals, Questions: opts.Questions,
 		StateDir: opts.StateDir, Background: tools.NewBackground(), Log: opts.Log, ReadDenied: s.policy.ReadDenied}
+	s.prepareCheckpoints()
 	return s, nil
 }
 
@@ -341,6 +345,9 @@ func (s *Session) Cancel() { s.turn.stop() }
 // commands and refuses further prompts.
 func (s *Session) Close() {
 	s.turn.close()
+	if s.stopPrep != nil {
+		s.stopPrep()
+	}
 	if err := s.env.Background.Close(); err != nil {
 		s.opts.Log.Warn("stopping background commands", "err", err)
 	}
@@ -364,3 +371,7 @@ func (s *Session) emit(ctx context.Context, ev Event) {
 	}
 	s.opts.Sink.Emit(ctx, ev)
 }
+
+// Roots are the session's roots now, the primary first: the directories
+// its tools may touch (MCP servers that ask get them too).
+func (s *Session) Roots() []string { return s.opts.Roots.All() }

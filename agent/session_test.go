@@ -185,7 +185,7 @@ func TestPromptStreamsText(t *testing.T) {
 	if len(req.Tools) != 3 || req.Tools[0].Name != "echo" || req.Tools[2].Name != "exit_plan_mode" {
 		t.Errorf("tools = %+v", req.Tools)
 	}
-	hist := s.curated()
+	hist := s.eng.curated()
 	if len(hist) != 2 || hist[1].Parts[1].Text != "Hello world" {
 		t.Errorf("history = %+v; want user + merged model text", hist)
 	}
@@ -257,7 +257,7 @@ func TestPromptStopReasons(t *testing.T) {
 			if err != nil || reason != tt.want {
 				t.Fatalf("Prompt = %q, %v; want %q", reason, err, tt.want)
 			}
-			if got := len(s.curated()); got != tt.hist {
+			if got := len(s.eng.curated()); got != tt.hist {
 				t.Errorf("history length = %d, want %d", got, tt.hist)
 			}
 		})
@@ -312,7 +312,7 @@ func TestCancel(t *testing.T) {
 			if r := <-done; r != Cancelled {
 				t.Fatalf("stop reason = %q, want cancelled", r)
 			}
-			assertCallsAnswered(t, s.curated())
+			assertCallsAnswered(t, s.eng.curated())
 		})
 	}
 }
@@ -364,7 +364,7 @@ func TestSlashCommands(t *testing.T) {
 	}
 	s.Prompt(context.Background(), userText("hi"))
 	s.Prompt(context.Background(), userText("/clear"))
-	if n := len(s.curated()); n != 0 {
+	if n := len(s.eng.curated()); n != 0 {
 		t.Errorf("history after /clear has %d entries", n)
 	}
 }

@@ -14,7 +14,7 @@ import (
 // instructions followed by args. A project skill's instructions are framed
 // as data; the user's request outside the frame is what directs the model.
 // ok is false when name is no skill.
-func (s *Session) skillCommand(name, args string) (string, bool, error) {
+func (s commands) skillCommand(name, args string) (string, bool, error) {
 	if _, ok := s.opts.Skills.Get(name); !ok {
 		return "", false, nil
 	}
@@ -36,7 +36,7 @@ func (s *Session) skillCommand(name, args string) (string, bool, error) {
 // skillCommandList is the skills as commands, for the editor. A built-in
 // or file command of the same name wins, so such a skill is left out (the
 // model can still activate it).
-func (s *Session) skillCommandList() []Command {
+func (s commands) skillCommandList() []Command {
 	var out []Command
 	for _, sk := range s.opts.Skills.All() {
 		if s.commandTaken(sk.Name) {
@@ -48,14 +48,14 @@ func (s *Session) skillCommandList() []Command {
 }
 
 // commandTaken reports whether a built-in or file command is called name.
-func (s *Session) commandTaken(name string) bool {
+func (s commands) commandTaken(name string) bool {
 	return slices.ContainsFunc(s.builtinCommands(), func(c Command) bool { return c.Name == name }) ||
 		slices.ContainsFunc(s.opts.SlashCommands, func(c slash.Command) bool { return c.Name == name })
 }
 
 // skillsListing answers /skills: every skill with its source, where it is,
 // what it lists as allowed tools, whether it is active and what it hides.
-func (s *Session) skillsListing() string {
+func (s commands) skillsListing() string {
 	all := s.opts.Skills.All()
 	var b strings.Builder
 	if len(all) == 0 {

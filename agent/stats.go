@@ -200,7 +200,7 @@ func (s *Session) decided(who string) {
 
 // ContextUse is how many tokens of the context window the last model
 // request used, and the window's size (0, 0 before any request).
-func (s *Session) ContextUse() (used, size int) { return s.hist.use() }
+func (s *Session) ContextUse() (used, size int) { return s.eng.hist.use() }
 
 // allowedBy names who let a call the policy allowed run: a hook when the
 // policy would have asked, the mode when it approves the call's kind of

@@ -8,7 +8,7 @@ import (
 
 // statsText renders /stats: the session's figures as plain text that
 // reads well in a chat.
-func (s *Session) statsText() string { return StatsText(s.Stats()) }
+func (s commands) statsText() string { return StatsText(s.Stats()) }
 
 // StatsText renders figures as /stats shows them.
 func StatsText(st Stats) string {

@@ -10,7 +10,7 @@ import (
 // statusText is /status: the model, the approval mode, the command
 // sandbox (mode, the backend that confines commands and why, network) and
 // the session's folders.
-func (s *Session) statusText() string {
+func (s commands) statusText() string {
 	var b strings.Builder
 	b.WriteString("Status:\n")
 	fmt.Fprintf(&b, "- Model: %s\n", s.ModelName())
@@ -65,4 +65,14 @@ func sandboxStatus(probe *sandbox.Prober, mode string, network bool) string {
 		out += "\n  " + sandbox.LandlockLimits(m)
 	}
 	return out
+}
+
+// LanguageServers lists the session's language servers as /status does,
+// one line each (state and memory, or how to install a missing one): for
+// the editors' status views. Empty when the session has none.
+func (s *Session) LanguageServers() []string {
+	if s.opts.LanguageServers == nil {
+		return []string{}
+	}
+	return append([]string{}, s.opts.LanguageServers()...)
 }

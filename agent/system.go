@@ -6,9 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 
+	"companion/agent/checkpoint"
 	"companion/tools/shell"
 )
 
@@ -20,7 +22,7 @@ const listingMaxEntries = 120
 // with the same bytes (providers cache that prefix); it is built again
 // only when the approval mode changed (the mode part says what the mode
 // allows) or the memory files were reloaded.
-func (s *Session) systemPrompt(ctx context.Context) (string, error) {
+func (s *engine) systemPrompt(ctx context.Context) (string, error) {
 	mode := s.Mode()
 	if cached := s.system.get(); cached != "" && s.systemMode.get() == mode {
 		return cached, nil
@@ -33,7 +35,7 @@ func (s *Session) systemPrompt(ctx context.Context) (string, error) {
 }
 
 // promptInputs gathers what the system prompt says of this session.
-func (s *Session) promptInputs(ctx context.Context, mode string) promptInputs {
+func (s *engine) promptInputs(ctx context.Context, mode string) promptInputs {
 	p := s.opts.Prompt
 	if bad := unknownParts(p.Disable); len(bad) > 0 {
 		s.opts.Log.Warn("systemPrompt.disable names unknown parts", "unknown", bad, "known", PromptParts())
@@ -52,7 +54,7 @@ func (s *Session) promptInputs(ctx context.Context, mode string) promptInputs {
 
 // promptEnv reads the environment part's facts: the date (a day), the
 // system, the roots, git, the listing and the memory files.
-func (s *Session) promptEnv(ctx context.Context) promptEnv {
+func (s *engine) promptEnv(ctx context.Context) promptEnv {
 	root := s.Root()
 	e := promptEnv{Date: s.opts.Now().Format("Monday, January 2, 2006"), OS: osName(), Shell: shell.ProgramName(shell.Local(s.opts.Prompt.Shell)),
 		Roots: s.opts.Roots.All(), Listing: listing(ctx, root, listingMaxEntries)}
@@ -108,4 +110,32 @@ func listing(ctx context.Context, dir string, max int) string {
 func skipInListing(e fs.DirEntry) bool {
 	name := e.Name()
 	return strings.HasPrefix(name, ".") || name == "node_modules" || name == "vendor" || name == "__pycache__"
+}
+
+// osName is the operating system and architecture, as Go names them.
+func osName() string { return runtime.GOOS + "/" + runtime.GOARCH }
+
+// gitBranch reports whether dir is inside a git repository and its
+// branch: the name HEAD points to, or "HEAD" when it is detached. It reads
+// the repository's files rather than running git, which may be missing.
+func gitBranch(dir string) (bool, string) {
+	for d := dir; ; {
+		gitDir, ok := checkpoint.GitDirOf(filepath.Join(d, ".git"))
+		if ok {
+			head, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+			if err != nil {
+				return true, "HEAD"
+			}
+			ref, isRef := strings.CutPrefix(strings.TrimSpace(string(head)), "ref: ")
+			if !isRef {
+				return true, "HEAD"
+			}
+			return true, strings.TrimPrefix(ref, "refs/heads/")
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return false, ""
+		}
+		d = parent
+	}
 }

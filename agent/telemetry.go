@@ -188,7 +188,7 @@ type modelSpan struct {
 
 // startModelSpan begins observing a model request: its span, and the
 // retries the provider makes (model.WithRetryCounter).
-func (s *Session) startModelSpan(ctx context.Context, modelName string) (context.Context, *modelSpan) {
+func (s *engine) startModelSpan(ctx context.Context, modelName string) (context.Context, *modelSpan) {
 	if s.tel == nil {
 		return ctx, nil
 	}
@@ -211,7 +211,7 @@ func noStep(error) {}
 
 // startMCPSpan begins observing the call of an MCP server's tool, under
 // the tool call's span; other tools get none.
-func (s *Session) startMCPSpan(ctx context.Context, p *prepared) (context.Context, func(error)) {
+func (s *engine) startMCPSpan(ctx context.Context, p *prepared) (context.Context, func(error)) {
 	if s.tel == nil || s.opts.MCP == nil {
 		return ctx, noStep
 	}
@@ -227,7 +227,7 @@ func noToolSpan(*prepared, time.Duration) {}
 // startToolSpan begins observing a tool call; the function it returns
 // ends the span once the call has its result (took is 0 when it has
 // none: the turn was cancelled).
-func (s *Session) startToolSpan(ctx context.Context, p *prepared) (context.Context, func(*prepared, time.Duration)) {
+func (s *engine) startToolSpan(ctx context.Context, p *prepared) (context.Context, func(*prepared, time.Duration)) {
 	if s.tel == nil {
 		return ctx, noToolSpan
 	}

@@ -1,6 +1,11 @@
 package agent
 
-import "context"
+import (
+	"context"
+	"time"
+
+	"companion/tools"
+)
 
 // A tool call runs through a chain of steps, each a link that does its
 // part and hands the call on (or does not: a refusal ends the chain
@@ -36,7 +41,7 @@ func chain(steps []toolStep, last toolNext) toolNext {
 }
 
 // toolChain builds the session's chain; NewSession calls it once.
-func (s *Session) toolChain() toolNext {
+func (s *engine) toolChain() toolNext {
 	return chain([]toolStep{
 		s.reportStep,
 		s.timingStep,
@@ -50,9 +55,50 @@ func (s *Session) toolChain() toolNext {
 }
 
 // runOne takes one call through the chain, reporting each state.
-func (s *Session) runOne(ctx context.Context, p *prepared) {
+func (s *engine) runOne(ctx context.Context, p *prepared) {
 	if ctx.Err() != nil {
 		return // answered as cancelled by runTools
 	}
 	s.runChain(ctx, p)
+}
+
+// timingStep counts the call, whether it failed and how long it took
+// (for /stats and Totals), and logs it.
+func (s *engine) timingStep(ctx context.Context, p *prepared, next toolNext) {
+	start := time.Now()
+	ctx, end := s.startToolSpan(ctx, p)
+	next(ctx, p)
+	if p.res == nil {
+		end(p, 0)
+		return
+	}
+	took := time.Since(start)
+	end(p, took)
+	s.addCall(p.fc.Name, p.res.IsError, took)
+	s.opts.Log.Debug("tool call ended", "tool", p.fc.Name, "id", p.id, "failed", p.res.IsError, "took", took)
+}
+
+// announceStep asks the call what it will change and sends
+// ToolCallStarted. A call that failed to prepare, whose confirmation
+// failed or that a hook refused ends here, announced.
+func (s *engine) announceStep(ctx context.Context, p *prepared, next toolNext) {
+	if p.inv == nil {
+		s.emit(ctx, ToolCallStarted{ID: p.id, Name: p.fc.Name, Title: p.fc.Name, Kind: tools.KindOther, Input: p.input()})
+		return
+	}
+	conf, err := p.inv.Confirmation(ctx)
+	p.started = ToolCallStarted{ID: p.id, Name: p.fc.Name, Title: p.inv.Title(), Kind: p.tool.Kind(),
+		Locations: p.inv.Locations(), Input: p.input(), Confirm: conf}
+	s.emit(ctx, p.started)
+	switch {
+	case err != nil:
+		p.res = tools.ErrorResult(err.Error())
+		return
+	case p.refusal != "":
+		s.decided(decidedBlock)
+		refuse(p, p.refusal)
+		return
+	}
+	p.conf = conf
+	next(ctx, p)
 }

@@ -45,7 +45,7 @@ func TestChainOrder(t *testing.T) {
 
 // prepareCall prepares a call of the test session's tool name with args.
 func prepareCall(s *Session, name string, args map[string]any) *prepared {
-	return s.prepare(&model.FunctionCall{ID: "fc-" + name, Name: name, Args: args})
+	return s.eng.prepare(&model.FunctionCall{ID: "fc-" + name, Name: name, Args: args})
 }
 
 // nextRecorder is a toolNext that notes it ran and, when res is set,
@@ -71,4 +71,58 @@ func eventsOf[T Event](r *recorder) []T {
 		}
 	}
 	return out
+}
+
+func TestTimingStep(t *testing.T) {
+	s, _ := newTestSession(t, &fakeModel{})
+	for _, res := range []*tools.Result{{Text: "ok"}, tools.ErrorResult("no"), nil} {
+		p := prepareCall(s, "echo", map[string]any{"text": "hi"})
+		n := nextRecorder{res: res}
+		s.eng.timingStep(context.Background(), p, n.next)
+		if !n.ran {
+			t.Fatal("next did not run")
+		}
+	}
+	// A call left without a result (cancelled before it ran) is not counted.
+	if got := s.Totals(); got.ToolCalls != 2 || got.FailedCalls != 1 {
+		t.Errorf("totals = %+v, want 2 calls, 1 failed", got)
+	}
+}
+
+func TestAnnounceStep(t *testing.T) {
+	tests := []struct {
+		name        string
+		tool        string
+		args        map[string]any
+		refusal     string
+		wantNext    bool
+		wantKind    tools.Kind
+		wantRefused bool
+	}{
+		{"runs on", "echo", map[string]any{"text": "hi"}, "", true, tools.KindOther, false},
+		{"unknown tool", "nope", nil, "", false, tools.KindOther, false},
+		{"refused by a hook", "fake_edit", map[string]any{"Path": "a.txt"}, "Refused by a hook: no", false, tools.KindEdit, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, rec := newTestSession(t, &fakeModel{}, func(o *Options) { o.Tools = tools.NewRegistry(echoTool{}, &editTool{}) })
+			p := prepareCall(s, tt.tool, tt.args)
+			p.refusal = tt.refusal
+			var n nextRecorder
+			s.eng.announceStep(context.Background(), p, n.next)
+			started := eventsOf[ToolCallStarted](rec)
+			if len(started) != 1 || started[0].Kind != tt.wantKind || started[0].ID != p.id {
+				t.Fatalf("announced %+v", started)
+			}
+			if n.ran != tt.wantNext {
+				t.Errorf("next ran = %v, want %v", n.ran, tt.wantNext)
+			}
+			if !tt.wantNext && (p.res == nil || !p.res.IsError || p.res.Refused != tt.wantRefused) {
+				t.Errorf("result = %+v, want a failure (refused %v)", p.res, tt.wantRefused)
+			}
+			if tt.tool == "fake_edit" && started[0].Confirm == nil {
+				t.Error("the edit's confirmation is not on its card")
+			}
+		})
+	}
 }

@@ -55,7 +55,7 @@ func (p *prepared) readOnly() bool {
 // read-only calls go concurrently; the others one at a time, in the
 // model's order. Calls left when the turn is cancelled are answered as
 // cancelled without running.
-func (s *Session) runTools(ctx context.Context, calls []model.FunctionCall) []model.Part {
+func (s *engine) runTools(ctx context.Context, calls []model.FunctionCall) []model.Part {
 	ps := make([]*prepared, len(calls))
 	for i := range calls {
 		ps[i] = s.prepare(&calls[i])
@@ -90,7 +90,7 @@ func (s *Session) runTools(ctx context.Context, calls []model.FunctionCall) []mo
 }
 
 // runBatch runs calls concurrently (a batch of one runs inline).
-func (s *Session) runBatch(ctx context.Context, batch []*prepared) {
+func (s *engine) runBatch(ctx context.Context, batch []*prepared) {
 	if len(batch) == 1 {
 		s.runOne(ctx, batch[0])
 		return
@@ -103,7 +103,7 @@ func (s *Session) runBatch(ctx context.Context, batch []*prepared) {
 }
 
 // prepare looks the tool up and validates the arguments.
-func (s *Session) prepare(fc *model.FunctionCall) *prepared {
+func (s *engine) prepare(fc *model.FunctionCall) *prepared {
 	p := &prepared{fc: fc, id: s.nextCallID()}
 	p.args, _ = marshalArgs(fc.Args)
 	p.shown = shownInput(fc.Args)
@@ -140,7 +140,7 @@ func (s *Session) prepare(fc *model.FunctionCall) *prepared {
 // dropLongArgs lets go of a prepared call's long texts, which the bound
 // invocation now holds: its JSON input is kept whole only for tool hooks,
 // which read it.
-func (s *Session) dropLongArgs(p *prepared) {
+func (s *engine) dropLongArgs(p *prepared) {
 	if p.shown == nil {
 		return
 	}
@@ -158,7 +158,7 @@ func (p *prepared) input() json.RawMessage {
 }
 
 // nextCallID numbers a tool call.
-func (s *Session) nextCallID() string {
+func (s *engine) nextCallID() string {
 	return fmt.Sprintf("call_%d", s.callSeq.Add(1))
 }
 

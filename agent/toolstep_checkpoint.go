@@ -8,7 +8,7 @@ import (
 
 // checkpointStep saves what a call that changes something will touch,
 // for /undo, before it runs.
-func (s *Session) checkpointStep(ctx context.Context, p *prepared, next toolNext) {
+func (s *engine) checkpointStep(ctx context.Context, p *prepared, next toolNext) {
 	if p.conf != nil {
 		s.checkpoint(ctx, p, p.conf)
 	}
@@ -18,7 +18,7 @@ func (s *Session) checkpointStep(ctx context.Context, p *prepared, next toolNext
 // checkpoint saves what a mutating call may touch: an edit's files, or
 // the whole work tree for anything else. A failure is logged, not fatal:
 // the change still runs, as the user approved it.
-func (s *Session) checkpoint(ctx context.Context, p *prepared, conf *tools.Confirmation) {
+func (s *engine) checkpoint(ctx context.Context, p *prepared, conf *tools.Confirmation) {
 	if s.opts.Checkpoints == nil || conf.Type == tools.ConfirmInfo {
 		return
 	}

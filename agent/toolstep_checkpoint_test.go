@@ -53,9 +53,9 @@ func TestCheckpointStep(t *testing.T) {
 				o.Tools, o.Checkpoints = tools.NewRegistry(echoTool{}, &editTool{}), cps
 			})
 			p := prepareCall(s, tt.tool, tt.args)
-			s.announceStep(context.Background(), p, func(context.Context, *prepared) {})
+			s.eng.announceStep(context.Background(), p, func(context.Context, *prepared) {})
 			var n nextRecorder
-			s.checkpointStep(context.Background(), p, n.next)
+			s.eng.checkpointStep(context.Background(), p, n.next)
 			if !n.ran {
 				t.Error("next did not run")
 			}

@@ -21,13 +21,19 @@ type Diagnoser interface {
 
 // diagnosticsStep adds to an edit's result the errors then reported for
 // the file (and warnings on the lines it changed) that were not reported
-// after the previous edit.
-func (s *Session) diagnosticsStep(ctx context.Context, p *prepared, next toolNext) {
+// after the previous edit: to what the model reads, and to what the user
+// sees when that differs (an edit's diff), so a transcript shows what the
+// model was told.
+func (s *engine) diagnosticsStep(ctx context.Context, p *prepared, next toolNext) {
 	next(ctx, p)
 	if d := p.res.Diff; d != nil && !p.res.IsError {
-		p.res.Text += s.editDiagnostics(ctx, d)
+		note := s.editDiagnostics(ctx, d)
 		for i := range p.res.More {
-			p.res.Text += s.editDiagnostics(ctx, &p.res.More[i])
+			note += s.editDiagnostics(ctx, &p.res.More[i])
+		}
+		p.res.Text += note
+		if p.res.Display != "" {
+			p.res.Display += note
 		}
 	}
 }
@@ -35,11 +41,15 @@ func (s *Session) diagnosticsStep(ctx context.Context, p *prepared, next toolNex
 // editDiagnostics asks the editor, then the language servers, for the
 // diagnostics of the edited file and renders the new ones; "" when none
 // answers or nothing is new.
-func (s *Session) editDiagnostics(ctx context.Context, d *tools.Diff) string {
+func (s *engine) editDiagnostics(ctx context.Context, d *tools.Diff) string {
+	var editor Diagnoser = editorDiagnoser{s.ide}
+	if s.opts.EditorDiagnostics != nil {
+		editor = s.opts.EditorDiagnostics
+	}
 	sources := []struct {
 		name string
 		from Diagnoser
-	}{{"The editor", editorDiagnoser{s.ide}}, {"The language server", s.opts.Diagnostics}}
+	}{{"The editor", editor}, {"The language server", s.opts.Diagnostics}}
 	for _, src := range sources {
 		if src.from == nil {
 			continue

@@ -21,6 +21,7 @@ func TestDiagnosticsStep(t *testing.T) {
 		{"no diagnostics from the editor", false, &tools.Result{Text: "done", Diff: &tools.Diff{Path: "a.txt"}}, false},
 		{"a failed edit", true, &tools.Result{Text: "no", IsError: true, Diff: &tools.Diff{Path: "a.txt"}}, false},
 		{"not an edit", true, &tools.Result{Text: "done"}, false},
+		{"an edit shown as a diff", true, &tools.Result{Text: "done", Display: "**Edited**", Diff: &tools.Diff{Path: "a.txt"}}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -35,9 +36,13 @@ func TestDiagnosticsStep(t *testing.T) {
 			}
 			p := prepareCall(s, "echo", map[string]any{"text": "hi"})
 			n := nextRecorder{res: tt.res}
-			s.diagnosticsStep(context.Background(), p, n.next)
+			s.eng.diagnosticsStep(context.Background(), p, n.next)
 			if got := strings.Contains(p.res.Text, "undefined: foo"); got != tt.wantNote {
 				t.Errorf("result %q: note added = %v, want %v", p.res.Text, got, tt.wantNote)
+			}
+			// What the user sees (the transcript, the editor) says it too.
+			if shown := strings.Contains(p.res.Display, "undefined: foo"); tt.res.Display != "" && shown != tt.wantNote {
+				t.Errorf("display %q: note shown = %v, want %v", p.res.Display, shown, tt.wantNote)
 			}
 		})
 	}
@@ -73,7 +78,7 @@ func TestLanguageServerDiagnostics(t *testing.T) {
 	edit := func() string {
 		p := prepareCall(s, "echo", map[string]any{"text": "hi"})
 		n := nextRecorder{res: &tools.Result{Text: "done", Diff: &tools.Diff{Path: path, OldText: &old, NewText: "a\nB\nc\nd\n"}}}
-		s.diagnosticsStep(context.Background(), p, n.next)
+		s.eng.diagnosticsStep(context.Background(), p, n.next)
 		return p.res.Text
 	}
 	first := edit()

@@ -11,16 +11,16 @@ import (
 )
 
 // executeStep ends the chain: it runs the approved call.
-func (s *Session) executeStep(ctx context.Context, p *prepared) {
+func (s *engine) executeStep(ctx context.Context, p *prepared) {
 	s.toolState(p.id, "executing", "")
 	s.emit(ctx, ToolCallUpdated{ID: p.id, Status: ToolInProgress})
 	p.res = s.execute(ctx, p)
 }
 
 // execute runs an approved call, mapping failures to results.
-func (s *Session) execute(ctx context.Context, p *prepared) *tools.Result {
+func (s *engine) execute(ctx context.Context, p *prepared) *tools.Result {
 	ctx = context.WithValue(ctx, callIDKey{}, p.id)
-	out := &toolOutput{s: s, ctx: ctx, id: p.id}
+	out := &toolOutput{s: s.Session, ctx: ctx, id: p.id}
 	ctx, endMCP := s.startMCPSpan(ctx, p)
 	res, err := p.inv.Execute(ctx, out)
 	endMCP(err)

@@ -26,7 +26,7 @@ func TestExecuteStep(t *testing.T) {
 				cancel()
 			}
 			p := prepareCall(s, "echo", map[string]any{"text": "hi"})
-			s.executeStep(ctx, p)
+			s.eng.executeStep(ctx, p)
 			if p.res == nil || p.res.Text != tt.wantText || p.res.IsError != tt.wantError {
 				t.Errorf("result = %+v, want %q (error %v)", p.res, tt.wantText, tt.wantError)
 			}

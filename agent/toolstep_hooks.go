@@ -10,7 +10,7 @@ import (
 // beforeHooksStep runs BeforeTool hooks. They may replace the call's
 // input; a refusal waits in p.refusal until the call is announced, and
 // their ask/allow hint in p.hookDecision for the permission step.
-func (s *Session) beforeHooksStep(ctx context.Context, p *prepared, next toolNext) {
+func (s *engine) beforeHooksStep(ctx context.Context, p *prepared, next toolNext) {
 	if p.inv != nil {
 		p.refusal, p.hookDecision = s.beforeTool(ctx, p)
 	}
@@ -18,7 +18,7 @@ func (s *Session) beforeHooksStep(ctx context.Context, p *prepared, next toolNex
 }
 
 // afterHooksStep runs AfterTool hooks on the result of a call that ran.
-func (s *Session) afterHooksStep(ctx context.Context, p *prepared, next toolNext) {
+func (s *engine) afterHooksStep(ctx context.Context, p *prepared, next toolNext) {
 	next(ctx, p)
 	s.afterTool(ctx, p)
 }
@@ -27,7 +27,7 @@ func (s *Session) afterHooksStep(ctx context.Context, p *prepared, next toolNext
 // call's input (the call is then prepared again) and returns the refusal
 // text when a hook denies it, and whether a hook wants the user asked or
 // has approved it.
-func (s *Session) beforeTool(ctx context.Context, p *prepared) (refusal string, decision hooks.Decision) {
+func (s *engine) beforeTool(ctx context.Context, p *prepared) (refusal string, decision hooks.Decision) {
 	if r := s.opts.Hooks; r == nil || !r.Has(hooks.BeforeTool) {
 		return "", ""
 	}
@@ -48,7 +48,7 @@ func (s *Session) beforeTool(ctx context.Context, p *prepared) (refusal string, 
 
 // afterTool runs AfterTool hooks; a blocking hook's reason is added to
 // what the model reads.
-func (s *Session) afterTool(ctx context.Context, p *prepared) {
+func (s *engine) afterTool(ctx context.Context, p *prepared) {
 	out := s.toolHook(ctx, hooks.AfterTool, p, map[string]any{"tool_name": p.fc.Name, "tool_use_id": p.id,
 		"tool_input": json.RawMessage(p.args), "tool_response": map[string]any{"text": p.res.Text, "is_error": p.res.IsError}})
 	if blocked(out) {

@@ -33,7 +33,7 @@ func TestBeforeHooksStep(t *testing.T) {
 			s, _ := newTestSession(t, &fakeModel{}, func(o *Options) { o.Hooks = hooks.NewRunner(cfg, hooks.Options{}) })
 			p := prepareCall(s, "echo", map[string]any{"text": "hi"})
 			var n nextRecorder
-			s.beforeHooksStep(context.Background(), p, n.next)
+			s.eng.beforeHooksStep(context.Background(), p, n.next)
 			if !n.ran {
 				t.Fatal("next did not run: a refusal waits for the call's announcement")
 			}
@@ -53,7 +53,7 @@ func TestAfterHooksStep(t *testing.T) {
 	s, _ := newTestSession(t, &fakeModel{}, func(o *Options) { o.Hooks = hooks.NewRunner(cfg, hooks.Options{}) })
 	p := prepareCall(s, "echo", map[string]any{"text": "hi"})
 	n := nextRecorder{res: &tools.Result{Text: "out"}}
-	s.afterHooksStep(context.Background(), p, n.next)
+	s.eng.afterHooksStep(context.Background(), p, n.next)
 	if !n.ran || !strings.Contains(p.res.Text, "looks wrong") || !strings.HasSuffix(p.res.Text, "see docs") {
 		t.Errorf("result = %q, want the hook's objection and context", p.res.Text)
 	}

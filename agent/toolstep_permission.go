@@ -14,7 +14,7 @@ import (
 // whether the call may run; a refusal ends it. When the answer changed
 // the input, the call is asked again what it will change, so the
 // checkpoint saves the right files.
-func (s *Session) permissionStep(ctx context.Context, p *prepared, next toolNext) {
+func (s *engine) permissionStep(ctx context.Context, p *prepared, next toolNext) {
 	st := p.started
 	q := Question{CallID: p.id, Tool: p.fc.Name, Title: st.Title, Kind: st.Kind,
 		Locations: st.Locations, Input: p.input(), Confirm: st.Confirm}
@@ -31,7 +31,7 @@ func (s *Session) permissionStep(ctx context.Context, p *prepared, next toolNext
 
 // permit asks the policy, and the user when the policy says so, whether a
 // call may run. It returns "" when it may, else the text the model gets.
-func (s *Session) permit(ctx context.Context, q Question, p *prepared, hook hooks.Decision) string {
+func (s *engine) permit(ctx context.Context, q Question, p *prepared, hook hooks.Decision) string {
 	if c, ok := p.inv.(*planCall); ok { // the user's choice of mode: see planmode_permit.go
 		return s.permitPlan(ctx, q, p, c)
 	}
@@ -101,7 +101,7 @@ func (s *Session) permit(ctx context.Context, q Question, p *prepared, hook hook
 
 // reprepare replaces a call's arguments and validates them again; it
 // returns the refusal when they are invalid.
-func (s *Session) reprepare(p *prepared, args json.RawMessage, who string) string {
+func (s *engine) reprepare(p *prepared, args json.RawMessage, who string) string {
 	inv, err := p.tool.Prepare(s.env, args)
 	if err != nil {
 		return fmt.Sprintf("%s for %s is invalid, so the call was not run: %v", who, p.fc.Name, err)
@@ -114,7 +114,7 @@ func (s *Session) reprepare(p *prepared, args json.RawMessage, who string) strin
 }
 
 // applyAnswer records what an answer means and reports a refusal.
-func (s *Session) applyAnswer(ctx context.Context, call policy.Call, ans Answer, inv tools.Invocation) string {
+func (s *engine) applyAnswer(ctx context.Context, call policy.Call, ans Answer, inv tools.Invocation) string {
 	because := ""
 	if ans.Message != "" {
 		because = " They said: " + ans.Message
@@ -152,7 +152,7 @@ func (s *Session) applyAnswer(ctx context.Context, call policy.Call, ans Answer,
 }
 
 // saveRules writes "always" rules to the project settings.
-func (s *Session) saveRules(rules []policy.Rule) {
+func (s *engine) saveRules(rules []policy.Rule) {
 	if s.opts.SaveRule == nil {
 		return
 	}
@@ -165,7 +165,7 @@ func (s *Session) saveRules(rules []policy.Rule) {
 
 // policyDenied records that the policy (or the lack of a way to ask)
 // refused q, and returns why, for the model.
-func (s *Session) policyDenied(q Question, why string) string {
+func (s *engine) policyDenied(q Question, why string) string {
 	s.decided(decidedDeny)
 	s.toolState(q.CallID, "denied", "policy")
 	return why

@@ -30,9 +30,9 @@ func TestPermissionStep(t *testing.T) {
 				o.Tools, o.Mode, o.Asker = tools.NewRegistry(&editTool{}), tt.mode, tt.asker
 			})
 			p := prepareCall(s, "fake_edit", map[string]any{"Path": "a.txt", "Text": "x"})
-			s.announceStep(context.Background(), p, func(context.Context, *prepared) {})
+			s.eng.announceStep(context.Background(), p, func(context.Context, *prepared) {})
 			var n nextRecorder
-			s.permissionStep(context.Background(), p, n.next)
+			s.eng.permissionStep(context.Background(), p, n.next)
 			if n.ran != tt.wantNext {
 				t.Errorf("next ran = %v, want %v", n.ran, tt.wantNext)
 			}

@@ -9,7 +9,7 @@ import (
 
 // reportStep sends the call's end state and output once the rest of the
 // chain has run, whoever ended it, then the plan a call set.
-func (s *Session) reportStep(ctx context.Context, p *prepared, next toolNext) {
+func (s *engine) reportStep(ctx context.Context, p *prepared, next toolNext) {
 	next(ctx, p)
 	if p.res == nil {
 		return // answered as cancelled by runTools
@@ -21,7 +21,7 @@ func (s *Session) reportStep(ctx context.Context, p *prepared, next toolNext) {
 }
 
 // finishTool reports a call's end state and output.
-func (s *Session) finishTool(ctx context.Context, p *prepared) {
+func (s *engine) finishTool(ctx context.Context, p *prepared) {
 	res := p.res
 	status := ToolCompleted
 	if res.IsError {

@@ -24,7 +24,7 @@ func TestReportStep(t *testing.T) {
 			s, rec := newTestSession(t, &fakeModel{})
 			p := prepareCall(s, "echo", map[string]any{"text": "hi"})
 			n := nextRecorder{res: tt.res}
-			s.reportStep(context.Background(), p, n.next)
+			s.eng.reportStep(context.Background(), p, n.next)
 			updates := eventsOf[ToolCallUpdated](rec)
 			switch {
 			case tt.wantStatus == "" && len(updates) != 0:

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"companion/agent/hooks"
@@ -24,6 +25,29 @@ const (
 	Cancelled       StopReason = "cancelled"
 )
 
+// engine is the session's turn engine: it runs a prompt to its end
+// (turn.go), keeps the history and builds each request from it
+// (history.go, request.go, system.go), compresses it (compress.go),
+// detects loops (loopdetect.go) and takes every tool call through the
+// chain of toolchain.go (permission, hooks, checkpoints, diagnostics).
+// It works on the session it embeds: its options, policy, journal,
+// counts and events. Session's exported methods (Prompt) are the way in.
+type engine struct {
+	*Session
+
+	// runChain takes a tool call through the steps of toolchain.go.
+	runChain toolNext
+	// hist is the conversation and the context use.
+	hist *history
+	// reported are the problems last reported after each file's edit.
+	reported reportedDiagnostics
+	// system is the system prompt once built ("" to build it again);
+	// systemMode is the approval mode it was built for.
+	system, systemMode locked[string]
+	// callSeq numbers tool calls.
+	callSeq atomic.Int64
+}
+
 // Prompt runs one user turn to its end: it sends the user's parts to the
 // model, streams the answer as events, runs the tools the model calls and
 // feeds their results back until the model stops. A model or tool
@@ -37,16 +61,16 @@ func (s *Session) Prompt(ctx context.Context, parts []model.Part) (StopReason, e
 // the front end sent, given back by PlanRewind (ACP: the content blocks).
 func (s *Session) PromptEcho(ctx context.Context, parts []model.Part, echo json.RawMessage) (StopReason, error) {
 	if s.tel == nil {
-		return s.promptEcho(ctx, parts, echo)
+		return s.eng.promptEcho(ctx, parts, echo)
 	}
 	ctx, end := s.tel.t.StartTurn(ctx, TurnStart{SessionID: s.opts.ID, Depth: s.opts.Depth, Prompt: promptText(parts)})
-	reason, err := s.promptEcho(ctx, parts, echo)
+	reason, err := s.eng.promptEcho(ctx, parts, echo)
 	end(TurnEnd{Stop: reason, Err: err})
 	return reason, err
 }
 
 // promptEcho is PromptEcho without telemetry.
-func (s *Session) promptEcho(ctx context.Context, parts []model.Part, echo json.RawMessage) (StopReason, error) {
+func (s *engine) promptEcho(ctx context.Context, parts []model.Part, echo json.RawMessage) (StopReason, error) {
 	ctx, err := s.turn.begin(ctx)
 	if err != nil {
 		return "", err
@@ -65,22 +89,22 @@ func (s *Session) promptEcho(ctx context.Context, parts []model.Part, echo json.
 }
 
 // runPrompt is one turn, begun by promptEcho.
-func (s *Session) runPrompt(ctx context.Context, parts []model.Part, echo json.RawMessage) (StopReason, error) {
+func (s *engine) runPrompt(ctx context.Context, parts []model.Part, echo json.RawMessage) (StopReason, error) {
 	s.prepareState()
 	s.tellNotices(ctx)
 	s.journalPrompt(parts, echo)
 	s.journalUser(parts)
 	if text, ok := slashCommand(parts); ok && text == "/init" {
 		var refusal string
-		if parts, refusal = s.initCommand(); refusal != "" {
+		if parts, refusal = s.cmds.initCommand(); refusal != "" {
 			s.emit(ctx, MessageChunk{Text: refusal})
 			return EndTurn, nil
 		}
 	} else if ok {
-		prompt, isFile, err := s.fileCommand(ctx, text)
+		prompt, isFile, err := s.cmds.fileCommand(ctx, text)
 		switch {
 		case !isFile:
-			return s.runCommand(ctx, text)
+			return s.cmds.runCommand(ctx, text)
 		case err != nil:
 			s.emit(ctx, MessageChunk{Text: fmt.Sprintf("Cannot run %s: %v", text, err)})
 			return EndTurn, nil
@@ -106,7 +130,7 @@ func (s *Session) runPrompt(ctx context.Context, parts []model.Part, echo json.R
 }
 
 // loop alternates model requests and tool runs until the model stops.
-func (s *Session) loop(ctx context.Context) (StopReason, error) {
+func (s *engine) loop(ctx context.Context) (StopReason, error) {
 	var loops loopDetector
 	for n := 0; ; n++ {
 		if n >= s.opts.MaxRequests {
@@ -159,7 +183,7 @@ func (s *Session) loop(ctx context.Context) (StopReason, error) {
 // onLoop handles a detected loop: the first time the model gets a nudge
 // (its pending calls answered as skipped) and the prompt goes on; the
 // second time the prompt ends.
-func (s *Session) onLoop(ctx context.Context, loops *loopDetector, resp response, what string) (StopReason, bool) {
+func (s *engine) onLoop(ctx context.Context, loops *loopDetector, resp response, what string) (StopReason, bool) {
 	why := "Blocked as a repeat: the model made this same call again and again, so it was not run."
 	if resp.loop != "" {
 		why = "Blocked: the model was repeating itself, so this call was not run."
@@ -182,7 +206,7 @@ func (s *Session) onLoop(ctx context.Context, loops *loopDetector, resp response
 // blockCalls shows each call of a looping response as a card that ends
 // failed with OutcomeBlocked, so the user sees what was not run and the
 // answers before and after it stay apart. why is the card's text.
-func (s *Session) blockCalls(ctx context.Context, calls []model.FunctionCall, why string) {
+func (s *engine) blockCalls(ctx context.Context, calls []model.FunctionCall, why string) {
 	for i := range calls {
 		p := s.prepare(&calls[i])
 		started := ToolCallStarted{ID: p.id, Name: p.fc.Name, Title: p.fc.Name, Kind: tools.KindOther, Input: p.input()}
@@ -204,7 +228,7 @@ type response struct {
 
 // request sends the history to the model, streams the answer out as events
 // and records the model's turn in the history.
-func (s *Session) request(ctx context.Context, loops *loopDetector) (response, error) {
+func (s *engine) request(ctx context.Context, loops *loopDetector) (response, error) {
 	req, err := s.buildRequest(ctx)
 	if err != nil {
 		return response{}, err
@@ -266,7 +290,7 @@ func (s *Session) request(ctx context.Context, loops *loopDetector) (response, e
 
 // emitPart reports one streamed part; function calls are reported when they
 // run, with their titles.
-func (s *Session) emitPart(ctx context.Context, p model.Part) {
+func (s *engine) emitPart(ctx context.Context, p model.Part) {
 	switch {
 	case p.FunctionCall != nil, p.Text == "":
 	case p.Thought:
@@ -312,7 +336,7 @@ func slashCommand(parts []model.Part) (string, bool) {
 
 // beforeAgent runs SessionStart (on the first prompt) and BeforeAgent
 // hooks. A blocking hook refuses the prompt; extra context is added to it.
-func (s *Session) beforeAgent(ctx context.Context, parts []model.Part) ([]model.Part, bool) {
+func (s *engine) beforeAgent(ctx context.Context, parts []model.Part) ([]model.Part, bool) {
 	if first := !s.started.Swap(true); first {
 		s.hook(ctx, hooks.SessionStart, "startup", map[string]any{"source": "startup"})
 	}
@@ -334,7 +358,7 @@ func (s *Session) beforeAgent(ctx context.Context, parts []model.Part) ([]model.
 // countTokens asks the provider for the request's size when the response
 // carried no usage, so compression still knows when to start; nil when
 // the provider cannot count.
-func (s *Session) countTokens(ctx context.Context, req *model.Request) *model.Usage {
+func (s *engine) countTokens(ctx context.Context, req *model.Request) *model.Usage {
 	tc, ok := s.opts.Model.(model.TokenCounter)
 	if !ok {
 		return nil

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -15,7 +16,8 @@ import (
 // BenchmarkLSPFirstDiagnostics measures, with gopls on a small module,
 // how long after an edit its diagnostics are in hand: cold (the server
 // started by the edit, loading the module; each run a new server) and
-// warm (the server already running; each run a new edit). Run with
+// warm (the server already running; each run a new edit), with gopls
+// publishing (push) and answering pulls (pull). Run with
 //
 //	go test -run '^$' -bench LSPFirstDiagnostics -benchtime 5x ./bench
 //
@@ -41,7 +43,6 @@ func BenchmarkLSPFirstDiagnostics(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	servers, _ := lsp.Resolve(nil, nil, nil)
 	path := filepath.Join(dir, "main.go")
 	edit := func(i int) string {
 		return fmt.Sprintf("package main\n\nimport \"example.com/m/util\"\n\nfunc main() {\n\tx%d := util.Twice(%d)\n}\n", i, i)
@@ -51,21 +52,32 @@ func BenchmarkLSPFirstDiagnostics(b *testing.B) {
 			b.Fatal("no diagnostics")
 		}
 	}
-	b.Run("cold", func(b *testing.B) {
-		for i := 0; b.Loop(); i++ {
+	// push: gopls as it is, publishing; pull: told to answer
+	// textDocument/diagnostic (its pullDiagnostics option).
+	for _, mode := range []struct{ name, settings string }{
+		{"push", ""}, {"pull", `{"gopls": {"initializationOptions": {"pullDiagnostics": true}}}`},
+	} {
+		var settings json.RawMessage
+		if mode.settings != "" {
+			settings = json.RawMessage(mode.settings)
+		}
+		servers, _ := lsp.Resolve(settings, nil, nil)
+		b.Run(mode.name+"/cold", func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				s := lsp.NewPool(lsp.PoolOptions{}).Session(lsp.SessionOptions{Servers: servers, Roots: roots})
+				diagnose(b, s, i)
+				b.StopTimer()
+				s.Close()
+				b.StartTimer()
+			}
+		})
+		b.Run(mode.name+"/warm", func(b *testing.B) {
 			s := lsp.NewPool(lsp.PoolOptions{}).Session(lsp.SessionOptions{Servers: servers, Roots: roots})
-			diagnose(b, s, i)
-			b.StopTimer()
-			s.Close()
-			b.StartTimer()
-		}
-	})
-	b.Run("warm", func(b *testing.B) {
-		s := lsp.NewPool(lsp.PoolOptions{}).Session(lsp.SessionOptions{Servers: servers, Roots: roots})
-		defer s.Close()
-		diagnose(b, s, -1)
-		for i := 0; b.Loop(); i++ {
-			diagnose(b, s, i)
-		}
-	})
+			defer s.Close()
+			diagnose(b, s, -1)
+			for i := 0; b.Loop(); i++ {
+				diagnose(b, s, i)
+			}
+		})
+	}
 }

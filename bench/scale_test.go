@@ -15,7 +15,7 @@ import (
 	"companion/tools"
 	"companion/tools/builtin"
 
-	"companion/internal/testio"
+	"companion/internal/testkit/testio"
 )
 
 // scaleCase is one tool call measured against the command that is its floor.

@@ -11,7 +11,7 @@ import (
 
 	"companion/agent/memory"
 	"companion/ide"
-	"companion/internal/testio"
+	"companion/internal/testkit/testio"
 	"companion/tools/builtin"
 )
 

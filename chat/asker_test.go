@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"companion/internal/testio"
+	"companion/internal/testkit/testio"
 
 	"companion/agent"
 	"companion/tools"

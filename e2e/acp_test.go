@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 )
 
 // These Test functions start the real binary on purpose (onBinary), as the

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 )
 
 // askCall is the model asking two questions, the second multiple choice.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 )
 
 // TestCancelQuietStderr: cancelling a turn while the model streams

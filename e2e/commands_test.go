@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 )
 
 // TestFileCommands defines a project command using {{args}}, @{file} and

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"companion/internal/sdktest"
+	"companion/internal/testkit/sdktest"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"companion/internal/sdktest"
+	"companion/internal/testkit/sdktest"
 )
 
 // TestControlCanUseTool answers can_use_tool for a write_file call in

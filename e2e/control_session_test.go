@@ -7,7 +7,7 @@ import (
 	"syscall"
 	"testing"
 
-	"companion/internal/sdktest"
+	"companion/internal/testkit/sdktest"
 )
 
 // TestControlCancelRequest: an interrupt while can_use_tool is pending

@@ -13,7 +13,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
-	"companion/internal/sdktest"
+	"companion/internal/testkit/sdktest"
 )
 
 // sdkGuard bounds a whole SDK test; a hang guard, not a timing assertion.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 )
 
 func TestWebFetch(t *testing.T) {

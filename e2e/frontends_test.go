@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"companion/internal/acptest"
-	"companion/internal/sdktest"
+	"companion/internal/testkit/acptest"
+	"companion/internal/testkit/sdktest"
 )
 
 // frontScenario is one session scenario every front end must play alike:

@@ -12,7 +12,7 @@ import (
 	"syscall"
 	"testing"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 	"companion/tools/procgroup"
 )
 

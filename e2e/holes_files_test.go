@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 )
 
 // The tests of issue 14's holes 7 (a folder swapped for a symbolic link

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 )
 
 // rejectAll is a fake editor that refuses every permission request.

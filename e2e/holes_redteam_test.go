@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 )
 
 // gitRepo makes ws a git repository with one commit.

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 )
 
 // holeRun is one session replaying shell lines of issue 14: the model

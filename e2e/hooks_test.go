@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 )
 
 // TestHooks runs BeforeTool hooks, real commands: deny, ask, approve,

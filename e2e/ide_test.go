@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 )
 
 // TestIDEContextOverACP sends the editor context with the extension

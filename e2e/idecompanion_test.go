@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"companion/ide/companion/companiontest"
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 )
 
 // TestIDECompanion runs companion beside a test IDE that follows the

@@ -12,7 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"companion/internal/acptest"
 	"companion/internal/cli"
+	"companion/internal/testkit/acptest"
 )
 
 // starter starts an agent on a scripted model with an editor handler:

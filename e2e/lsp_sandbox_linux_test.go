@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"companion/internal/testio"
+	"companion/internal/testkit/testio"
 	"companion/tools/sandbox"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 )
 
 // goModule is a one-package Go module whose main.go is fine.
@@ -54,17 +54,33 @@ func TestLSPDiagnosticsHeadless(t *testing.T) {
 }
 
 // TestLSPDiagnosticsACP: over ACP with a client that sends no IDE
-// context, the edit's result carries gopls's error once (a second edit
-// leaving the same error does not repeat it), and /status lists gopls
-// running with its memory.
+// context, the edit's result carries gopls's error once, shown to the
+// editor too (a second edit leaving the same error does not repeat it),
+// and /status lists gopls running with its memory. Both ways diagnostics
+// come: gopls publishing them (push), and gopls asked for them (pull:
+// its pullDiagnostics option; /status says so).
 func TestLSPDiagnosticsACP(t *testing.T) {
 	t.Parallel()
+	for _, tt := range []struct{ name, settings, status string }{
+		{"push", "", "): running, "},
+		{"pull", `{"lsp":{"gopls":{"initializationOptions":{"pullDiagnostics":true}}}}`, "diagnostics pulled"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			lspDiagnosticsACP(t, tt.settings, tt.status)
+		})
+	}
+}
+
+// lspDiagnosticsACP is TestLSPDiagnosticsACP with gopls's settings;
+// status is what /status must say besides that gopls runs.
+func lspDiagnosticsACP(t *testing.T, settings, status string) {
 	e := goplsEnv(t)
 	ws := workspace(t, goModule())
 	write := func(content string) string {
 		return modelCall("write_file", map[string]any{"file_path": "main.go", "content": content})
 	}
-	ed := startAgent(t, agentOpts{binary: true, env: e, handler: acptest.NewFake().Handle, script: `{"turns":[
+	ed := startAgent(t, agentOpts{binary: true, env: e, handler: acptest.NewFake().Handle, settings: settings, script: `{"turns":[
 		{"match":"first edit","chunks":[` + write(unusedVar) + `]},
 		{"match":"declared and not used","chunks":[{"text":"Saw the error."}]},
 		{"match":"second edit","chunks":[` + write("// Package main.\n"+unusedVar) + `]},
@@ -75,6 +91,9 @@ func TestLSPDiagnosticsACP(t *testing.T) {
 		t.Fatalf("first edit: stop %q, text %q; tool updates:\n%s", got, sklText(ed, id), toolUpdates(ed, id))
 	}
 	once := strings.Count(toolUpdates(ed, id), "declared and not used")
+	if once == 0 {
+		t.Errorf("the editor was not shown gopls's error with the edit:\n%s", toolUpdates(ed, id))
+	}
 	if got := ed.StopReason(ed.Wait(ed.Prompt(id, "second edit"))); got != "end_turn" {
 		t.Fatalf("second edit: stop %q", got)
 	}
@@ -82,7 +101,7 @@ func TestLSPDiagnosticsACP(t *testing.T) {
 		t.Errorf("the unchanged error was reported again (%d mentions, then %d):\n%s", once, again, toolUpdates(ed, id))
 	}
 	ed.Wait(ed.Prompt(id, "/status"))
-	for _, want := range []string{"Language servers:", "gopls (" + ws + "): running", " MB"} {
+	for _, want := range []string{"Language servers:", "gopls (" + ws + "): running", " MB", status} {
 		if !strings.Contains(sklText(ed, id), want) {
 			t.Errorf("/status lacks %q:\n%s", want, sklText(ed, id))
 		}

@@ -11,8 +11,8 @@ import (
 	"sync"
 	"testing"
 
-	"companion/internal/acptest"
 	"companion/internal/cli"
+	"companion/internal/testkit/acptest"
 	"companion/tools/procgroup"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 )
 
 // mmServer builds the test MCP server of testdata/mmserver (roots,

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 	"companion/mcpclient/oauth"
 	"companion/mcpclient/oauth/oauthtest"
 )

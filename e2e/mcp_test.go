@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 )
 
 // everything returns the npm MCP test server's entry point, or skips.

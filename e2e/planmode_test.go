@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 )
 
 // planCall is the model, in plan mode, presenting a two-step plan.

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 )
 
 // TestCommandsDieWithAgent kills companion with SIGKILL while a command it

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 )
 
 // rwScript has the model write f.txt as v1 for the first prompt and as v2

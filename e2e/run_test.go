@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"companion/internal/sdktest"
+	"companion/internal/testkit/sdktest"
 )
 
 // runGuard bounds every `companion run` so a hang fails instead of

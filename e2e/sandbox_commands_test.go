@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 
-	"companion/internal/testio"
+	"companion/internal/testkit/testio"
 )
 
 // sbxMCPServerScript is a stdio MCP server in bash: it writes its pid to

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 )
 
 // sbxBase is a fresh directory outside /tmp (a sandboxed command sees /tmp

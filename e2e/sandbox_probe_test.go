@@ -11,8 +11,8 @@ import (
 
 	"companion/headless"
 	"companion/host"
-	"companion/internal/acptest"
 	"companion/internal/cli"
+	"companion/internal/testkit/acptest"
 	"companion/tools/sandbox"
 )
 

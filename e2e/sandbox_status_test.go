@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 	"companion/tools/sandbox"
 )
 

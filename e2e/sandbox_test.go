@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 	"companion/tools/sandbox"
 
-	"companion/internal/testio"
+	"companion/internal/testkit/testio"
 )
 
 // sandboxBackends are the backends the sandbox tests run under, each

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"companion/internal/acptest"
 	"companion/internal/cli"
+	"companion/internal/testkit/acptest"
 )
 
 // TestSecretsStayOut is issue 16's "secrets stay out of commands and

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 )
 
 // shellCall is a run_shell_command call for the scripted model.

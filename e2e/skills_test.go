@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"companion/agent/model/scripted"
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 )
 
 // sklSkill is a SKILL.md.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 )
 
 // stScript: the first prompt fails (a 400 is not retried); the second

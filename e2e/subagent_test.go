@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 )
 
 const readerAgent = "---\nname: reader\ndescription: Reads files and reports what they say\ntools: [read_file]\n---\nYou are a reader subagent.\n"

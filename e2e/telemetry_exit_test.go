@@ -3,9 +3,9 @@ package e2e
 import (
 	"testing"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 
-	"companion/internal/testio"
+	"companion/internal/testkit/testio"
 )
 
 // TestTelemetryExitSilentCollector: the real binary with telemetry on and

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 )
 
 // TestStaleTempsSweptAtStart leaves what a companion killed mid-write

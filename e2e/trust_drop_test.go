@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 )
 
 // sbxAlive reports whether the process whose pid is in file runs.

@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 )
 
 // TestEditorRefuses is issue 16's "the editor decides what it answered":

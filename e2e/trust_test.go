@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 )
 
 // trustWorkspace makes a workspace whose project settings (accepted by

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 )
 
 // TestUndoAndRestore edits a file twice, undoes the last edit, lists the

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"companion/agent/model/scripted"
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 )
 
 // sbxInjection is what hostile text tells the model.

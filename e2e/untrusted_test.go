@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"companion/agent/model/scripted"
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"companion/agent/model/scripted"
-	"companion/internal/acptest"
 	"companion/internal/cli"
+	"companion/internal/testkit/acptest"
 )
 
 // searchCall is the model's call of google_web_search.

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"companion/internal/acptest"
+	"companion/internal/testkit/acptest"
 )
 
 // TestWriteFilePeakRSS writes a file of COMPANION_WRITE_MB megabytes

@@ -125,7 +125,7 @@ func parseFlags(args []string, stderr io.Writer) (options, int) {
 	fs.StringVar(&o.settings, "settings", "", "a companion settings `file` for the agent (by default it runs with none)")
 	fs.IntVar(&o.parallel, "parallel", 1, "tasks run at once")
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "time allowed for the agent on one task")
-	fs.BoolVar(&o.keep, "keep", false, "keep the tasks' temporary folders (transcript.jsonl, agent.stderr, answer.txt, repo/)")
+	fs.BoolVar(&o.keep, "keep", false, "keep the tasks' temporary folders (transcript.jsonl, tools.txt, agent.stderr, answer.txt, repo/)")
 	fs.BoolVar(&o.asJSON, "json", false, "print the report as JSON instead of a table")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -224,8 +224,8 @@ func newRunner(ctx context.Context, o options, work string, log *slog.Logger) (*
 	return r, nil
 }
 
-// goCaches pins Go's caches to where they are now, since the agent runs
-// with a home of its own.
+// goCaches pins Go's caches (and gopls's) to where they are now, since
+// the agent runs with a home of its own.
 func goCaches(ctx context.Context) []string {
 	out, err := exec.CommandContext(ctx, "go", "env", "GOCACHE", "GOMODCACHE", "GOPATH").Output()
 	if err != nil {
@@ -235,6 +235,13 @@ func goCaches(ctx context.Context) []string {
 	for i, v := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		if v != "" && i < 3 {
 			env = append(env, []string{"GOCACHE", "GOMODCACHE", "GOPATH"}[i]+"="+v)
+		}
+	}
+	// gopls keeps what it learnt of the standard library under the user's
+	// cache folder; without it every task's first diagnostics start cold.
+	if os.Getenv("GOPLSCACHE") == "" {
+		if dir, err := os.UserCacheDir(); err == nil {
+			env = append(env, "GOPLSCACHE="+filepath.Join(dir, "gopls"))
 		}
 	}
 	return env

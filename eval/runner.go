@@ -77,6 +77,7 @@ type resultEvent struct {
 type transcript struct {
 	answer    strings.Builder // every assistant text block, in order
 	toolCalls int
+	tools     []string // the names of the tools called, in order
 	result    *resultEvent
 }
 
@@ -109,7 +110,11 @@ func (r *runner) run(ctx context.Context, t Task) Result {
 		res.Requests = ev.NumTurns
 	}
 	answer := filepath.Join(dir, "answer.txt")
-	if err := os.WriteFile(answer, []byte(tr.finalAnswer()), 0o644); err != nil {
+	err = os.WriteFile(answer, []byte(tr.finalAnswer()), 0o644)
+	if err == nil {
+		err = os.WriteFile(filepath.Join(dir, "tools.txt"), []byte(toolLines(tr.tools)), 0o644)
+	}
+	if err != nil {
 		res.Status, res.Error = "error", err.Error()
 		return res
 	}
@@ -245,6 +250,7 @@ func (tr *transcript) add(line []byte) {
 			Content []struct {
 				Type string `json:"type"`
 				Text string `json:"text"`
+				Name string `json:"name"`
 			} `json:"content"`
 		} `json:"message"`
 	}
@@ -260,6 +266,7 @@ func (tr *transcript) add(line []byte) {
 				tr.answer.WriteString("\n")
 			case "tool_use":
 				tr.toolCalls++
+				tr.tools = append(tr.tools, c.Name)
 			}
 		}
 	case "result":
@@ -281,9 +288,10 @@ func (tr *transcript) finalAnswer() string {
 
 // check runs the task's check.sh in the finished repository. It gets
 // EVAL_TASK_DIR (the task's pristine folder), EVAL_ANSWER (a file with the
-// agent's text), EVAL_TRANSCRIPT (the run's stream-json, for checks of how
-// the agent worked: which tools it called) and EVAL_OUTSIDE (the folder
-// beside the repository).
+// agent's text), EVAL_TOOLS (a file with the names of the tools the agent
+// called, one a line, in order), EVAL_TRANSCRIPT (the run's stream-json,
+// for checks of how the agent worked: what it called tools with, what
+// they answered) and EVAL_OUTSIDE (the folder beside the repository).
 func (r *runner) check(ctx context.Context, t Task, dir, repo, answer string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
 	defer cancel()
@@ -298,7 +306,7 @@ func (r *runner) check(ctx context.Context, t Task, dir, repo, answer string) (s
 	cmd := exec.CommandContext(ctx, "bash", script)
 	cmd.Dir = repo
 	cmd.Env = append(os.Environ(), "EVAL_TASK_DIR="+taskDir, "EVAL_ANSWER="+answer,
-		"EVAL_TRANSCRIPT="+filepath.Join(dir, "transcript.jsonl"),
+		"EVAL_TOOLS="+filepath.Join(dir, "tools.txt"), "EVAL_TRANSCRIPT="+filepath.Join(dir, "transcript.jsonl"),
 		"EVAL_OUTSIDE="+filepath.Join(dir, "outside"), "GOTOOLCHAIN=local")
 	ownGroup(cmd)
 	cmd.WaitDelay = 5 * time.Second
@@ -335,6 +343,14 @@ func agentEnv(env []string, home, settings string) ([]string, error) {
 	}
 	return append(out, "HOME="+home, "XDG_CONFIG_HOME="+cfg,
 		"XDG_STATE_HOME="+filepath.Join(home, ".local", "state"), "GOTOOLCHAIN=local"), nil
+}
+
+// toolLines is names one a line.
+func toolLines(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	return strings.Join(names, "\n") + "\n"
 }
 
 // tail is the last n bytes of s.

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"companion/internal/testio"
+	"companion/internal/testkit/testio"
 )
 
 // lines decodes every line written so far.

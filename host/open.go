@@ -154,7 +154,7 @@ func (h *Host) open(ctx context.Context, req Request, p Ports, journal *store.Wr
 	for _, d := range opts.Agents {
 		s.Agents = append(s.Agents, d.Name)
 	}
-	s.lsp = h.newLSP(cfg, &opts, project)
+	s.lsp = h.newLSP(cfg, &opts, project, p.Language)
 	if servers, fromProject := mcpServers(cfg, h.log, req.MCP...); len(servers) > 0 {
 		s.MCP = h.newMCP(sandboxServers(servers, fromProject, cfg, opts.Roots, project.mcp, h.opts.Sandbox, h.log), s)
 		opts.MCP = s.MCP

@@ -3,6 +3,7 @@ package host
 import (
 	"companion/agent"
 	"companion/tools"
+	"companion/tools/lsp"
 	"companion/tools/mcp"
 )
 
@@ -22,6 +23,11 @@ type Ports struct {
 	// Questions puts the model's ask_user questions to the user; nil
 	// tells the model no one can answer.
 	Questions tools.Questioner
+	// Language answers language questions (definition, references,
+	// hover, symbols, rename, diagnostics) with the editor's own language
+	// features, before a language server is started; nil when the client
+	// offers none.
+	Language lsp.Editor
 	// Sink receives the session's events.
 	Sink agent.Sink
 	// Observer hears what happens to the session outside its turns.

@@ -14,7 +14,7 @@ import (
 	"companion/agent/model"
 	"companion/config"
 
-	"companion/internal/testio"
+	"companion/internal/testkit/testio"
 )
 
 // promptOnce opens a session in cwd, runs one prompt and drops it (which

@@ -33,6 +33,8 @@ type Options struct {
 
 // Client is one initialized connection to a language server.
 type Client struct {
+	// Requests are the requests made of the server (Definition, Hover…).
+	Requests
 	conn *jsonrpc2.Conn
 	caps Capabilities
 	info ServerInfo
@@ -51,6 +53,7 @@ func Start(ctx context.Context, rwc io.ReadWriteCloser, opts Options) (*Client, 
 	// The connection outlives ctx: it ends with Close or the server.
 	conn := jsonrpc2.NewConn(context.WithoutCancel(ctx), stream, &handler{opts: opts})
 	c := &Client{conn: conn}
+	c.Requests = Requests{Caller: c}
 	params := initializeParams{
 		ProcessID: os.Getpid(), ClientInfo: clientInfo{Name: opts.Name, Version: opts.Version},
 		RootURI:          FileURI(opts.Root),
@@ -104,6 +107,12 @@ func (c *Client) Close() error {
 	return nil
 }
 
+// Call sends a request and decodes its result into out (nil: ignored);
+// it makes Client a Caller.
+func (c *Client) Call(ctx context.Context, method string, params, out any) error {
+	return c.call(ctx, method, params, out)
+}
+
 // call sends a request and decodes its result into out (nil: ignored). A
 // cancelled ctx also tells the server ($/cancelRequest).
 func (c *Client) call(ctx context.Context, method string, params, out any) error {
@@ -114,7 +123,26 @@ func (c *Client) call(ctx context.Context, method string, params, out any) error
 	}
 	var rpcErr *jsonrpc2.Error
 	if errors.As(err, &rpcErr) {
+		if retrigger(rpcErr) {
+			return fmt.Errorf("%w: %s", ErrRetrigger, rpcErr.Message)
+		}
 		return fmt.Errorf("%w: %s (code %d)", ErrServer, rpcErr.Message, rpcErr.Code)
 	}
 	return err
+}
+
+// codeServerCancelled is LSP's error code for a request the server
+// cancelled itself.
+const codeServerCancelled = -32802
+
+// retrigger reports whether an error answer is ServerCancelled with
+// retriggerRequest set (a pull for diagnostics the server wants repeated).
+func retrigger(e *jsonrpc2.Error) bool {
+	if e.Code != codeServerCancelled || e.Data == nil {
+		return false
+	}
+	var data struct {
+		RetriggerRequest bool `json:"retriggerRequest"`
+	}
+	return json.Unmarshal(*e.Data, &data) == nil && data.RetriggerRequest
 }

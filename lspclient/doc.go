@@ -1,6 +1,6 @@
 // Package lspclient is companion's Language Server Protocol client: the
 // handshake (initialize, initialized), document sync by whole text,
-// pushed diagnostics, and the requests the agent's navigation tools make
+// pushed and pulled diagnostics, and the requests the agent's navigation tools make
 // (definition, references, hover, document and workspace symbols,
 // rename), over a server's stdio with Content-Length framing on
 // sourcegraph/jsonrpc2, the JSON-RPC library the rest of companion uses.

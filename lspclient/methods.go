@@ -22,10 +22,22 @@ func (c *Client) DidClose(ctx context.Context, doc DocumentID) error {
 	return c.conn.Notify(ctx, "textDocument/didClose", map[string]any{"textDocument": doc})
 }
 
+// Caller sends one LSP request and decodes its answer into out: a
+// server's connection (Client.Call), or an editor answering with its own
+// language features.
+type Caller interface {
+	Call(ctx context.Context, method string, params, out any) error
+}
+
+// Requests are the requests companion makes of a language server, over
+// any Caller, so that whoever answers them (a server, an editor) is read
+// the same way.
+type Requests struct{ Caller }
+
 // Definition returns where the symbol at a position is defined.
-func (c *Client) Definition(ctx context.Context, at PositionParams) ([]Location, error) {
+func (r Requests) Definition(ctx context.Context, at PositionParams) ([]Location, error) {
 	var raw json.RawMessage
-	if err := c.call(ctx, "textDocument/definition", at, &raw); err != nil {
+	if err := r.Call(ctx, "textDocument/definition", at, &raw); err != nil {
 		return nil, err
 	}
 	return decodeLocations(raw)
@@ -33,7 +45,7 @@ func (c *Client) Definition(ctx context.Context, at PositionParams) ([]Location,
 
 // References returns where the symbol at a position is used, its
 // declaration included.
-func (c *Client) References(ctx context.Context, at PositionParams) ([]Location, error) {
+func (r Requests) References(ctx context.Context, at PositionParams) ([]Location, error) {
 	params := struct {
 		PositionParams
 		Context struct {
@@ -42,44 +54,56 @@ func (c *Client) References(ctx context.Context, at PositionParams) ([]Location,
 	}{PositionParams: at}
 	params.Context.IncludeDeclaration = true
 	var out []Location
-	err := c.call(ctx, "textDocument/references", params, &out)
+	err := r.Call(ctx, "textDocument/references", params, &out)
 	return out, err
 }
 
 // Hover returns the type and documentation of the symbol at a position
 // as text; "" when the server has none.
-func (c *Client) Hover(ctx context.Context, at PositionParams) (string, error) {
+func (r Requests) Hover(ctx context.Context, at PositionParams) (string, error) {
 	var h *Hover
-	if err := c.call(ctx, "textDocument/hover", at, &h); err != nil || h == nil {
+	if err := r.Call(ctx, "textDocument/hover", at, &h); err != nil || h == nil {
 		return "", err
 	}
 	return HoverText(h.Contents), nil
 }
 
 // DocumentSymbols returns the symbols of a document.
-func (c *Client) DocumentSymbols(ctx context.Context, doc DocumentID) ([]DocumentSymbol, error) {
+func (r Requests) DocumentSymbols(ctx context.Context, doc DocumentID) ([]DocumentSymbol, error) {
 	var out []DocumentSymbol
-	err := c.call(ctx, "textDocument/documentSymbol", map[string]any{"textDocument": doc}, &out)
+	err := r.Call(ctx, "textDocument/documentSymbol", map[string]any{"textDocument": doc}, &out)
 	return out, err
 }
 
 // WorkspaceSymbols returns the symbols of the workspace matching query.
-func (c *Client) WorkspaceSymbols(ctx context.Context, query string) ([]SymbolInformation, error) {
+func (r Requests) WorkspaceSymbols(ctx context.Context, query string) ([]SymbolInformation, error) {
 	var out []SymbolInformation
-	err := c.call(ctx, "workspace/symbol", map[string]any{"query": query}, &out)
+	err := r.Call(ctx, "workspace/symbol", map[string]any{"query": query}, &out)
 	return out, err
 }
 
 // Rename returns the edit that renames the symbol at a position; the
 // caller applies it.
-func (c *Client) Rename(ctx context.Context, at PositionParams, newName string) (*WorkspaceEdit, error) {
+func (r Requests) Rename(ctx context.Context, at PositionParams, newName string) (*WorkspaceEdit, error) {
 	params := struct {
 		PositionParams
 		NewName string `json:"newName"`
 	}{at, newName}
 	var out *WorkspaceEdit
-	err := c.call(ctx, "textDocument/rename", params, &out)
+	err := r.Call(ctx, "textDocument/rename", params, &out)
 	return out, err
+}
+
+// DocumentDiagnostics pulls a document's diagnostics
+// (textDocument/diagnostic); an answer other than a full report (an
+// "unchanged" one) has none.
+func (r Requests) DocumentDiagnostics(ctx context.Context, doc DocumentID) ([]Diagnostic, error) {
+	var out struct {
+		Kind  string       `json:"kind"`
+		Items []Diagnostic `json:"items"`
+	}
+	err := r.Call(ctx, "textDocument/diagnostic", map[string]any{"textDocument": doc}, &out)
+	return out.Items, err
 }
 
 // decodeLocations reads a definition answer: null, a Location, or a list

@@ -190,6 +190,9 @@ type Capabilities struct {
 	DocumentSymbolProvider  json.RawMessage `json:"documentSymbolProvider,omitempty"`
 	WorkspaceSymbolProvider json.RawMessage `json:"workspaceSymbolProvider,omitempty"`
 	RenameProvider          json.RawMessage `json:"renameProvider,omitempty"`
+	// DiagnosticProvider is set by a server that answers pulls for
+	// diagnostics (textDocument/diagnostic, LSP 3.17).
+	DiagnosticProvider json.RawMessage `json:"diagnosticProvider,omitempty"`
 }
 
 // Has reports whether a capability value says yes: true or an object.
@@ -199,13 +202,15 @@ func Has(raw json.RawMessage) bool {
 }
 
 // clientCapabilities are what companion tells servers it understands:
-// full-text sync, versioned push diagnostics, markdown hover,
+// full-text sync, versioned push diagnostics, pulled diagnostics with
+// related documents (statically registered only), markdown hover,
 // hierarchical document symbols and document-change workspace edits.
 func clientCapabilities() any {
 	return map[string]any{
 		"textDocument": map[string]any{
 			"synchronization":    map[string]any{"didSave": false},
 			"publishDiagnostics": map[string]any{"versionSupport": true},
+			"diagnostic":         map[string]any{"dynamicRegistration": false, "relatedDocumentSupport": true},
 			"hover":              map[string]any{"contentFormat": []string{"markdown", "plaintext"}},
 			"definition":         map[string]any{"linkSupport": true},
 			"references":         map[string]any{},

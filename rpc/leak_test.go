@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"companion/internal/testio"
+	"companion/internal/testkit/testio"
 )
 
 // checkNoLeaks fails if goroutines running this package's or jsonrpc2's

@@ -14,7 +14,7 @@ import (
 	"syscall"
 	"testing"
 
-	"companion/internal/testio"
+	"companion/internal/testkit/testio"
 )
 
 // crashChildEnv, when set to a path, makes TestWriteFileAtomicCrash act as

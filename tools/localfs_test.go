@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"companion/internal/testio"
+	"companion/internal/testkit/testio"
 )
 
 // TestTempOwner checks which names removeStaleTemps may treat as its own.

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"companion/internal/testio"
+	"companion/internal/testkit/testio"
 )
 
 func TestNewRootsRejects(t *testing.T) {

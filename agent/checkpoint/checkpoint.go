@@ -117,6 +117,8 @@ type Store struct {
 	mu sync.Mutex
 	// gitFailed is set once a git snapshot failed; later saves use files.
 	gitFailed bool
+	// prep runs Prepare's background work.
+	prep preparer
 }
 
 // Open returns the Store for the project at root, keeping its data under
@@ -186,6 +188,12 @@ func (s *Store) save(ctx context.Context, label string, paths []string, pathsOnl
 		return Checkpoint{}, err
 	}
 	label = cleanLabel(label)
+	if pathsOnly {
+		s.interruptPrep()
+		defer s.resumePrep()
+	} else if err := s.awaitPrep(ctx); err != nil {
+		return Checkpoint{}, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	unlock, err := lockState(ctx, s.stateDir)
@@ -220,6 +228,8 @@ func (s *Store) saveLocked(ctx context.Context, label string, rels []string, pat
 
 // List returns the checkpoints, newest first.
 func (s *Store) List(ctx context.Context) ([]Checkpoint, error) {
+	s.interruptPrep()
+	defer s.resumePrep()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.listLocked(ctx)
@@ -263,6 +273,8 @@ func (s *Store) Restore(ctx context.Context, id string) (Restoration, error) {
 	if err := ctx.Err(); err != nil {
 		return Restoration{}, err
 	}
+	s.interruptPrep()
+	defer s.resumePrep()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	unlock, err := lockState(ctx, s.stateDir)

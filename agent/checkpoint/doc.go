@@ -14,7 +14,11 @@
 //
 // The agent calls Store.SaveFiles before a file edit, naming the paths it
 // will touch, and Store.Save before any other mutating call (a shell
-// command, an MCP tool), which snapshots the whole work tree. `/undo`
+// command, an MCP tool), which snapshots the whole work tree. A session
+// calls Store.Prepare when it opens: the work a first whole-tree snapshot
+// would do (seed, first status, first tree) runs in the background, is
+// interrupted by SaveFiles, List and Restore and resumed after them, and
+// is waited for only by a Save that arrives while it runs. `/undo`
 // restores the newest checkpoint; `/restore` lists checkpoints (Store.List,
 // newest first) and restores one. Store.Restore first saves the current
 // state as a checkpoint labelled "before restore of <id>"
@@ -40,9 +44,15 @@
 // A snapshot of named paths only (SaveFiles) adds them to a fresh
 // temporary index and commits its tree: its cost follows those files,
 // never the size of the work tree. A snapshot of the whole work tree
-// (Save) is `git add --all` into the shadow index (which honours the
-// project's .gitignore files and, read only, its .git/info/exclude), then
-// write-tree and commit-tree. Either way the ref refs/companion/checkpoints
+// (Save) brings the shadow index up to date as `git add --all` would: one
+// `git status` of the shadow repository (which honours the project's
+// .gitignore files and, read only, its .git/info/exclude) lists what
+// changed, with git's untracked cache in the shadow index so that only
+// directories changed since the last snapshot are read again, and one
+// update-index adds it; then write-tree (skipped when the index is byte
+// for byte the one last written as a tree) and commit-tree. The shadow
+// HEAD is the newest whole-tree snapshot, so the status compares the
+// index with a tree like it. Either way the ref refs/companion/checkpoints
 // moves to the new commit last, and only from the commit it was built on,
 // so a crash mid-save leaves every earlier checkpoint intact. The
 // commit's metadata says which kind it is (Checkpoint.PathsOnly).
@@ -70,9 +80,8 @@
 // (WithMaxFileSize, default 10 MiB; once a file is in the snapshot it
 // stays whatever its size, and tracked files are in it from the seed);
 // nested repositories (untracked directories with their own .git). The
-// last two are written to the shadow repository's info/exclude, which
-// every save recomputes, and recorded in the commit, so a restore leaves
-// them alone.
+// last two are recomputed by every save and recorded in the commit, so a
+// restore leaves them alone.
 //
 // Named paths are always kept exactly, even when ignored and whatever
 // their size (the change is about to rewrite them): existing ones are

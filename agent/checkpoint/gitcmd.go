@@ -17,7 +17,9 @@ import (
 
 // gitConfig returns the -c settings every git command runs with: no hooks,
 // no fsmonitor or other helper processes, no line-ending conversion, no
-// background maintenance, plain output.
+// background maintenance, plain output. core.untrackedCache is left unset
+// ("keep"): the status of worktreeChanges turns it on, and a "false" here
+// would make every other command that writes the index drop it.
 func gitConfig() []string {
 	return []string{
 		"core.bare=false",
@@ -25,7 +27,7 @@ func gitConfig() []string {
 		"core.autocrlf=false",
 		"core.safecrlf=false",
 		"core.fsmonitor=false",
-		"core.untrackedCache=false",
+		"index.skipHash=false", // indexTree reads the index's checksum
 		"core.splitIndex=false",
 		"core.sparseCheckout=false",
 		"core.quotePath=false",
@@ -133,6 +135,8 @@ type gitCall struct {
 	// adds is the shadow store's own, and the project's store is not
 	// touched (git refreshes the time of an object it finds when writing).
 	ownStore bool
+	// config are -c settings for this command only, after gitConfig's.
+	config []string
 }
 
 // run runs c and returns its standard output. A failure is an error naming
@@ -159,7 +163,7 @@ func (r *gitRunner) run(ctx context.Context, c gitCall) ([]byte, error) {
 
 // command builds the exec.Cmd of c, run in the work tree.
 func (r *gitRunner) command(ctx context.Context, bin string, c gitCall) *exec.Cmd {
-	config := gitConfig()
+	config := append(gitConfig(), c.config...)
 	args := make([]string, 0, 2*len(config)+len(c.args))
 	for _, kv := range config {
 		args = append(args, "-c", kv)

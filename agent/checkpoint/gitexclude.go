@@ -1,49 +1,30 @@
 package checkpoint
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 )
 
-// excludeUntracked rewrites the shadow repository's info/exclude so that
-// `git add --all` leaves out untracked files larger than the size limit and
-// nested repositories (directories with their own .git, which git would
-// otherwise record as unusable gitlinks). Listed with only the project's
-// .gitignore files applied, the excluded set is recomputed on every save:
-// a big file that shrinks or goes away stops being excluded. Files already
-// in the snapshot stay in it whatever their size. It returns the excluded
-// paths (directories with a trailing slash), which the checkpoint records:
-// a restore leaves them alone, as their state is unknown; and the other
-// untracked paths the listing found, which addAll adds.
-func (b *gitBackend) excludeUntracked(ctx context.Context) (excluded, untracked []string, err error) {
-	out, err := b.r.run(ctx, gitCall{args: []string{"ls-files", "-z", "--others", "--exclude-per-directory=.gitignore"}})
-	if err != nil {
-		return nil, nil, err
-	}
-	var buf bytes.Buffer
-	buf.WriteString("# written by companion's checkpoint store on every snapshot\n")
-	for _, p := range nulSplit(out) {
-		if !b.excluded(p) {
+// splitExcluded sorts the untracked paths worktreeChanges listed into
+// those left out of snapshots (untracked files larger than the size limit,
+// and nested repositories: directories with their own .git, which git
+// would otherwise record as unusable gitlinks) and those to add. The set is
+// recomputed on every save, from a listing that applies only the
+// project's ignore rules: a big file that shrinks or goes away stops being
+// excluded. Files already in the snapshot stay in it whatever their size.
+// The excluded paths (directories with a trailing slash) are recorded in
+// the checkpoint: a restore leaves them alone, as their state is unknown.
+func (b *gitBackend) splitExcluded(listed []string) (excluded, untracked []string) {
+	for _, p := range listed {
+		if b.excluded(p) {
+			excluded = append(excluded, p)
+		} else {
 			untracked = append(untracked, p)
-			continue
 		}
-		if strings.ContainsAny(p, "\n\r") {
-			b.log.Warn("checkpoint: cannot exclude a path with a newline", "path", p)
-			untracked = append(untracked, p) // git add --all takes it
-			continue
-		}
-		buf.WriteString("/" + escapeGlob(p) + "\n")
-		excluded = append(excluded, p)
 	}
-	file := filepath.Join(b.r.gitDir, "info", "exclude")
-	if old, err := os.ReadFile(file); err == nil && bytes.Equal(old, buf.Bytes()) {
-		return excluded, untracked, nil
-	}
-	return excluded, untracked, writeFileAtomic(file, buf.Bytes())
+	return excluded, untracked
 }
 
 // excludedBy reports whether p is one of excluded or lies in one of its

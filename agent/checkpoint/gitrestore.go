@@ -90,9 +90,15 @@ func (b *gitBackend) goalTree(ctx context.Context, base Checkpoint, newer []Chec
 			absent[p] = true
 		}
 	}
-	extra, err := b.ignored(ctx, slices.DeleteFunc(cand, func(p string) bool { _, ok := held[p]; return ok }))
+	cand = slices.DeleteFunc(cand, func(p string) bool { _, ok := held[p]; return ok })
+	extra, err := b.ignored(ctx, cand)
 	if err != nil {
 		return "", nil, err
+	}
+	for _, p := range cand {
+		if excludedBy(base.excluded, p) {
+			extra[p] = true // base left it out: its state then is unknown
+		}
 	}
 	for i := len(newer) - 1; i >= 0 && len(extra) > 0; i-- {
 		if err := b.decideExtras(ctx, newer[i], extra, known); err != nil {
@@ -238,8 +244,8 @@ func (b *gitBackend) lsTree(ctx context.Context, args []string) (map[string]tree
 	return entries, nil
 }
 
-// ignored reports which of paths the project's ignore rules (and the
-// store's exclusions) match, whether or not the snapshot holds them.
+// ignored reports which of paths the project's ignore rules match, whether
+// or not the snapshot holds them.
 func (b *gitBackend) ignored(ctx context.Context, paths []string) (map[string]bool, error) {
 	set := map[string]bool{}
 	if len(paths) == 0 {

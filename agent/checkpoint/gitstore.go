@@ -74,8 +74,10 @@ func (b *gitBackend) save(ctx context.Context, label string, named []string) (Ch
 }
 
 // prepare creates the shadow repository on first use and removes lock files
-// a crashed git left behind (safe: the caller holds the store's lock, so no
-// other git runs on this repository).
+// and temporary files a crashed git or store left behind (safe: the caller
+// holds the store's lock, so no other git runs on this repository), among
+// them the info/exclude only a fallback add keeps (older versions kept it
+// always).
 func (b *gitBackend) prepare(ctx context.Context) error {
 	if _, err := b.r.lookPath(); err != nil {
 		return err
@@ -83,7 +85,8 @@ func (b *gitBackend) prepare(ctx context.Context) error {
 	dir := b.r.gitDir
 	leftovers, _ := filepath.Glob(filepath.Join(dir, pathsIndexPrefix+"*"))
 	for _, name := range []string{"index.lock", "HEAD.lock", "config.lock", "packed-refs.lock",
-		filepath.FromSlash(checkpointRef) + ".lock", "index.restore", seedIndex, seedIndex + ".lock"} {
+		filepath.FromSlash(checkpointRef) + ".lock", "index.restore", seedIndex, seedIndex + ".lock",
+		filepath.Join("info", "exclude")} {
 		leftovers = append(leftovers, filepath.Join(dir, name))
 	}
 	for _, name := range leftovers {
@@ -111,11 +114,12 @@ func (b *gitBackend) prepare(ctx context.Context) error {
 // index as a tree.
 func (b *gitBackend) stage(ctx context.Context, named []string) (st staged, err error) {
 	b.seedIfStale(ctx)
-	var untracked []string
-	if st.excluded, untracked, err = b.excludeUntracked(ctx); err != nil {
+	changed, listed, err := b.worktreeChanges(ctx)
+	if err != nil {
 		return st, err
 	}
-	if err := b.addAll(ctx, untracked); err != nil {
+	st.excluded, listed = b.splitExcluded(listed)
+	if err := b.addAll(ctx, changed, listed, st.excluded); err != nil {
 		return st, err
 	}
 	var add []string
@@ -126,7 +130,7 @@ func (b *gitBackend) stage(ctx context.Context, named []string) (st staged, err 
 		return st, err
 	}
 	st.excluded = without(st.excluded, add)
-	st.tree, err = b.writeTree(ctx, "")
+	st.tree, err = b.indexTree(ctx)
 	return st, err
 }
 
@@ -239,11 +243,29 @@ func (b *gitBackend) commit(ctx context.Context, tree, label string, m gitMeta) 
 		return Checkpoint{}, err
 	}
 	rev := strings.TrimSpace(string(out))
-	if _, err := b.r.run(ctx, gitCall{args: []string{"update-ref", checkpointRef, rev, parent}}); err != nil {
+	if err := b.moveRefs(ctx, rev, parent, m.Scope != scopePaths); err != nil {
 		return Checkpoint{}, err
 	}
 	return Checkpoint{ID: shortID(rev), Label: label, Time: m.Time, Paths: m.Paths, Skipped: m.Skipped,
 		PathsOnly: m.Scope == scopePaths, Backend: BackendGit, rev: rev, excluded: m.Excluded}, nil
+}
+
+// moveRefs points the checkpoint ref at rev, only from parent ("" when
+// there is none yet). For a snapshot built from the shadow index (whole)
+// the shadow HEAD moves to it too, in the same transaction: a status then
+// compares the index with a tree equal to it, not with an empty one.
+func (b *gitBackend) moveRefs(ctx context.Context, rev, parent string, whole bool) error {
+	old := parent
+	if old == "" {
+		old = nullOID
+	}
+	var in strings.Builder
+	fmt.Fprintf(&in, "update %s %s %s\n", checkpointRef, rev, old)
+	if whole {
+		fmt.Fprintf(&in, "option no-deref\nupdate HEAD %s\n", rev)
+	}
+	_, err := b.r.run(ctx, gitCall{args: []string{"update-ref", "--stdin"}, stdin: strings.NewReader(in.String())})
+	return err
 }
 
 // list reads the checkpoint commits, newest first.

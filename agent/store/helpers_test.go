@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"companion/internal/testio"
+	"companion/internal/testkit/testio"
 )
 
 // newTestStore returns a Store in a temporary state dir and its log.

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"companion/internal/testio"
+	"companion/internal/testkit/testio"
 	"companion/tools"
 )
 

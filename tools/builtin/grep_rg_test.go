@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"testing"
 
-	"companion/internal/testio"
+	"companion/internal/testkit/testio"
 )
 
 // fakeRipgrep writes an executable shell script standing in for rg.

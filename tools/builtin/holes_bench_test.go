@@ -17,7 +17,7 @@ import (
 
 	"companion/tools"
 
-	"companion/internal/testio"
+	"companion/internal/testkit/testio"
 )
 
 // heapObjects is the runtime metric peakHeap samples: bytes in heap

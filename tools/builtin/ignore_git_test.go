@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"companion/internal/testio"
+	"companion/internal/testkit/testio"
 )
 
 // nestedIgnoreFiles are the ignore files of the generated tree: nested

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"companion/internal/testio"
+	"companion/internal/testkit/testio"
 )
 
 // ignoreCases are paths in ignoreFixture and whether git ignores them.

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"companion/internal/testio"
+	"companion/internal/testkit/testio"
 	"companion/tools"
 )
 

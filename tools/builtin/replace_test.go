@@ -12,7 +12,7 @@ import (
 	"sync"
 	"testing"
 
-	"companion/internal/testio"
+	"companion/internal/testkit/testio"
 	"companion/tools"
 )
 

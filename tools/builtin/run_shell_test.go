@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"companion/internal/testio"
+	"companion/internal/testkit/testio"
 	"companion/tools"
 )
 

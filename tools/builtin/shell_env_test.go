@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"companion/internal/testio"
+	"companion/internal/testkit/testio"
 	"companion/secrets"
 )
 

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"companion/internal/testio"
+	"companion/internal/testkit/testio"
 )
 
 // searchEngines are the engines the search tests run with: the Go walk

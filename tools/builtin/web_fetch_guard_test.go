@@ -15,7 +15,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"companion/internal/testio"
+	"companion/internal/testkit/testio"
 	"companion/tools"
 )
 

@@ -25,10 +25,14 @@
 // get), without network.
 //
 // A file is opened on its server for one use and closed right after,
-// with its text as the agent wrote it: diagnostics are awaited (pushed,
-// matched by version, a short settle for the follow-ups) within bounds,
-// longer while the server has published nothing yet (loading the
-// project).
+// with its text as the agent wrote it: diagnostics are awaited within
+// bounds, longer while the server has given none yet (loading the
+// project). A server that says diagnosticProvider is asked for them
+// (LSP 3.17 pull: textDocument/diagnostic, naming the last report kept so
+// it may answer "unchanged", keeping the reports of related documents it
+// sends along); the others' pushed ones are matched by version, with a
+// short settle for the follow-ups. A pull that fails falls back to the
+// pushed ones within the same bound.
 //
 // It imports tools, ide (the diagnostic type the agent reads the
 // editor's in too), lspclient and tools/procgroup.

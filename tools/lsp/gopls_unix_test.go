@@ -4,6 +4,7 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,12 +13,19 @@ import (
 	"testing"
 	"time"
 
+	"companion/lspclient"
 	"companion/tools"
 )
 
 // goplsSession returns a session with gopls over a module in dir made of
 // files, or skips when gopls is not installed.
 func goplsSession(t *testing.T, files map[string]string) (*Session, string) {
+	t.Helper()
+	return goplsSessionWith(t, files, nil)
+}
+
+// goplsSessionWith is goplsSession with the user's "lsp" settings.
+func goplsSessionWith(t *testing.T, files map[string]string, settings json.RawMessage) (*Session, string) {
 	t.Helper()
 	if _, err := exec.LookPath("gopls"); err != nil {
 		t.Skip("gopls is not installed (go install golang.org/x/tools/gopls@v0.23.0); CI installs it")
@@ -36,7 +44,10 @@ func goplsSession(t *testing.T, files map[string]string) (*Session, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	servers, _ := Resolve(nil, nil, nil)
+	servers, problems := Resolve(settings, nil, nil)
+	if len(problems) > 0 {
+		t.Fatal(problems)
+	}
 	pool := NewPool(PoolOptions{Name: "companion-test"})
 	s := pool.Session(SessionOptions{Servers: servers, Roots: roots})
 	t.Cleanup(s.Close)
@@ -98,5 +109,43 @@ func TestGoplsRestartsAfterCrash(t *testing.T) {
 	}
 	if got := s.pool.Status()[0]; !sawCrash || got.State != StateRunning || got.Restarts != 1 {
 		t.Errorf("after the crash: saw crash %v, status %+v", sawCrash, got)
+	}
+}
+
+// TestGoplsPullDiagnostics: gopls told to answer pulls (its
+// pullDiagnostics option) says diagnosticProvider, and the unused
+// variable comes back from textDocument/diagnostic: the report is kept
+// for the file, and a second pull of the same text gives the same list.
+func TestGoplsPullDiagnostics(t *testing.T) {
+	t.Parallel()
+	s, dir := goplsSessionWith(t, map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n",
+		"main.go": "package main\n\nfunc main() {}\n"}, json.RawMessage(`{"gopls": {"initializationOptions": {"pullDiagnostics": true}}}`))
+	path := filepath.Join(dir, "main.go")
+	text := "package main\n\nfunc main() {\n\tx := 1\n}\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		list, ok := s.Diagnose(context.Background(), path, text)
+		var msgs []string
+		for _, d := range list {
+			msgs = append(msgs, d.Message)
+		}
+		if !ok || !strings.Contains(strings.Join(msgs, "\n"), "declared and not used") {
+			t.Errorf("pull %d: diagnostics = %q (ok %v), want one saying declared and not used", i+1, msgs, ok)
+		}
+	}
+	e := s.pool.entry(key{"gopls", dir})
+	e.mu.Lock()
+	in := e.in
+	e.mu.Unlock()
+	if in == nil || !in.client.PullsDiagnostics() {
+		t.Fatal("gopls is not running or did not say diagnosticProvider")
+	}
+	if st := s.pool.Status(); len(st) != 1 || !strings.Contains(st[0].String(), "diagnostics pulled") {
+		t.Errorf("status %v does not say the diagnostics are pulled", st)
+	}
+	if in.lastPull(lspclient.FileURI(path)).list == nil {
+		t.Error("no pulled report kept for main.go: the diagnostics were not pulled")
 	}
 }

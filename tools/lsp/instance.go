@@ -28,6 +28,9 @@ type instance struct {
 	diags map[string]published
 	// changed is closed, and replaced, at every publication.
 	changed chan struct{}
+	// pulled are the last pulled diagnostics of each URI, for a server
+	// that answers pulls (pull.go).
+	pulled map[string]pulledReport
 }
 
 // published is one document's diagnostics as last published.
@@ -46,7 +49,8 @@ func launch(ctx context.Context, s Server, root string, wrap Wrap, info clientIn
 	if err != nil {
 		return nil, err
 	}
-	in := &instance{server: s, root: root, proc: proc, diags: map[string]published{}, changed: make(chan struct{})}
+	in := &instance{server: s, root: root, proc: proc, diags: map[string]published{}, changed: make(chan struct{}),
+		pulled: map[string]pulledReport{}}
 	ctx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
 	in.client, err = lspclient.Start(ctx, proc, lspclient.Options{

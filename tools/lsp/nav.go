@@ -24,17 +24,29 @@ func (c *navCall) Execute(ctx context.Context, _ tools.Output) (*tools.Result, e
 	return c.run(ctx)
 }
 
-// onFile runs f with the server for path, the file opened on it with
-// its text from disk. A problem the model can fix (no server for the
-// file, a missing file, a server down) comes back as an error result.
-func (s *Session) onFile(ctx context.Context, path string, f func(ctx context.Context, c *lspclient.Client, text string) (*tools.Result, error)) (*tools.Result, error) {
-	srv, root, ok := s.serverFor(path)
-	if !ok {
+// fileFunc is a navigation request: f asks r about a file whose text
+// (from disk) is text.
+type fileFunc func(ctx context.Context, r lspclient.Requests, text string) (*tools.Result, error)
+
+// onFile runs f with the requests of whoever answers for path: the
+// editor when it has language features for the file, else the file's
+// server, the file opened on it with its text from disk. A problem the
+// model can fix (no one serves the file, a missing file, a server down)
+// comes back as an error result.
+func (s *Session) onFile(ctx context.Context, path string, f fileFunc) (*tools.Result, error) {
+	srv, root, served := s.serverFor(path)
+	if !served && s.opts.Editor == nil {
 		return tools.ErrorResult("no language server serves " + path + "; use grep or read_file instead"), nil
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return tools.ErrorResult(fmt.Sprintf("cannot read %s: %v", path, err)), nil
+	}
+	if res, err, ok := s.inEditor(ctx, path, string(data), f); ok {
+		return res, err
+	}
+	if !served {
+		return tools.ErrorResult("neither a language server nor the editor serves " + path + "; use grep or read_file instead"), nil
 	}
 	var res *tools.Result
 	err = s.pool.use(ctx, srv, root, s.opts.Wrap, func(in *instance) error {
@@ -43,7 +55,7 @@ func (s *Session) onFile(ctx context.Context, path string, f func(ctx context.Co
 			return err
 		}
 		defer doc.close()
-		res, err = f(ctx, in.client, string(data))
+		res, err = f(ctx, in.client.Requests, string(data))
 		return err
 	})
 	switch {
@@ -59,13 +71,13 @@ func (s *Session) onFile(ctx context.Context, path string, f func(ctx context.Co
 
 // atSymbol runs f at symbol on the 1-based line of path.
 func (s *Session) atSymbol(ctx context.Context, path string, line int, symbol string,
-	f func(ctx context.Context, c *lspclient.Client, at lspclient.PositionParams) (*tools.Result, error)) (*tools.Result, error) {
-	return s.onFile(ctx, path, func(ctx context.Context, c *lspclient.Client, text string) (*tools.Result, error) {
+	f func(ctx context.Context, r lspclient.Requests, at lspclient.PositionParams) (*tools.Result, error)) (*tools.Result, error) {
+	return s.onFile(ctx, path, func(ctx context.Context, r lspclient.Requests, text string) (*tools.Result, error) {
 		pos, err := findSymbol(text, line, symbol)
 		if err != nil {
 			return tools.ErrorResult(err.Error()), nil
 		}
-		return f(ctx, c, lspclient.PositionParams{TextDocument: lspclient.DocumentID{URI: lspclient.FileURI(path)}, Position: pos})
+		return f(ctx, r, lspclient.PositionParams{TextDocument: lspclient.DocumentID{URI: lspclient.FileURI(path)}, Position: pos})
 	})
 }
 

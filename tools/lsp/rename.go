@@ -125,31 +125,22 @@ func (c *renameCall) planOnce(ctx context.Context) error {
 	return nil
 }
 
-// renameEdit asks path's server for the edit renaming symbol.
+// renameEdit asks for the edit renaming symbol: the editor when it has
+// language features for path (its rename provider), else path's server.
 func (s *Session) renameEdit(ctx context.Context, path string, line int, symbol, newName string) (*lspclient.WorkspaceEdit, error) {
-	srv, root, ok := s.serverFor(path)
-	if !ok {
-		return nil, errors.New("no language server serves " + path)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
 	var edit *lspclient.WorkspaceEdit
-	err = s.pool.use(ctx, srv, root, s.opts.Wrap, func(in *instance) error {
-		pos, err := findSymbol(string(data), line, symbol)
-		if err != nil {
-			return err
-		}
-		doc, err := in.openDocument(ctx, path, string(data))
-		if err != nil {
-			return err
-		}
-		defer doc.close()
-		edit, err = in.client.Rename(ctx, lspclient.PositionParams{TextDocument: lspclient.DocumentID{URI: doc.uri}, Position: pos}, newName)
-		return err
+	res, err := s.atSymbol(ctx, path, line, symbol, func(ctx context.Context, r lspclient.Requests, at lspclient.PositionParams) (*tools.Result, error) {
+		e, err := r.Rename(ctx, at, newName)
+		edit = e
+		return &tools.Result{}, err
 	})
-	return edit, err
+	switch {
+	case err != nil:
+		return nil, err
+	case res.IsError:
+		return nil, errors.New(res.Text)
+	}
+	return edit, nil
 }
 
 // applyWorkspaceEdit works out each file's new text, sorted by path. A

@@ -26,6 +26,10 @@ type SessionOptions struct {
 	Trusted func() bool
 	// Wrap runs servers in the command sandbox; nil runs them as they are.
 	Wrap Wrap
+	// Editor answers with the editor's own language features, asked
+	// before a server for the files it has them for; nil when the client
+	// offers none.
+	Editor Editor
 	// Wait bounds the wait for diagnostics after an edit once a server
 	// has published; 0 means DefaultWait. ColdWait bounds it before
 	// (while the server loads the project); 0 means DefaultColdWait.
@@ -112,7 +116,7 @@ func (s *Session) Diagnose(ctx context.Context, path, text string) (list []ide.D
 		}
 		defer doc.close()
 		var raw []lspclient.Diagnostic
-		raw, ok = doc.diagnostics(ctx, wait)
+		raw, ok = s.await(ctx, doc, time.Now().Add(wait))
 		list = toIDE(raw)
 		return nil
 	})
@@ -123,11 +127,26 @@ func (s *Session) Diagnose(ctx context.Context, path, text string) (list []ide.D
 	return list, ok
 }
 
-// coldPublisher reports whether the server has published nothing yet.
+// await returns the document's diagnostics by deadline: pulled from a
+// server that answers pulls, else (or when the pull fails) as the server
+// publishes them.
+func (s *Session) await(ctx context.Context, doc *document, deadline time.Time) ([]lspclient.Diagnostic, bool) {
+	if doc.in.client.PullsDiagnostics() {
+		list, err := doc.pull(ctx, deadline)
+		if err == nil {
+			return list, true
+		}
+		s.pool.opts.Log.Debug("pulling diagnostics failed; waiting for published ones", "uri", doc.uri, "err", err)
+	}
+	return doc.diagnostics(ctx, time.Until(deadline))
+}
+
+// coldPublisher reports whether the server has given no diagnostics yet,
+// published or pulled.
 func (in *instance) coldPublisher() bool {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	return in.seq == 0
+	return in.seq == 0 && len(in.pulled) == 0
 }
 
 // toIDE converts diagnostics to the editor context's type, which the
@@ -170,6 +189,9 @@ func markedIn(srv Server, folders []string) bool {
 // memory), and the others its folders call for (Describe).
 func (s *Session) Status() []string {
 	var out []string
+	if s.opts.Editor != nil {
+		out = append(out, "the editor: its own language features are asked first, a server only for the files it has none for")
+	}
 	running := map[string]bool{}
 	for _, st := range s.pool.Status() {
 		running[st.Name] = true

@@ -20,6 +20,9 @@ type Status struct {
 	RSS int64
 	// Restarts counts its starts after a crash.
 	Restarts int
+	// Pulls is set for a running server that is asked for diagnostics
+	// (it offers textDocument/diagnostic) rather than awaited.
+	Pulls bool
 }
 
 // status reports the entry's state.
@@ -30,15 +33,20 @@ func (e *entry) status() Status {
 	if e.in != nil {
 		st.PID = e.in.proc.pid()
 		st.RSS = residentBytes(st.PID)
+		st.Pulls = e.in.client.PullsDiagnostics()
 	}
 	return st
 }
 
-// String is one line: name, root, state, memory and why.
+// String is one line: name, root, state, memory, how diagnostics come,
+// and why.
 func (s Status) String() string {
 	out := fmt.Sprintf("%s (%s): %s", s.Name, s.Root, s.State)
 	if s.RSS > 0 {
 		out += fmt.Sprintf(", %d MB", s.RSS>>20)
+	}
+	if s.Pulls {
+		out += ", diagnostics pulled"
 	}
 	if s.Restarts > 0 {
 		out += fmt.Sprintf(", %d restarts", s.Restarts)

@@ -78,7 +78,7 @@ func (s *Session) symbolTool(name, desc, verb string, run func(context.Context, 
 
 // definition lists where the symbol is defined.
 func (s *Session) definition(ctx context.Context, path string, p symbolParams) (*tools.Result, error) {
-	return s.atSymbol(ctx, path, p.Line, p.Symbol, func(ctx context.Context, c *lspclient.Client, at lspclient.PositionParams) (*tools.Result, error) {
+	return s.atSymbol(ctx, path, p.Line, p.Symbol, func(ctx context.Context, c lspclient.Requests, at lspclient.PositionParams) (*tools.Result, error) {
 		locs, err := c.Definition(ctx, at)
 		if err != nil {
 			return nil, err
@@ -89,7 +89,7 @@ func (s *Session) definition(ctx context.Context, path string, p symbolParams) (
 
 // references lists where the symbol is used, its declaration included.
 func (s *Session) references(ctx context.Context, path string, p symbolParams) (*tools.Result, error) {
-	return s.atSymbol(ctx, path, p.Line, p.Symbol, func(ctx context.Context, c *lspclient.Client, at lspclient.PositionParams) (*tools.Result, error) {
+	return s.atSymbol(ctx, path, p.Line, p.Symbol, func(ctx context.Context, c lspclient.Requests, at lspclient.PositionParams) (*tools.Result, error) {
 		locs, err := c.References(ctx, at)
 		if err != nil {
 			return nil, err
@@ -100,13 +100,13 @@ func (s *Session) references(ctx context.Context, path string, p symbolParams) (
 
 // hover tells the symbol's type and documentation.
 func (s *Session) hover(ctx context.Context, path string, p symbolParams) (*tools.Result, error) {
-	return s.atSymbol(ctx, path, p.Line, p.Symbol, func(ctx context.Context, c *lspclient.Client, at lspclient.PositionParams) (*tools.Result, error) {
+	return s.atSymbol(ctx, path, p.Line, p.Symbol, func(ctx context.Context, c lspclient.Requests, at lspclient.PositionParams) (*tools.Result, error) {
 		text, err := c.Hover(ctx, at)
 		if err != nil {
 			return nil, err
 		}
 		if text == "" {
-			return &tools.Result{Text: "The language server has nothing to say about " + p.Symbol + "."}, nil
+			return &tools.Result{Text: "There is no hover information for " + p.Symbol + "."}, nil
 		}
 		return &tools.Result{Text: clipHover(text)}, nil
 	})
@@ -129,7 +129,7 @@ func clipHover(s string) string {
 
 // symbols lists a file's symbols, or the workspace's matching query.
 func (s *Session) symbols(ctx context.Context, path, query string) (*tools.Result, error) {
-	return s.onFile(ctx, path, func(ctx context.Context, c *lspclient.Client, _ string) (*tools.Result, error) {
+	return s.onFile(ctx, path, func(ctx context.Context, c lspclient.Requests, _ string) (*tools.Result, error) {
 		if query != "" {
 			infos, err := c.WorkspaceSymbols(ctx, query)
 			if err != nil {

@@ -21,11 +21,13 @@
 // rather than the process. It is a short bash script when bash is
 // installed, else companion itself run as `companion __guard PGID`
 // (GuardCommand, Guard). What a command leaves outside its group, such
-// as a daemon that called setsid, is kept too: companion becomes a child
-// subreaper at its first command, so such orphans are re-parented to it,
-// and a keeper process it tells of each (a bash script, or `companion
-// __guard adopted`) kills them and their descendants when companion dies
-// (see keeper). Under bubblewrap the sandbox's pid namespace and
+// as a daemon that called setsid, is kept too: every command's
+// environment carries a tag unique to this companion, and a keeper
+// process (a bash script, or `companion __guard adopted`) kills every
+// process holding it, and their descendants, when companion dies;
+// companion also becomes a child subreaper at its first command, so
+// orphans are re-parented to it, and it tells the keeper of each (see
+// keeper). Under bubblewrap the sandbox's pid namespace and
 // --die-with-parent do the same. Elsewhere commands are not guarded and
 // outlive a companion that dies without stopping them.
 //

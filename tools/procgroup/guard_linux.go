@@ -38,18 +38,18 @@ func guardArgv() []string {
 	return selfGuard()
 }
 
-// startGuard starts guard and returns its lifeline, or nil when it could
-// not start (the command then runs unguarded). The guard is a sibling of
+// startGuard starts guard and returns its lifeline and pid, or nil when
+// it could not start (the command then runs unguarded). The guard is a sibling of
 // the command, not its parent, in a process group of its own (signals to
 // companion's group do not reach it), with no environment and no output.
 // Its standard input is the lifeline: a pipe whose write end only
 // companion holds, on which the caller writes the group's id and which is
 // closed once the guard has exited, so the guard reads end of file
 // exactly when companion dies (or when the command did not start).
-func startGuard(guard []string) io.WriteCloser {
+func startGuard(guard []string) (io.WriteCloser, int) {
 	r, w, err := os.Pipe()
 	if err != nil {
-		return nil
+		return nil, 0
 	}
 	g := exec.Command(guard[0], guard[1:]...)
 	g.Env = []string{}
@@ -59,13 +59,13 @@ func startGuard(guard []string) io.WriteCloser {
 	_ = r.Close()
 	if err != nil {
 		_ = w.Close()
-		return nil
+		return nil, 0
 	}
 	go func() {
 		_ = g.Wait()
 		_ = w.Close() // held until now: closing it earlier would kill the group
 	}()
-	return w
+	return w, g.Process.Pid
 }
 
 // Guard is companion's own guard, for machines without bash; it takes no

@@ -76,21 +76,7 @@ func TestGuardKillsGroupWhenParentDies(t *testing.T) {
 // that its command dies with it.
 func killParent(t *testing.T, kind string) {
 	marker := filepath.Join(t.TempDir(), "MARKER")
-	parent := exec.Command(os.Args[0])
-	parent.Env = append(os.Environ(), parentEnv+"="+marker, guardEnv+"="+kind)
-	out, err := parent.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := parent.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, err := bufio.NewReader(out).ReadString('\n')
-	pgid, convErr := strconv.Atoi(strings.TrimSpace(line))
-	if err != nil || convErr != nil {
-		parent.Process.Kill()
-		t.Fatalf("parent printed %q: %v", line, err)
-	}
+	parent, pgid := startPlayer(t, parentEnv+"="+marker, guardEnv+"="+kind)
 	waitGuard(t, parent.Process.Pid, testGuards()[kind])
 	parent.Process.Kill()
 	_ = parent.Wait()
@@ -111,6 +97,28 @@ func killParent(t *testing.T, kind string) {
 	if _, err := os.Stat(marker); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the command ran to its end after its parent died (marker: %v)", err)
 	}
+}
+
+// startPlayer starts the test binary playing a companion (TestMain) with
+// env added, and returns it and the number it prints first.
+func startPlayer(t *testing.T, env ...string) (*exec.Cmd, int) {
+	t.Helper()
+	parent := exec.Command(os.Args[0])
+	parent.Env = append(os.Environ(), env...)
+	out, err := parent.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := parent.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	n, convErr := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil || convErr != nil {
+		parent.Process.Kill()
+		t.Fatalf("parent printed %q: %v", line, err)
+	}
+	return parent, n
 }
 
 // TestGuardLeavesCommandAlone runs guarded commands to their end: exit

@@ -2,13 +2,16 @@
 
 package procgroup
 
-import "io"
+import (
+	"io"
+	"os/exec"
+)
 
 // guardArgv is nil: commands are guarded on Linux only.
 func guardArgv() []string { return nil }
 
 // startGuard starts nothing where there is no guard.
-func startGuard([]string) io.WriteCloser { return nil }
+func startGuard([]string) (io.WriteCloser, int) { return nil, 0 }
 
 // Guard is the guard's entry point; there is none here, so it fails.
 func Guard([]string) int { return 2 }
@@ -22,5 +25,5 @@ func keeperArgv() []string { return nil }
 // newKeeper keeps nothing here.
 func newKeeper([]string) *keeper { return nil }
 
-// watch does nothing here.
-func (*keeper) watch(int) {}
+// start starts cmd in a process group of its own, unguarded here.
+func (*keeper) start(cmd *exec.Cmd, guard []string) error { return start(cmd, guard) }

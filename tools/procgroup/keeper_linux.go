@@ -1,10 +1,13 @@
 package procgroup
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,32 +20,6 @@ import (
 // adoptedArg is the argument of GuardCommand that runs companion's own
 // keeper instead of a group's guard (see Guard).
 const adoptedArg = "adopted"
-
-// shellKeeper is the keeper as a bash script. It reads "pid starttime"
-// lines from its lifeline until companion dies, then stops each recorded
-// process still running as the one recorded (the start time tells a
-// reused id apart), stops their descendants in turn (a stopped process
-// forks no more), and kills them all. read, kill and the redirections are
-// builtins: it forks nothing.
-const shellKeeper = `p=() s=()
-while read -r a b; do p+=("$a") s+=("$b"); done
-q=()
-for i in "${!p[@]}"; do
-  case ${p[i]} in ''|*[!0-9]*|0|1) continue;; esac
-  st= ; { read -r st < "/proc/${p[i]}/stat"; } 2>/dev/null
-  f=(${st##*')'})
-  [ -n "$st" ] && [ "${f[19]}" = "${s[i]}" ] && kill -STOP "${p[i]}" 2>/dev/null && q+=("${p[i]}")
-done
-i=0
-while [ "$i" -lt "${#q[@]}" ]; do
-  for c in /proc/"${q[i]}"/task/*/children; do
-    k=(); { read -r -a k < "$c"; } 2>/dev/null
-    for x in "${k[@]}"; do kill -STOP "$x" 2>/dev/null && q+=("$x"); done
-  done
-  i=$((i+1))
-done
-[ "${#q[@]}" -gt 0 ] && kill -KILL "${q[@]}" 2>/dev/null
-exit 0`
 
 // keeperArgv is the keeper to use, like guardArgv: the bash script, else
 // companion itself, else none.
@@ -57,48 +34,104 @@ func keeperArgv() []string {
 }
 
 // keeper catches what a command leaves running outside its process group
-// (a daemon that called setsid, say) so it dies with companion as well.
-// companion becomes a child subreaper: a process whose parent dies is
-// re-parented to companion instead of to init, whatever session or group
-// it is in. A loop notices each such adoptee among companion's children
-// and tells the keeper process, over its lifeline, its id and start time;
-// the keeper kills those still running, with their descendants, when the
-// lifeline ends (companion died). The loop also reaps adoptees that exit,
-// which nothing else would wait for. It polls only while a guarded group
-// or an adoptee is alive.
+// (a daemon that called setsid, a job that made itself a group leader) so
+// it dies with companion as well. Two things find such a process:
+//
+//   - Every command's environment carries a tag (TagVar) unique to this
+//     companion process, which everything it starts inherits. When
+//     companion dies, the keeper process kills every process that still
+//     holds the tag, with its descendants, wherever it went: no window
+//     between a daemon's start and companion's death is left open.
+//   - companion is a child subreaper: an orphan is re-parented to it
+//     instead of to init, whatever session or group it is in. A loop
+//     notices each such adoptee among companion's children, tells the
+//     keeper its id and start time (so one that cleared its environment
+//     is killed too), and reaps it when it exits, which nothing else
+//     would. It polls only while a guarded group or an adoptee is alive.
+//
+// The keeper process starts with the first command; its lifeline ends
+// when companion dies.
 type keeper struct {
-	argv   []string // the keeper process, started at the first adoptee
-	self   procStat // companion's own session and group
-	added  chan int // groups just started
-	life   io.WriteCloser
-	nolife bool // the keeper process could not start
+	argv  []string // the keeper process
+	self  procStat // companion's own session and group
+	tag   string   // TagVar=value, in every command's environment
+	added chan int // groups just started
+
+	// startMu is held while a process procgroup starts comes to be and is
+	// recorded as its own, and while the loop tells adoptees from
+	// companion's own children: a scan never sees an unrecorded one.
+	startMu sync.Mutex
+	own     map[int]uint64 // group leaders procgroup started: pid → start time
+	life    io.WriteCloser
+	nolife  bool // the keeper process could not start
 
 	mu      sync.Mutex
 	adopted map[int]uint64 // adoptee pid → start time, told to the keeper
 }
 
+// TagVar is the environment variable that marks every process a command
+// of this companion started (see keeper).
+const TagVar = "COMPANION_KEEPER_TAG"
+
 // newKeeper makes companion a child subreaper with argv as its keeper
 // process, or returns nil when it cannot (commands then run guarded by
-// group alone, as before). The keeper process starts at the first
-// adoptee: most sessions have none, and pay for no second process.
+// group alone, as before).
 func newKeeper(argv []string) *keeper {
 	self, ok := readStat(os.Getpid())
+	var b [16]byte
 	if len(argv) == 0 || !ok {
+		return nil
+	}
+	if _, err := rand.Read(b[:]); err != nil {
 		return nil
 	}
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 		return nil
 	}
-	k := &keeper{argv: argv, self: self, added: make(chan int, 64), adopted: map[int]uint64{}}
+	k := &keeper{argv: argv, self: self, tag: TagVar + "=" + hex.EncodeToString(b[:]), added: make(chan int, 64),
+		own: map[int]uint64{}, adopted: map[int]uint64{}}
 	go k.loop()
 	return k
 }
 
-// watch has the loop poll while the group led by pgid is alive: what
-// the group's processes leave behind is adopted while it runs.
-func (k *keeper) watch(pgid int) {
-	if k != nil {
-		k.added <- pgid
+// start starts cmd as start does, tagged, with the keeper process running
+// first, and has the loop watch its group. A nil keeper only starts it.
+func (k *keeper) start(cmd *exec.Cmd, guard []string) error {
+	if k == nil {
+		return start(cmd, guard)
+	}
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	cmd.Env = append(slices.Clip(cmd.Env), k.tag)
+	k.startMu.Lock()
+	k.lifeLocked()
+	err := startOwned(cmd, guard, k.ownLocked)
+	k.startMu.Unlock()
+	if err == nil {
+		k.added <- cmd.Process.Pid
+	}
+	return err
+}
+
+// lifeLocked starts the keeper process and hands it the tag, once.
+func (k *keeper) lifeLocked() {
+	if k.life != nil || k.nolife {
+		return
+	}
+	var pid int
+	if k.life, pid = startGuard(k.argv); k.life == nil {
+		k.nolife = true
+		return
+	}
+	k.ownLocked(pid)
+	_, _ = fmt.Fprintln(k.life, k.tag)
+}
+
+// ownLocked records a process procgroup started as companion's own.
+func (k *keeper) ownLocked(pid int) {
+	if st, ok := readStat(pid); ok {
+		k.own[pid] = st.start
 	}
 }
 
@@ -145,12 +178,19 @@ func (k *keeper) known(pid int) bool {
 }
 
 // scan reads companion's children: adoptees that exited are reaped, new
-// ones are told to the keeper, and those gone are forgotten.
+// ones are told to the keeper, and those gone are forgotten, as are own
+// processes no longer there.
 func (k *keeper) scan() {
-	seen := map[int]bool{}
+	live := map[int]uint64{}
+	k.startMu.Lock()
+	kids := map[int]bool{}
 	for _, pid := range children(os.Getpid()) {
 		st, ok := readStat(pid)
-		if !ok || !k.adoptee(pid, st) {
+		if !ok {
+			continue
+		}
+		kids[pid] = true
+		if !k.adoptee(pid, st) {
 			continue
 		}
 		if st.state == 'Z' {
@@ -158,45 +198,36 @@ func (k *keeper) scan() {
 			_, _ = syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
 			continue
 		}
-		seen[pid] = true
-		k.tell(pid, st.start)
+		live[pid] = st.start
 	}
-	k.mu.Lock()
-	for pid := range k.adopted {
-		if !seen[pid] {
-			delete(k.adopted, pid)
+	for pid := range k.own {
+		if !kids[pid] {
+			delete(k.own, pid)
 		}
 	}
-	k.mu.Unlock()
-}
-
-// tell has the keeper process (started now if need be) record an
-// adoptee not told of yet.
-func (k *keeper) tell(pid int, start uint64) {
+	life := k.life
+	k.startMu.Unlock()
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if k.adopted[pid] == start {
-		return
+	for pid, start := range live {
+		if k.adopted[pid] != start && life != nil {
+			_, _ = fmt.Fprintf(life, "%d %d\n", pid, start)
+		}
 	}
-	if k.life == nil && !k.nolife {
-		k.life = startGuard(k.argv)
-		k.nolife = k.life == nil
-	}
-	if k.life != nil {
-		_, _ = fmt.Fprintf(k.life, "%d %d\n", pid, start)
-	}
-	k.adopted[pid] = start
+	k.adopted = live
 }
 
 // adoptee tells a child companion adopted from one it started. companion
-// starts children in its own session only, either in its own group or as
-// leaders of new ones (procgroup, guards); a child in another session, or
-// in another group that it does not lead, was adopted. An orphan that
-// made itself a group leader in companion's session cannot be told apart
-// and is left alone (its group's guard still kills it while that group
-// has the orphan's original group id).
+// starts children in its own session only: in its own group (which an
+// orphan could join; the tag still finds it), or as the leaders of new
+// groups, each recorded as its own when procgroup starts it. Any other
+// child, in another session or another group, was adopted.
 func (k *keeper) adoptee(pid int, st procStat) bool {
-	return st.sid != k.self.sid || (st.pgid != k.self.pgid && st.pgid != pid)
+	if st.sid != k.self.sid {
+		return true
+	}
+	start, mine := k.own[pid]
+	return st.pgid != k.self.pgid && !(mine && start == st.start)
 }
 
 // procStat is what /proc/PID/stat says of a process.

@@ -1,7 +1,7 @@
 package procgroup
 
 import (
-	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -32,85 +33,87 @@ func testKeepers() map[string][]string {
 	return k
 }
 
-// playDaemonParent runs `setsid -f sh -c 'wait for the gate; touch marker'` as a
-// guarded command under a keeper of the given kind, waits for the
-// command to end and for the keeper to be told of the daemon (five
-// seconds at most), prints the
-// daemon's pid and waits forever.
+// daemonLines are the commands that leave a daemon behind, by name: a
+// new session (setsid; after a pause, so that it lands between two of the
+// loop's scans), and a job that bash's job control made the leader of a
+// group of its own in companion's session. %s is the daemon's work.
+var daemonLines = map[string]string{
+	"setsid": "sleep 0.1; setsid -f bash -c '%s'",
+	"leader": "bash -c 'set -m; (%s) >/dev/null 2>&1 &'",
+}
+
+// playDaemonParent runs the daemon line named by daemonKindEnv (the daemon
+// waits for a gate file, the marker's name plus ".gate", then touches the
+// marker) as a guarded command under a keeper of the given kind, prints
+// the daemon's pid as soon as it runs (the keeper may not have been told
+// of it: it must hold anyway) and waits forever.
 func playDaemonParent(marker, kind string) int {
 	k := newKeeper(testKeepers()[kind])
 	if k == nil {
 		return 1
 	}
-	cmd := exec.Command("setsid", "-f", "sh", "-c", "while [ ! -e "+marker+".gate ]; do sleep 0.01; done; touch "+marker)
-	if err := start(cmd, testGuards()[kind]); err != nil {
+	work := "echo $BASHPID > " + marker + ".pid; while [ ! -e " + marker + ".gate ]; do sleep 0.01; done; touch " + marker
+	cmd := exec.Command("sh", "-c", fmt.Sprintf(daemonLines[os.Getenv(daemonKindEnv)], work))
+	if err := k.start(cmd, testGuards()[kind]); err != nil {
 		return 1
 	}
-	k.watch(cmd.Process.Pid)
-	if cmd.Wait() != nil {
-		return 1
-	}
-	deadline := time.Now().Add(5 * time.Second) // then the test fails on its own
 	for {
-		if pid := findCmdline(marker); pid > 0 && (k.known(pid) || time.Now().After(deadline)) {
-			fmt.Println(pid)
+		if b, err := os.ReadFile(marker + ".pid"); err == nil && bytes.HasSuffix(b, []byte("\n")) {
+			fmt.Print(string(b))
 			select {}
 		}
-		time.Sleep(5 * time.Millisecond)
+		time.Sleep(time.Millisecond)
 	}
 }
 
-// TestKeeperKillsDaemonWhenParentDies: a daemon a command leaves in a new
-// session (setsid), outside every guarded group, dies when its companion
-// is killed with SIGKILL, under each keeper, and never does its work.
+// daemonKindEnv names the daemon line playDaemonParent runs.
+const daemonKindEnv = "PROCGROUP_TEST_DAEMON_KIND"
+
+// TestKeeperKillsDaemonWhenParentDies: a daemon a command leaves outside
+// every guarded group, in a new session or as a group leader in
+// companion's, dies when its companion is killed with SIGKILL the moment
+// the daemon runs, under each keeper, and never does its work.
 func TestKeeperKillsDaemonWhenParentDies(t *testing.T) {
 	if _, err := exec.LookPath("setsid"); err != nil {
 		t.Skip("no setsid")
 	}
 	for kind := range testKeepers() {
-		t.Run(kind, func(t *testing.T) {
-			t.Parallel()
-			marker := filepath.Join(t.TempDir(), "MARKER")
-			parent := exec.Command(os.Args[0])
-			parent.Env = append(os.Environ(), daemonEnv+"="+marker, guardEnv+"="+kind)
-			out, err := parent.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := parent.Start(); err != nil {
-				t.Fatal(err)
-			}
-			line, err := bufio.NewReader(out).ReadString('\n')
-			daemon, convErr := strconv.Atoi(strings.TrimSpace(line))
-			if err != nil || convErr != nil {
-				parent.Process.Kill()
-				t.Fatalf("parent printed %q: %v", line, err)
-			}
-			if st, _ := readStat(daemon); st.ppid != parent.Process.Pid {
-				t.Errorf("daemon's parent is %d, want the subreaper %d", st.ppid, parent.Process.Pid)
-			}
-			parent.Process.Kill()
-			_ = parent.Wait()
-			deadline := time.Now().Add(time.Second)
-			for running(daemon) && time.Now().Before(deadline) {
-				time.Sleep(10 * time.Millisecond)
-			}
-			if running(daemon) {
-				t.Errorf("daemon %d outlived its parent by a second", daemon)
-			}
-			if err := os.WriteFile(marker+".gate", nil, 0o600); err != nil {
-				t.Fatal(err)
-			}
-			time.Sleep(500 * time.Millisecond) // a surviving daemon would touch the marker by now
-			if _, err := os.Stat(marker); !errors.Is(err, os.ErrNotExist) {
-				t.Errorf("the daemon ran to its end after its parent died (marker: %v)", err)
-			}
-		})
+		for daemon := range daemonLines {
+			t.Run(kind+"/"+daemon, func(t *testing.T) {
+				t.Parallel()
+				killDaemonParent(t, kind, daemon)
+			})
+		}
 	}
 }
 
-// TestKeeperReapsAdoptees: an adopted daemon that ends while companion
-// runs is reaped, not left a zombie (nothing else waits for it).
+func killDaemonParent(t *testing.T, kind, daemonKind string) {
+	marker := filepath.Join(t.TempDir(), "MARKER")
+	parent, daemon := startPlayer(t, daemonEnv+"="+marker, guardEnv+"="+kind, daemonKindEnv+"="+daemonKind)
+	parent.Process.Kill()
+	_ = parent.Wait()
+	deadline := time.Now().Add(3 * time.Second)
+	for running(daemon) && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if running(daemon) {
+		t.Errorf("daemon %d outlived its parent by 3 s", daemon)
+	}
+	if err := os.WriteFile(marker+".gate", nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if running(daemon) {
+		time.Sleep(300 * time.Millisecond) // a surviving daemon touches the marker at once
+		_ = syscall.Kill(daemon, syscall.SIGKILL)
+	}
+	if _, err := os.Stat(marker); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the daemon ran to its end after its parent died (marker: %v)", err)
+	}
+}
+
+// TestKeeperReapsAdoptees: an adopted daemon (a new session, or a group
+// leader in companion's) that ends while companion runs is known to the
+// keeper and reaped, not left a zombie (nothing else waits for it).
 func TestKeeperReapsAdoptees(t *testing.T) {
 	if _, err := exec.LookPath("setsid"); err != nil {
 		t.Skip("no setsid")
@@ -119,18 +122,20 @@ func TestKeeperReapsAdoptees(t *testing.T) {
 	if k == nil {
 		t.Skip("no keeper here")
 	}
-	gate := filepath.Join(t.TempDir(), "gate")
-	cmd := exec.Command("setsid", "-f", "sh", "-c", "while [ ! -e "+gate+" ]; do sleep 0.01; done")
-	if err := Start(cmd); err != nil {
-		t.Fatal(err)
+	for name, line := range daemonLines {
+		gate := filepath.Join(t.TempDir(), "gate")
+		cmd := exec.Command("sh", "-c", fmt.Sprintf(line, "while [ ! -e "+gate+" ]; do sleep 0.01; done"))
+		if err := Start(cmd); err != nil {
+			t.Fatal(err)
+		}
+		_ = cmd.Wait()
+		var daemon int
+		waitUntil(t, func() bool { daemon = findCmdline(gate + " ]; do"); return daemon > 0 && k.known(daemon) }, name+": the keeper to know the daemon")
+		if err := os.WriteFile(gate, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		waitUntil(t, func() bool { _, err := os.Stat("/proc/" + strconv.Itoa(daemon)); return err != nil }, name+": the daemon to be reaped")
 	}
-	_ = cmd.Wait()
-	var daemon int
-	waitUntil(t, func() bool { daemon = findCmdline(gate); return daemon > 0 && k.known(daemon) }, "the keeper to know the daemon")
-	if err := os.WriteFile(gate, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	waitUntil(t, func() bool { _, err := os.Stat("/proc/" + strconv.Itoa(daemon)); return err != nil }, "the daemon to be reaped")
 }
 
 // TestParseStat reads the fields after comm, which may hold ") ".

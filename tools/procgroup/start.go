@@ -23,13 +23,7 @@ const GuardCommand = "__guard"
 // running outside its group (a daemon in a session of its own) dies with
 // companion as well (see keeper).
 func Start(cmd *exec.Cmd) error {
-	guard := defaultGuard()
-	k := defaultKeeper()
-	if err := start(cmd, guard); err != nil {
-		return err
-	}
-	k.watch(cmd.Process.Pid)
-	return nil
+	return defaultKeeper().start(cmd, defaultGuard())
 }
 
 // defaultKeeper is the process-wide keeper of what commands leave behind
@@ -48,17 +42,27 @@ var defaultGuard = sync.OnceValue(guardArgv)
 // from its lifeline once cmd has started, so a companion that dies at any
 // moment after cmd's start leaves no unguarded command (save in the
 // microseconds between the start and that write).
-func start(cmd *exec.Cmd, guard []string) error {
+func start(cmd *exec.Cmd, guard []string) error { return startOwned(cmd, guard, nil) }
+
+// startOwned is start that tells own, when not nil, of each process it
+// starts (the guard and the command), as soon as it runs.
+func startOwned(cmd *exec.Cmd, guard []string, own func(pid int)) error {
 	cmd.SysProcAttr = withAttr(cmd.SysProcAttr)
 	var lifeline io.WriteCloser
 	if len(guard) > 0 {
-		lifeline = startGuard(guard)
+		var pid int
+		if lifeline, pid = startGuard(guard); lifeline != nil && own != nil {
+			own(pid)
+		}
 	}
 	if err := cmd.Start(); err != nil {
 		if lifeline != nil {
 			_ = lifeline.Close() // the guard reads no group and exits
 		}
 		return err
+	}
+	if own != nil {
+		own(cmd.Process.Pid)
 	}
 	if lifeline != nil {
 		_, _ = fmt.Fprintf(lifeline, "%d\n", cmd.Process.Pid)

@@ -13,7 +13,7 @@ import (
 	"golang.org/x/net/bpf"
 	"golang.org/x/sys/unix"
 
-	"companion/internal/testio"
+	"companion/internal/testkit/testio"
 )
 
 // seccompData is struct seccomp_data as the filter reads it (the bpf VM

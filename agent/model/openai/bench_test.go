@@ -9,7 +9,7 @@ import (
 )
 
 // BenchmarkStreamPerChunk streams text chunks from the scripted OpenAI
-// server through the real go-openai client and the provider, and reports
+// server through the provider's own client and SSE reader, and reports
 // the cost of one chunk end to end (see modeltest.BenchStream). Each
 // response ends in one more chunk, with the finish reason and usage.
 func BenchmarkStreamPerChunk(b *testing.B) {

@@ -6,48 +6,33 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/sashabaranov/go-openai"
-
 	"companion/agent/model"
 )
-
-// chatRequest is a go-openai request and the fields its omitempty tags
-// would drop, for the doer to put back (see wireFix).
-type chatRequest struct {
-	openai.ChatCompletionRequest
-	fix wireFix
-}
 
 // buildParams maps a provider-neutral request to a Chat Completions request:
 // the system prompt as a system message, user turns as user messages (text,
 // images as data URLs) preceded by one tool message per function response,
 // model turns as assistant messages with tool_calls. Thoughts are not sent
 // back: most servers reject or ignore reasoning in input messages. newID
-// names calls that have no id, and their responses alike.
-func buildParams(req *model.Request, newID func() string) (chatRequest, error) {
-	params := chatRequest{ChatCompletionRequest: openai.ChatCompletionRequest{
-		Model:         req.Model,
-		Stream:        true,
-		StreamOptions: &openai.StreamOptions{IncludeUsage: true},
-	}}
+// names calls that have no id, and their responses alike. The temperature
+// and the token limit are sent as asked, for any model: the server decides
+// what it accepts (see Provider.Stream for a rejected temperature).
+func buildParams(req *model.Request, newID func() string) (*chatRequest, error) {
 	tools, err := toTools(req.Tools)
 	if err != nil {
-		return params, err
+		return nil, err
 	}
-	params.Tools = tools
-	for _, t := range req.Tools {
-		params.fix.noParameters = params.fix.noParameters || len(t.Parameters) == 0
+	params := &chatRequest{
+		Model:               req.Model,
+		Tools:               tools,
+		Temperature:         req.Temperature,
+		MaxCompletionTokens: req.MaxOutputTokens,
+		Stream:              true,
+		StreamOptions:       &streamOptions{IncludeUsage: true},
 	}
-	if n := req.MaxOutputTokens; n != nil {
-		params.MaxCompletionTokens = *n
-	}
-	if t := req.Temperature; t != nil {
-		params.Temperature = float32(*t)
-		params.fix.zeroTemperature = *t == 0
-	}
-	msgs := make([]openai.ChatCompletionMessage, 0, len(req.Contents)+1)
+	msgs := make([]message, 0, len(req.Contents)+1)
 	if req.System != "" {
-		msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleSystem, Content: req.System})
+		msgs = append(msgs, message{Role: roleSystem, Content: textContent(req.System)})
 	}
 	ids := &callIDs{newID: newID, pending: map[string][]string{}}
 	for _, c := range req.Contents {
@@ -59,48 +44,43 @@ func buildParams(req *model.Request, newID func() string) (chatRequest, error) {
 		}
 		msgs = append(msgs, userMessages(c.Parts, ids)...)
 	}
-	for _, m := range msgs {
-		if m.Role == openai.ChatMessageRoleTool && m.Content == "" {
-			params.fix.emptyToolContent = true
-		}
-	}
 	params.Messages = msgs
 	return params, nil
 }
 
 // toTools declares tools as function tools; each JSON schema is sent as it
 // is (compacted), not through a Go map, so keywords keep their order.
-func toTools(decls []model.ToolDecl) ([]openai.Tool, error) {
+func toTools(decls []model.ToolDecl) ([]tool, error) {
 	if len(decls) == 0 {
 		return nil, nil
 	}
-	out := make([]openai.Tool, 0, len(decls))
+	out := make([]tool, 0, len(decls))
 	for _, t := range decls {
-		fd := &openai.FunctionDefinition{Name: t.Name, Description: t.Description}
+		fd := function{Name: t.Name, Description: t.Description}
 		if len(t.Parameters) > 0 {
 			if !json.Valid(t.Parameters) {
 				return nil, fmt.Errorf("openai: tool %q: parameters are not valid JSON", t.Name)
 			}
 			fd.Parameters = json.RawMessage(t.Parameters)
 		}
-		out = append(out, openai.Tool{Type: openai.ToolTypeFunction, Function: fd})
+		out = append(out, tool{Type: "function", Function: fd})
 	}
 	return out, nil
 }
 
 // assistantMessage maps a model turn; ok is false when nothing in it can
 // be sent (a turn of thoughts only).
-func assistantMessage(parts []model.Part, ids *callIDs) (openai.ChatCompletionMessage, bool) {
+func assistantMessage(parts []model.Part, ids *callIDs) (message, bool) {
 	var text strings.Builder
-	var calls []openai.ToolCall
+	var calls []toolCall
 	for _, p := range parts {
 		switch {
 		case p.FunctionCall != nil:
 			fc := p.FunctionCall
-			calls = append(calls, openai.ToolCall{
+			calls = append(calls, toolCall{
 				ID:       ids.call(fc),
-				Type:     openai.ToolTypeFunction,
-				Function: openai.FunctionCall{Name: fc.Name, Arguments: argsJSON(fc.Args)},
+				Type:     "function",
+				Function: functionCall{Name: fc.Name, Arguments: argsJSON(fc.Args)},
 			})
 		case p.Thought || p.InlineData != nil || p.FunctionResponse != nil:
 			// Not sendable in an assistant message.
@@ -108,66 +88,69 @@ func assistantMessage(parts []model.Part, ids *callIDs) (openai.ChatCompletionMe
 			text.WriteString(p.Text)
 		}
 	}
-	if text.Len() == 0 && len(calls) == 0 {
-		return openai.ChatCompletionMessage{}, false
+	switch {
+	case text.Len() == 0 && len(calls) == 0:
+		return message{}, false
+	case text.Len() == 0:
+		return message{Role: roleAssistant, ToolCalls: calls}, true
 	}
-	return openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, Content: text.String(), ToolCalls: calls}, true
+	return message{Role: roleAssistant, Content: textContent(text.String()), ToolCalls: calls}, true
 }
 
 // userMessages maps a user turn: one tool message per function response
 // (they must follow the assistant's tool_calls directly), then one user
 // message with the text, the images, and any images the tools returned,
 // which a tool message cannot carry.
-func userMessages(parts []model.Part, ids *callIDs) []openai.ChatCompletionMessage {
-	var msgs []openai.ChatCompletionMessage
-	var content []openai.ChatMessagePart
+func userMessages(parts []model.Part, ids *callIDs) []message {
+	var msgs []message
+	var items []contentPart
 	var texts []string
 	onlyText := true
 	for _, p := range parts {
 		switch {
 		case p.FunctionResponse != nil:
 			fr := p.FunctionResponse
-			msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleTool, Content: toolOutput(fr), ToolCallID: ids.response(fr)})
+			msgs = append(msgs, message{Role: roleTool, Content: textContent(toolOutput(fr)), ToolCallID: ids.response(fr)})
 			for _, media := range fr.Parts {
 				if media.InlineData == nil {
 					continue
 				}
 				onlyText = false
-				content = append(content, textPart(fmt.Sprintf("Output of tool %s:", fr.Name)), mediaPart(media.InlineData))
+				items = append(items, textPart(fmt.Sprintf("Output of tool %s:", fr.Name)), mediaPart(media.InlineData))
 			}
 		case p.InlineData != nil:
 			onlyText = false
-			content = append(content, mediaPart(p.InlineData))
+			items = append(items, mediaPart(p.InlineData))
 		case p.FunctionCall != nil || p.Text == "":
 			// Nothing a user message can carry.
 		default:
 			texts = append(texts, p.Text)
-			content = append(content, textPart(p.Text))
+			items = append(items, textPart(p.Text))
 		}
 	}
 	switch {
-	case len(content) == 0:
+	case len(items) == 0:
 	case onlyText:
-		msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: strings.Join(texts, "\n")})
+		msgs = append(msgs, message{Role: roleUser, Content: textContent(strings.Join(texts, "\n"))})
 	default:
-		msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, MultiContent: content})
+		msgs = append(msgs, message{Role: roleUser, Content: &content{parts: items}})
 	}
 	return msgs
 }
 
 // textPart is a text content part.
-func textPart(text string) openai.ChatMessagePart {
-	return openai.ChatMessagePart{Type: openai.ChatMessagePartTypeText, Text: text}
+func textPart(text string) contentPart {
+	return contentPart{Type: "text", Text: text}
 }
 
 // mediaPart sends an image as a data URL. Other media have no portable
 // Chat Completions form, so the model is told what was left out.
-func mediaPart(b *model.Blob) openai.ChatMessagePart {
+func mediaPart(b *model.Blob) contentPart {
 	if !strings.HasPrefix(b.MIMEType, "image/") {
 		return textPart(fmt.Sprintf("[%s attachment of %d bytes omitted: this model API takes only images]", b.MIMEType, len(b.Data)))
 	}
 	url := "data:" + b.MIMEType + ";base64," + base64.StdEncoding.EncodeToString(b.Data)
-	return openai.ChatMessagePart{Type: openai.ChatMessagePartTypeImageURL, ImageURL: &openai.ChatMessageImageURL{URL: url}}
+	return contentPart{Type: "image_url", ImageURL: &imageURL{URL: url}}
 }
 
 // toolOutput is a tool message's text: the output itself when it is the

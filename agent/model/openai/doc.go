@@ -1,33 +1,38 @@
 // Package openai is the OpenAI-compatible model provider: it implements
-// model.Model on the Chat Completions API through
-// github.com/sashabaranov/go-openai, for OpenAI itself and for servers that
-// speak the same shape (Ollama, vLLM, the llama.cpp server, OpenRouter, LM
-// Studio, ...). It translates model.Request to chat messages and function
-// tools, accumulates streamed deltas (content, reasoning, tool calls split
-// over many chunks) into model.Chunk values, tells the shared retry loop
-// (model.RetryPolicy) which failures to retry and what delay the server
-// asked for, and owns the user-facing error sentences. It assumes nothing
-// beyond the Chat Completions shape: the API key may be empty, and reasoning
-// is read from the non-standard reasoning_content / reasoning delta fields
-// when a server sends them.
+// model.Model on the Chat Completions API, for OpenAI itself and for
+// servers that speak the same shape (Ollama, vLLM, the llama.cpp server,
+// OpenRouter, LM Studio, ...), with a small client of its own on net/http.
 //
-// go-openai sends the request and splits the SSE stream; events are read
-// with RecvRaw and decoded into this package's own small chunk type,
-// because go-openai's typed delta has reasoning_content but not reasoning
-// (which OpenRouter, Ollama and vLLM send) and decoding only what is read
-// is cheaper. go-openai was chosen over openai-go for its size (under 1 MB
-// of the binary; openai-go's reflection kept about 18 MB of the release
-// binary alive) and package init (0.04 ms against up to 3 ms). It has no retries (Provider.do is the only retry layer), reads
-// no OPENAI_* environment, and its errors carry no headers, so the
-// provider's HTTPDoer (doer) adds Config.Headers, records failed responses
-// (status, Retry-After, body) and amends the rare request bodies go-openai's
-// omitempty tags would change (see wireFix).
+// The parts, one file each:
+//   - wire.go: the request as typed structs, marshalled once per Stream
+//     call; every attempt sends the same bytes, and nothing rewrites them.
+//   - convert.go: model.Request to chat messages and function tools.
+//   - client.go: one HTTP request (key, configured headers, cancellation
+//     through ctx) and an error answer read into a *statusError (status,
+//     Retry-After / retry-after-ms, the start of the body).
+//   - stream.go: the SSE stream read with companion/internal/sse (comments,
+//     CRLF, bounded events, "[DONE]") and decoded into chunks; an error
+//     event becomes an *eventError.
+//   - response.go: deltas (content, reasoning, tool calls split over many
+//     chunks) accumulated into model.Chunk values, with usage.
+//   - retry.go and errmsg.go: the shared retry loop (model.RetryPolicy:
+//     backoff, the server's delay) told which failures to retry, and the
+//     user-facing error sentences.
 //
-// go-openai checks some requests before sending them: for o1/o3/o4/gpt-5
-// models it refuses a temperature other than 0 or 1, and for its GPT-6
-// model ids (gpt-6-sol, ...) it refuses tools and sampling settings while
-// reasoning is on, which companion never turns off; such a request fails at
-// once with go-openai's sentence, without reaching the server or retrying.
+// It assumes nothing beyond the Chat Completions shape: the API key may be
+// empty, and reasoning is read from the non-standard reasoning_content /
+// reasoning delta fields when a server sends them. It refuses no model by
+// name: what a model accepts is the server's to say. The one adaptation is
+// to the server's own answer: a 400 that names the temperature parameter
+// (OpenAI's o-series and gpt-5 take only their default) makes Stream ask
+// once more without the temperature.
 //
-// It imports companion's agent/model and nothing else of companion's own.
+// A client of its own replaced github.com/sashabaranov/go-openai, which
+// needed its request bodies amended after marshalling, a filter under its
+// SSE reader and context values to carry what its errors lost, and refused
+// some model names before asking the server; the official openai-go was
+// measured at +19.6 MB of stripped binary, over the 40 MB guard.
+//
+// It imports companion's agent/model and internal/sse, nothing else of
+// companion's own.
 package openai

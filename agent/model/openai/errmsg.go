@@ -10,9 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sashabaranov/go-openai"
-
 	"companion/agent/model"
+	"companion/internal/sse"
 )
 
 // failure is one failed attempt, classified.
@@ -32,43 +31,25 @@ type failure struct {
 	midStream bool
 }
 
-// classify reads what is known about a failed attempt: what the doer
-// captured of an HTTP error response, else go-openai's error. A
-// *openai.RequestError is an HTTP error whose body was not OpenAI's error
-// shape; an *openai.APIError with a status is one that was, and one
-// without a status is an error event inside a 200 stream, which the
-// stream's filter kept whole (info.event; go-openai cannot decode every
-// shape of it). Its numeric code, when an HTTP status, counts as the status.
-func classify(err error, info *attemptInfo) failure {
-	f := failure{err: err, status: info.status, delay: info.delay, hasDelay: info.hasDelay}
-	if info.status != 0 {
-		f.detail, f.code = errorDetail(info.body)
-	}
-	var re *openai.RequestError
-	var ae *openai.APIError
+// classify reads what is known about a failed attempt: an HTTP answer
+// other than 2xx (*statusError), an error event inside a 200 stream
+// (*eventError, whose numeric code, when an HTTP status, counts as the
+// status), or else a transport failure.
+func classify(err error) failure {
+	f := failure{err: err}
+	var se *statusError
+	var ee *eventError
 	switch {
-	case errors.As(err, &re):
-		if f.status == 0 {
-			f.status = re.HTTPStatusCode
-			f.detail, f.code = errorDetail(re.Body)
-		}
-	case errors.As(err, &ae) && ae.HTTPStatusCode != 0:
-		if f.status == 0 {
-			f.status = ae.HTTPStatusCode
-		}
-		if f.detail == "" {
-			f.detail = model.OneLine(ae.Message)
-		}
-	case errors.Is(err, errUnreadableEvent) || ae != nil: // ae: set by the case above, without a status
+	case errors.As(err, &se):
+		f.status, f.delay, f.hasDelay = se.status, se.delay, se.hasDelay
+		f.detail, f.code = errorDetail(se.body)
+	case errors.As(err, &ee):
 		f.midStream = true
-		if f.detail, f.code = errorDetail(info.event); f.detail == "" && ae != nil {
-			f.detail = model.OneLine(ae.Message)
-		}
+		f.detail, f.code = errorDetail(ee.data)
 		if n, err := strconv.Atoi(f.code); err == nil && n >= 400 && n <= 599 {
 			f.status = n
 		}
-	}
-	if f.status == 0 && !f.midStream {
+	default:
 		f.conn = model.ConnectionProblem(err)
 	}
 	return f
@@ -103,6 +84,8 @@ func (p *Provider) finalError(f failure, attempts int, delivered bool, modelName
 		out.Message = fmt.Sprintf("Could not reach the %s: %s%s%s.", name, f.conn, model.AfterAttempts(attempts), p.localHint(f))
 	case isJSONError(f.err):
 		out.Message = fmt.Sprintf("The %s sent a malformed stream event: %s.", name, model.OneLine(f.err.Error()))
+	case errors.Is(f.err, sse.ErrTooLong):
+		out.Message = fmt.Sprintf("The %s sent a stream line or event over %d bytes, more than companion reads.", name, maxEvent)
 	case errors.Is(f.err, errNoEvents):
 		out.Message = fmt.Sprintf("The %s answered without any stream events: check that the base URL points at a Chat Completions API.", name)
 	default:
@@ -193,6 +176,20 @@ func errorDetail(body []byte) (detail, code string) {
 		return model.OneLine(jsonString(string(v.Detail))), ""
 	}
 	return "", rawCode(v.Code)
+}
+
+// rejectedParam is the request parameter an OpenAI error body names as the
+// one it rejected (error.param: "temperature" from reasoning models), or "".
+func rejectedParam(body []byte) string {
+	var v struct {
+		Error struct {
+			Param string `json:"param"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(body, &v) != nil {
+		return ""
+	}
+	return v.Error.Param
 }
 
 // rawCode renders an error code that may be a string or a number.

@@ -244,14 +244,21 @@ func (r *headerRecorder) last() http.Header {
 }
 
 // TestLimitsReachTheParams: a request's token limit and temperature (an
-// MCP server's sampling request) become the chat completion's.
+// MCP server's sampling request) become the chat completion's, and are
+// left out when not asked for.
 func TestLimitsReachTheParams(t *testing.T) {
+	t.Parallel()
 	n, temp := 50, 0.25
 	p, err := buildParams(&model.Request{Model: "m", MaxOutputTokens: &n, Temperature: &temp}, func() string { return "id" })
-	if err != nil || p.MaxCompletionTokens != 50 || p.Temperature != 0.25 {
+	if err != nil || p.MaxCompletionTokens == nil || *p.MaxCompletionTokens != 50 || p.Temperature == nil || *p.Temperature != 0.25 {
 		t.Errorf("params = %v tokens at %v, %v; want 50 at 0.25", p.MaxCompletionTokens, p.Temperature, err)
 	}
-	if p, _ := buildParams(&model.Request{Model: "m"}, func() string { return "id" }); p.MaxCompletionTokens != 0 || p.Temperature != 0 || p.fix.needed() {
-		t.Error("a request without limits sets them")
+	p, err = buildParams(&model.Request{Model: "m"}, func() string { return "id" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := p.marshal()
+	if err != nil || strings.Contains(string(body), "temperature") || strings.Contains(string(body), "max_completion_tokens") {
+		t.Errorf("a request without limits sends them: %s, %v", body, err)
 	}
 }

@@ -10,9 +10,8 @@ import (
 	"companion/agent/model"
 )
 
-// chunk is one streamed chat.completion.chunk, decoded from go-openai's
-// raw event: only the fields companion reads, including the reasoning
-// fields go-openai's typed delta lacks.
+// chunk is one streamed chat.completion.chunk: only the fields companion
+// reads, including the non-standard reasoning fields.
 type chunk struct {
 	Choices []choice `json:"choices"`
 	// Usage is set on the last chunk when stream_options.include_usage

@@ -2,6 +2,7 @@ package openai
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"reflect"
@@ -9,6 +10,7 @@ import (
 
 	"companion/agent/model"
 	"companion/agent/model/internal/modeltest"
+	"companion/internal/sse"
 )
 
 // feed decodes each event as the provider does and runs it through a
@@ -121,4 +123,34 @@ func TestOtherChoicesIgnored(t *testing.T) {
 func show(calls []*model.FunctionCall) string {
 	data, _ := json.Marshal(calls)
 	return string(data)
+}
+
+// FuzzDecodeEvent feeds any event data through the decoding and the
+// stream state: nothing may panic, an error event is always an
+// *eventError, and a chunk that decodes always ends in a final chunk.
+func FuzzDecodeEvent(f *testing.F) {
+	for _, seed := range []string{
+		deltaEvent(`{"content":"hi","reasoning":"r"}`),
+		deltaEvent(`{"tool_calls":[{"index":0,"id":"a","function":{"name":"ls","arguments":"{\"d\":1}"}}]}`),
+		`{"choices":[{"index":0,"delta":{},"finish_reason":"length"}],"usage":{"prompt_tokens":1,"completion_tokens":2}}`,
+		`{"error":{"message":"boom","code":502}}`, `{"error":null,"choices":[]}`, `[DONE]`, ``, `{"choices":[{"index":0,"delta":`,
+	} {
+		f.Add(seed, "")
+	}
+	f.Add(`{"message":"overloaded"}`, "error")
+	f.Fuzz(func(t *testing.T, data, typ string) {
+		c, err := decodeEvent(sse.Event{Type: typ, Data: []byte(data)})
+		var ee *eventError
+		if typ == "error" && !errors.As(err, &ee) {
+			t.Fatalf("an event of type error gave %v", err)
+		}
+		if err != nil {
+			return
+		}
+		st := newStreamState(newCallID, slog.New(slog.DiscardHandler))
+		st.add(c)
+		if end := st.end(); end == nil || end.FinishReason == model.FinishNone {
+			t.Fatalf("end = %+v, want a finish reason", end)
+		}
+	})
 }

@@ -110,18 +110,23 @@ func startRaw(t *testing.T, answers []rawAnswer) (*Provider, *atomic.Int64) {
 	return p, &n
 }
 
-func TestUnusualServers(t *testing.T) {
-	t.Parallel()
+// serverCase is what an unusual server answers, and what the provider
+// must make of it: the requests it makes, and the text, or the status and
+// a part of the error message.
+type serverCase struct {
+	name         string
+	answers      []rawAnswer
+	wantRequests int64
+	wantText     string
+	wantStatus   int
+	wantMsg      string
+}
+
+// unusualServers are the answers of servers that are not quite OpenAI.
+func unusualServers() []serverCase {
 	const sse = "text/event-stream"
 	okStream := "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"fine\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"
-	tests := []struct {
-		name         string
-		answers      []rawAnswer
-		wantRequests int64
-		wantText     string
-		wantStatus   int
-		wantMsg      string
-	}{
+	return []serverCase{
 		{"plain-text 502 then success", []rawAnswer{{502, "text/plain", "upstream connect error"}, {200, sse, okStream}}, 2, "fine", 0, ""},
 		{"plain-text 500 gives up", []rawAnswer{{500, "text/plain", "Internal Server Error\nstack..."}}, 3, "", 500,
 			"failed with a server error (500) after 3 attempts: Internal Server Error."},
@@ -144,10 +149,22 @@ func TestUnusualServers(t *testing.T) {
 		{"error event without any detail", []rawAnswer{{200, sse, "data: {\"error\":{}}\n\n"}}, 1, "", 0,
 			"reported an error mid-response: no details given."},
 		{"last event without a newline", []rawAnswer{{200, sse, strings.TrimSuffix(okStream, "\n\ndata: [DONE]\n\n")}}, 1, "fine", 0, ""},
+		{"typed error event", []rawAnswer{{200, sse, "event: error\ndata: {\"message\":\"Overloaded\",\"code\":529}\n\n"}}, 3, "", 529,
+			"reported an error mid-response after 3 attempts: Overloaded."},
+		{"CRLF stream with comments", []rawAnswer{{200, sse, ": hi\r\n\r\n" + strings.ReplaceAll(okStream, "\n", "\r\n")}}, 1, "fine", 0, ""},
+		{"nothing after [DONE] is read", []rawAnswer{{200, sse, okStream + "data: {\"error\":\"late\"}\n\n"}}, 1, "fine", 0, ""},
+		{"only comments", []rawAnswer{{200, sse, ": keep-alive\n\n: keep-alive\n\n"}}, 1, "", 0,
+			"answered without any stream events"},
+		{"malformed event", []rawAnswer{{200, sse, "data: {\"choices\":[\n\n"}}, 1, "", 0,
+			"sent a malformed stream event"},
 		{"JSON instead of a stream", []rawAnswer{{200, "application/json", `{"choices":[{"message":{"content":"hi"}}]}`}}, 1, "", 0,
 			"answered without any stream events"},
 	}
-	for _, tt := range tests {
+}
+
+func TestUnusualServers(t *testing.T) {
+	t.Parallel()
+	for _, tt := range unusualServers() {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			p, n := startRaw(t, tt.answers)

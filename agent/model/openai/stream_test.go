@@ -2,9 +2,14 @@ package openai
 
 import (
 	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"companion/agent/model"
 	"companion/agent/model/internal/modeltest"
@@ -146,5 +151,36 @@ func TestContextWindow(t *testing.T) {
 		if got := p.ContextWindow("any-model"); got != tt.want {
 			t.Errorf("ContextWindow with %d configured = %d, want %d", tt.configured, got, tt.want)
 		}
+	}
+}
+
+// TestCancelBeforeHeaders cancels the context while the server has not
+// answered at all: the stream ends with an error wrapping
+// context.Canceled, after one request, and the server sees the request
+// go away.
+func TestCancelBeforeHeaders(t *testing.T) {
+	t.Parallel()
+	arrived, gone := make(chan struct{}), make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body) // the server notices a closed connection only once the body is read
+		close(arrived)
+		<-r.Context().Done()
+		close(gone)
+	}))
+	t.Cleanup(srv.Close)
+	p, err := New(context.Background(), Config{BaseURL: srv.URL + "/v1", Retry: modeltest.FastRetry()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-arrived; cancel() }()
+	_, err = modeltest.Collect(t, ctx, p, modeltest.UserRequest("m", "hi"))
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("error = %v, want one wrapping context.Canceled", err)
+	}
+	select {
+	case <-gone:
+	case <-time.After(modeltest.Deadline):
+		t.Error("the server's request was not cancelled")
 	}
 }

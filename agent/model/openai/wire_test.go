@@ -3,19 +3,20 @@ package openai
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
-	"testing/iotest"
 
 	"companion/agent/model"
 	"companion/agent/model/internal/modeltest"
 )
 
-// TestOmittedFieldsStillSent: what companion sends must not change with
-// go-openai's omitempty tags: a temperature of 0 is sent as 0, a tool's
-// empty output as "content": "", and a tool without parameters sends no
+// TestOmittedFieldsStillSent: a field is left out only when companion
+// means to leave it out: a temperature of 0 is sent as 0, a tool's empty
+// output as "content": "", and a tool without parameters sends no
 // "parameters": null.
 func TestOmittedFieldsStillSent(t *testing.T) {
 	t.Parallel()
@@ -56,32 +57,47 @@ func TestOmittedFieldsStillSent(t *testing.T) {
 	}
 }
 
-// TestUntouchedBodyNotRewritten: an ordinary request reaches the server
-// exactly as go-openai marshals it (the doer amends only the rare cases).
-func TestUntouchedBodyNotRewritten(t *testing.T) {
+// TestBodySentAsMarshalled: the server receives exactly the bytes the typed
+// request marshals to, the same on every attempt, with <, > and & as they
+// are.
+func TestBodySentAsMarshalled(t *testing.T) {
 	t.Parallel()
 	temp := 0.5
-	req := modeltest.UserRequest("m", "hi")
+	req := modeltest.UserRequest("m", "if a < b && b > c")
 	req.Temperature = &temp
 	params, err := buildParams(req, newCallID)
-	if err != nil || params.fix.needed() {
-		t.Fatalf("buildParams = %+v, %v; want no amendment", params.fix, err)
+	if err != nil {
+		t.Fatal(err)
 	}
-	p, srv := start(t, modeltest.Parse(t, `{"turns": [{"chunks": [{"text": "ok"}]}], "fallback": "error"}`), modeltest.FastRetry(), nil)
+	want, err := params.marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, srv := start(t, modeltest.Parse(t, `{"turns": [{"status": 503, "times": 1}, {"chunks": [{"text": "ok"}]}], "fallback": "error"}`), modeltest.FastRetry(), nil)
 	if _, err := modeltest.Collect(t, context.Background(), p, req); err != nil {
 		t.Fatal(err)
 	}
-	raw := string(srv.Requests()[0].Raw)
-	if !strings.HasPrefix(raw, `{"model":"m","messages":[`) || !strings.Contains(raw, `"temperature":0.5`) {
-		t.Errorf("body = %s, want go-openai's field order with temperature 0.5", raw)
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("server saw %d requests, want 2 (a 503, then the retry)", len(reqs))
+	}
+	for i, r := range reqs {
+		if string(r.Raw) != string(want) {
+			t.Errorf("attempt %d sent\n%s\nwant\n%s", i+1, r.Raw, want)
+		}
+	}
+	if !strings.HasPrefix(string(want), `{"model":"m","messages":[`) || !strings.Contains(string(want), `"temperature":0.5`) ||
+		!strings.Contains(string(want), "a < b && b > c") {
+		t.Errorf("body = %s, want the model first, temperature 0.5 and the text unescaped", want)
 	}
 }
 
-// TestReasoningModelChecks documents go-openai's own checks of reasoning
-// models: a temperature other than 1 for gpt-5, or tools for its GPT-6
-// ids, fail before any request, with go-openai's sentence and no retry;
-// other models are not checked.
-func TestReasoningModelChecks(t *testing.T) {
+// TestNoModelRefused: no model name is refused or altered before the
+// server is asked. go-openai refused a temperature for o-series and gpt-5
+// models and tools for its GPT-6 ids while reasoning; here every request
+// reaches the server as asked, and a reasoning model's thoughts and tool
+// calls come back.
+func TestNoModelRefused(t *testing.T) {
 	t.Parallel()
 	temp := 0.25
 	tools := []model.ToolDecl{{Name: "ls", Parameters: json.RawMessage(`{"type":"object"}`)}}
@@ -89,51 +105,113 @@ func TestReasoningModelChecks(t *testing.T) {
 		model       string
 		temperature *float64
 		tools       []model.ToolDecl
-		wantErr     string
 	}{
-		{"gpt-5-mini", &temp, nil, "failed: this model has beta-limitations, temperature"},
-		{"gpt-6-sol", nil, tools, "failed: tool calling with this model and reasoning effort requires the Responses API"},
-		{"gpt-5-mini", nil, tools, ""},
-		{"qwen3", &temp, tools, ""},
+		{"o3-mini", &temp, nil},
+		{"o1", &temp, tools},
+		{"gpt-5-mini", &temp, tools},
+		{"gpt-6-sol", nil, tools},
+		{"qwen3", &temp, tools},
 	} {
-		p, srv := start(t, modeltest.Parse(t, `{"turns": [{"chunks": [{"text": "ok"}]}], "fallback": "error"}`), modeltest.FastRetry(), nil)
-		req := modeltest.UserRequest(tt.model, "hi")
-		req.Temperature, req.Tools = tt.temperature, tt.tools
-		_, err := modeltest.Collect(t, context.Background(), p, req)
-		n := len(srv.Requests())
-		if tt.wantErr == "" {
-			if err != nil || n != 1 {
-				t.Errorf("%s: %d requests, %v; want 1 and no error", tt.model, n, err)
+		t.Run(tt.model, func(t *testing.T) {
+			t.Parallel()
+			p, srv := start(t, modeltest.Parse(t, `{"turns": [{"chunks": [
+				{"thought": "Listing first."}, {"functionCall": {"id": "c1", "name": "ls", "args": {}}}
+			]}], "fallback": "error"}`), modeltest.FastRetry(), nil)
+			req := modeltest.UserRequest(tt.model, "hi")
+			req.Temperature, req.Tools = tt.temperature, tt.tools
+			chunks, err := modeltest.Collect(t, context.Background(), p, req)
+			if err != nil {
+				t.Fatalf("error = %v, want the server's answer", err)
 			}
-			continue
-		}
-		ae := modeltest.APIError(t, err)
-		if n != 0 || ae.Attempts != 1 || !strings.Contains(ae.Error(), tt.wantErr) {
-			t.Errorf("%s: %d requests, error %q after %d attempts; want none and %q after 1", tt.model, n, ae.Error(), ae.Attempts, tt.wantErr)
-		}
+			reqs := srv.Requests()
+			if len(reqs) != 1 {
+				t.Fatalf("server saw %d requests, want 1", len(reqs))
+			}
+			body := reqs[0].Body
+			if got := modeltest.Dig(body, "model"); got != tt.model {
+				t.Errorf("model sent = %v, want %s", got, tt.model)
+			}
+			if got, want := modeltest.Dig(body, "temperature"), 0.25; tt.temperature != nil && got != want {
+				t.Errorf("temperature sent = %v, want %v", got, want)
+			}
+			if got := modeltest.Dig(body, "tools", 0, "function", "name"); tt.tools != nil && got != "ls" {
+				t.Errorf("tools sent = %v, want ls", modeltest.Dig(body, "tools"))
+			}
+			if modeltest.Text(chunks, true) != "Listing first." || len(modeltest.Calls(chunks)) != 1 {
+				t.Errorf("thoughts %q and %d calls, want the reasoning and one call", modeltest.Text(chunks, true), len(modeltest.Calls(chunks)))
+			}
+		})
 	}
 }
 
-func TestCommentFilter(t *testing.T) {
-	t.Parallel()
-	long := strings.Repeat("x", 10_000)
-	in := ": keep-alive\n\ndata: {\"a\":1}\n\n:" + long + "\ndata: " + long + ":not a comment\n: last"
-	want := "\ndata: {\"a\":1}\n\ndata: " + long + ":not a comment\n"
-	for _, r := range []io.Reader{strings.NewReader(in), iotest.OneByteReader(strings.NewReader(in))} {
-		got, err := io.ReadAll(newCommentFilter(io.NopCloser(r), nil))
-		if err != nil || string(got) != want {
-			t.Errorf("filtered = %q, %v; want %q", got, err, want)
+// paramServer answers like OpenAI's reasoning models: a 400 naming
+// param when the request sends it, else a short stream. It records the
+// bodies it got.
+func paramServer(t *testing.T, param string) (url string, bodies func() []map[string]any) {
+	t.Helper()
+	var mu sync.Mutex
+	var got []map[string]any
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body map[string]any
+		data, _ := io.ReadAll(r.Body)
+		_ = json.Unmarshal(data, &body)
+		mu.Lock()
+		got = append(got, body)
+		mu.Unlock()
+		if _, ok := body["temperature"]; ok {
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = io.WriteString(w, `{"error":{"message":"Unsupported parameter: 'temperature' is not supported with this model.",`+
+				`"type":"invalid_request_error","param":"`+param+`","code":"unsupported_parameter"}}`)
+			return
 		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = io.WriteString(w, "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"fine\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/v1", func() []map[string]any {
+		mu.Lock()
+		defer mu.Unlock()
+		return got
 	}
-	// The last error event is kept; a last line without a newline gets one.
-	info := &attemptInfo{}
-	in = "data: {\"error\": \"first\"}\n\ndata: {\"a\":1}\n\ndata:{\"error\":\"boom\"}\n\ndata: {\"b\":2}"
-	got, err := io.ReadAll(newCommentFilter(io.NopCloser(strings.NewReader(in)), info))
-	if err != nil || string(got) != in+"\n" || string(info.event) != `{"error":"boom"}` {
-		t.Errorf("filtered = %q, %v, event %q; want %q and the last error event", got, err, info.event, in+"\n")
-	}
-	broken := newCommentFilter(io.NopCloser(iotest.ErrReader(io.ErrUnexpectedEOF)), nil)
-	if _, err := io.ReadAll(broken); !errors.Is(err, io.ErrUnexpectedEOF) {
-		t.Errorf("error = %v, want the body's", err)
+}
+
+// TestRejectedTemperature: when the server rejects the temperature by name
+// (OpenAI's answer for o3-mini), the request is made once more without it;
+// a 400 naming another parameter is reported, not repeated.
+func TestRejectedTemperature(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		param    string
+		requests int
+		wantErr  string
+	}{
+		{"temperature", 2, ""},
+		{"model", 1, "rejected the request (400): Unsupported parameter: 'temperature' is not supported with this model."},
+	} {
+		t.Run(tt.param, func(t *testing.T) {
+			t.Parallel()
+			url, bodies := paramServer(t, tt.param)
+			p, err := New(context.Background(), Config{BaseURL: url, Retry: modeltest.FastRetry()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			temp := 0.2
+			req := modeltest.UserRequest("o3-mini", "hi")
+			req.Temperature = &temp
+			chunks, err := modeltest.Collect(t, context.Background(), p, req)
+			got := bodies()
+			if len(got) != tt.requests || got[0]["temperature"] != 0.2 {
+				t.Fatalf("bodies = %v, want %d, the first with temperature 0.2", got, tt.requests)
+			}
+			if tt.wantErr != "" {
+				if ae := modeltest.APIError(t, err); !strings.Contains(ae.Error(), tt.wantErr) || ae.Status != 400 {
+					t.Errorf("error = %d %q, want 400 and %q", ae.Status, ae.Error(), tt.wantErr)
+				}
+				return
+			}
+			if _, sent := got[1]["temperature"]; sent || err != nil || modeltest.Text(chunks, false) != "fine" {
+				t.Errorf("second body %v, text %q, error %v; want no temperature and the answer", got[1], modeltest.Text(chunks, false), err)
+			}
+		})
 	}
 }

@@ -17,7 +17,7 @@ const (
 )
 
 // OpenAIServer answers OpenAI Chat Completions requests from the same
-// Script as Server, on 127.0.0.1, so that the real go-openai client (and any
+// Script as Server, on 127.0.0.1, so that the real OpenAI provider (and any
 // OpenAI-compatible client) can be tested against scripted turns. It answers
 // POST /v1/chat/completions, streamed (SSE chunks ending in "data: [DONE]")
 // or not, and is safe for concurrent requests. See OPENAI.md for how a script

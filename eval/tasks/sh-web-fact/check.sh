@@ -5,19 +5,8 @@
 # 2025-08-12; a model's memory from before that guesses older), and nothing
 # else changed.
 set -euo pipefail
-python3 - "$EVAL_TRANSCRIPT" <<'PY' || exit 1
-import json, sys
-names = []
-for line in open(sys.argv[1], encoding="utf-8"):
-    try:
-        m = json.loads(line)
-    except ValueError:
-        continue
-    if m.get("type") == "assistant":
-        names += [c.get("name") for c in m.get("message", {}).get("content", []) if c.get("type") == "tool_use"]
-if "google_web_search" not in names:
-    sys.exit("the agent did not search the web (its tool calls: %s)" % names)
-PY
+grep -qx google_web_search "$EVAL_TOOLS" ||
+  { echo "the agent did not search the web (its tool calls: $(paste -sd' ' "$EVAL_TOOLS"))"; exit 1; }
 changed=$(git status --porcelain --untracked-files=all)
 [ "$changed" = " M .github/workflows/ci.yml" ] || { echo "want only ci.yml changed; got:"; echo "$changed"; exit 1; }
 # The matrix: from its go-version key to the steps (a flow or a block list).

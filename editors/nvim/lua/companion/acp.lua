@@ -13,9 +13,11 @@ M.PROTOCOL_VERSION = 1
 M.VERSION = '0.1.0'
 
 -- capabilities returns clientCapabilities: every one is implemented in
--- fs.lua, terminal.lua, elicit.lua and the config option picker.
+-- fs.lua, terminal.lua, elicit.lua, the config option picker and lsp.lua
+-- (companion's _companion/lsp, in _meta).
 function M.capabilities()
   return {
+    _meta = { companion = { lsp = true } },
     fs = { readTextFile = true, writeTextFile = true },
     terminal = true,
     elicitation = { form = vim.empty_dict() },

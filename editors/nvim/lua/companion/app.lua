@@ -138,7 +138,7 @@ function App:refresh_terminal(id)
 end
 
 -- register installs the client side of ACP on client: fs, permissions,
--- forms and terminals.
+-- forms, terminals and the language questions (lsp.lua).
 function App:register(client)
   client:handle('fs/read_text_file', fs.read)
   client:handle('fs/write_text_file', fs.write)
@@ -152,6 +152,7 @@ function App:register(client)
     })
   end)
   client:handle('elicitation/create', elicit.handle)
+  client:handle(require('companion.lsp').METHOD, require('companion.lsp').handle)
   self.terminals = terminal.new({
     on_output = function(id) self:refresh_terminal(id) end,
     on_create = function(id)

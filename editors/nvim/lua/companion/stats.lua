@@ -1,7 +1,8 @@
 -- :CompanionStats: the session's figures from the agent's
 -- _companion/session/stats extension method (model requests, errors, tokens
--- by type, time in the model and in tools, tool calls and who decided them),
--- shown in a scratch float. `q` or <Esc> closes it.
+-- by type, time in the model and in tools, tool calls and who decided them,
+-- and the session's language servers: state and memory, a missing one with
+-- its install command), shown in a scratch float. `q` or <Esc> closes it.
 local M = {}
 
 local function plural(n, one)
@@ -45,6 +46,17 @@ function M.lines(st)
       .. '%d rejected, %d denied by policy, %d blocked by a hook',
       d.policy or 0, d.mode or 0, d.user or 0, d.hook or 0, d.rejected or 0, d.denied or 0, d.blocked or 0),
   }
+  if type(st.languageServers) == 'table' then
+    table.insert(out, '')
+    if #st.languageServers == 0 then
+      table.insert(out, 'Language servers: none for this workspace')
+    else
+      table.insert(out, 'Language servers:')
+      for _, l in ipairs(st.languageServers) do
+        table.insert(out, '- ' .. l)
+      end
+    end
+  end
   local models, tools = st.models or {}, st.tools or {}
   if #models > 0 then
     table.insert(out, '')

@@ -24,6 +24,12 @@ describe('stats', function()
     assert.matches('1 rejected', text, 1, true)
     assert.matches('- m1: 3 requests, 1 error;', text, 1, true)
     assert.matches('- read_file: 2 calls, 1 succeeded, 1 failed; 40ms', text, 1, true)
+    local servers = table.concat(require('companion.stats').lines({ languageServers = {
+      'gopls (/w): running, 84 MB',
+      'pyright is not installed (pyright-langserver is not on PATH); install it with: npm install -g pyright' } }), '\n')
+    assert.matches('Language servers:\n- gopls (/w): running, 84 MB\n- pyright is not installed', servers, 1, true)
+    assert.matches('install it with: npm install -g pyright', servers, 1, true)
+    assert.matches('Language servers: none for this workspace', table.concat(require('companion.stats').lines({ languageServers = {} }), '\n'), 1, true)
     local empty = table.concat(require('companion.stats').lines({}), '\n')
     assert.matches('No tool calls yet.', empty, 1, true)
     assert.matches('n/a cache hits', empty, 1, true)

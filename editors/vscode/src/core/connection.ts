@@ -8,6 +8,7 @@ import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 import { lastLines } from "./terminals";
 import { traceStream, type Tracer } from "./trace";
+import { LANGUAGE_METHOD, parseLanguageRequest, type LanguageAnswer, type LanguageRequest } from "./language";
 
 /** How to start the agent. */
 export interface LaunchSpec {
@@ -29,6 +30,8 @@ export interface ClientHandlers {
   killTerminal(params: acp.KillTerminalRequest): acp.KillTerminalResponse;
   releaseTerminal(params: acp.ReleaseTerminalRequest): acp.ReleaseTerminalResponse;
   createElicitation(params: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse>;
+  /** companion's LANGUAGE_METHOD: an LSP request answered by the editor's own language features. */
+  language(params: LanguageRequest): Promise<LanguageAnswer>;
 }
 
 /** How the process ended. */
@@ -37,11 +40,16 @@ export interface ExitInfo {
   signal: NodeJS.Signals | null;
 }
 
-/** The capabilities we advertise: fs through the editor, terminals, forms (quick picks and input boxes). */
+/**
+ * The capabilities we advertise: fs through the editor, terminals, forms
+ * (quick picks and input boxes), and companion's LANGUAGE_METHOD (VS Code's
+ * language features answer companion's language questions).
+ */
 export const CLIENT_CAPABILITIES: acp.ClientCapabilities = {
   fs: { readTextFile: true, writeTextFile: true },
   terminal: true,
   elicitation: { form: {} },
+  _meta: { companion: { lsp: true } },
 };
 
 const STDERR_TAIL_BYTES = 4096;
@@ -163,7 +171,8 @@ function connectClient(child: ChildProcess, h: ClientHandlers, tracer?: Tracer):
     .onRequest(m.terminal.waitForExit, ({ params }) => h.waitForTerminalExit(params))
     .onRequest(m.terminal.kill, ({ params }) => h.killTerminal(params))
     .onRequest(m.terminal.release, ({ params }) => h.releaseTerminal(params))
-    .onRequest(m.elicitation.create, ({ params, signal }) => h.createElicitation(params, signal));
+    .onRequest(m.elicitation.create, ({ params, signal }) => h.createElicitation(params, signal))
+    .onRequest(LANGUAGE_METHOD, parseLanguageRequest, ({ params }) => h.language(params));
   const input = Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>;
   const output = Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>;
   const stream = acp.ndJsonStream(output, input);

@@ -453,6 +453,7 @@ export class ChatController {
         return r;
       },
       createElicitation: (p, signal) => askForm(this.editor, p, signal),
+      language: async (p) => (this.editor.language ? this.editor.language(p) : { available: false }),
     };
   }
 

@@ -5,6 +5,7 @@
 import type { ToWebview, FileMention } from "../webviewProtocol";
 import type { IdeContext } from "./ideContext";
 import type { SessionStats } from "./stats";
+import type { LanguageAnswer, LanguageRequest } from "./language";
 
 /** A proposed edit shown for review (left: current text, right: proposal). */
 export interface EditProposal {
@@ -98,4 +99,10 @@ export interface Editor {
    * dismissed.
    */
   input(prompt: string, value: string, validate: (text: string) => string | undefined, signal: AbortSignal): Promise<string | undefined>;
+  /**
+   * Answers companion's language question (an LSP request about a file) with
+   * the editor's own language features: `{ available: false }` when it has
+   * none for the file. Absent: the editor never has any.
+   */
+  language?(req: LanguageRequest): Promise<LanguageAnswer>;
 }

@@ -43,6 +43,12 @@ export interface SessionStats {
   decisions: Decisions;
   models: { name: string; requests: number; errors: number; tokens: TokenStats; cacheHitRatio: number; timeMs: number }[];
   tools: { name: string; calls: number; success: number; failed: number; successRate: number; timeMs: number }[];
+  /**
+   * The session's language servers as /status lists them, one line each:
+   * state and memory of a running one, a missing one with its install
+   * command, and whether the editor answers with its own language features.
+   */
+  languageServers?: string[];
 }
 
 /** advertisesStats: the initialize result's `_meta.companion.stats` is true. */
@@ -55,6 +61,13 @@ export function advertisesStats(meta: unknown): boolean {
 export function isStats(v: unknown): v is SessionStats {
   const s = v as SessionStats | null;
   return !!s && typeof s.requests === "number" && !!s.tokens && typeof s.tokens.prompt === "number" && Array.isArray(s.models) && Array.isArray(s.tools);
+}
+
+/** formatLanguageServers renders the session's language servers (or that there are none) as lines. */
+export function formatLanguageServers(list: string[] | undefined): string {
+  if (!list) return "";
+  if (list.length === 0) return "Language servers: none for this workspace";
+  return ["Language servers:", ...list.map((l) => `- ${l}`)].join("\n");
 }
 
 /** formatStats renders the figures as plain lines (tooltip, text document). */

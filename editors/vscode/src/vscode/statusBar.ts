@@ -3,7 +3,7 @@
 
 import * as vscode from "vscode";
 import type { StatusInfo } from "../core/editor";
-import { formatStats } from "../core/stats";
+import { formatLanguageServers, formatStats } from "../core/stats";
 
 const ICONS: Record<StatusInfo["state"], string> = {
   starting: "$(loading~spin)",
@@ -44,10 +44,12 @@ export function formatTokens(n: number): string {
   return String(n);
 }
 
-/** statusTooltip is the state, its message, and the session's figures when known. */
+/** statusTooltip is the state, its message, and the session's figures and language servers when known. */
 export function statusTooltip(s: StatusInfo): string {
   const lines = [`Companion: ${s.state}`];
   if (s.message) lines.push(s.message);
   if (s.stats) lines.push("", "This session:", formatStats(s.stats));
+  const servers = formatLanguageServers(s.stats?.languageServers);
+  if (servers) lines.push("", servers);
   return lines.join("\n");
 }

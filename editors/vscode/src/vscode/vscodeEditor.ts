@@ -9,6 +9,8 @@ import type { DiffReviews } from "./diffReviews";
 import type { IdeContextSource } from "./ideContextSource";
 import type { StatusBar } from "./statusBar";
 import { createTerminalView } from "./terminalView";
+import { LanguageFeatures } from "./languageFeatures";
+import type { LanguageAnswer, LanguageRequest } from "../core/language";
 
 /** How long a workspace file listing is reused for `@` completion. */
 const FILE_LIST_TTL_MS = 5000;
@@ -26,8 +28,14 @@ export interface VscodeEditorParts {
 /** VscodeEditor implements Editor with VS Code documents, edits, diff editors and terminals. */
 export class VscodeEditor implements Editor {
   private fileList: { at: number; uris: vscode.Uri[] } | undefined;
+  private readonly features = new LanguageFeatures();
 
   constructor(private readonly parts: VscodeEditorParts) {}
+
+  /** language answers companion's language questions with VS Code's language features. */
+  language(req: LanguageRequest): Promise<LanguageAnswer> {
+    return this.features.answer(req);
+  }
 
   /** pick shows a quick pick that stays open when focus moves (a form must not vanish). */
   async pick(prompt: string, labels: string[], many: boolean, signal: AbortSignal): Promise<number[] | undefined> {

@@ -11,7 +11,7 @@ import { ChatController, errorText } from "../core/controller";
 import type { LaunchSpec } from "../core/connection";
 import { composeLaunch } from "../core/launch";
 import { selectionInsert } from "../core/selection";
-import { formatStats } from "../core/stats";
+import { formatLanguageServers, formatStats } from "../core/stats";
 import { traceLevel, type Tracer } from "../core/trace";
 import { type ChatViewProvider, CHAT_VIEW_ID } from "./chatView";
 import type { CommandId } from "./commandIds";
@@ -143,7 +143,7 @@ async function showStats(ctl: ChatController): Promise<void> {
     void vscode.window.showInformationMessage("Companion: no session figures yet (start a chat; the agent must offer _companion/session/stats).");
     return;
   }
-  const doc = await vscode.workspace.openTextDocument({ language: "plaintext", content: `Companion session ${stats.sessionId}\n\n${formatStats(stats)}\n` });
+  const doc = await vscode.workspace.openTextDocument({ language: "plaintext", content: `Companion session ${stats.sessionId}\n\n${formatStats(stats)}\n${stats.languageServers ? `\n${formatLanguageServers(stats.languageServers)}\n` : ""}` });
   await vscode.window.showTextDocument(doc, { preview: true });
 }
 

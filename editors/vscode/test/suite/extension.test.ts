@@ -141,6 +141,48 @@ describe("companion extension", () => {
     assert.ok(agentText(api).endsWith("Edit done."));
   });
 
+  it("answers companion's language questions with VS Code's TypeScript features", async function () {
+    this.timeout(90_000);
+    const dir = path.join(workspaceDir(), "lang");
+    mkdirSync(dir, { recursive: true });
+    const a = path.join(dir, "a.ts");
+    const b = path.join(dir, "b.ts");
+    const notes = path.join(dir, "notes.txt");
+    writeFileSync(a, "export function hello(name: string): string {\n  return name;\n}\n");
+    writeFileSync(b, 'import { hello } from "./a";\nhello("x");\n');
+    writeFileSync(notes, "hello\n");
+    const ask = api.editor.language!.bind(api.editor);
+    // The TypeScript server starts with the first TypeScript file and loads the project: wait for a.ts.
+    let last: unknown;
+    // TypeScript's server starts with the first TypeScript file. Its answer is
+    // the declaration in a.ts or, before the project is loaded, the import in
+    // b.ts: both on line 0, and either proves VS Code answered.
+    const def = await until("TypeScript's definition", async () => {
+      try {
+        const r = await ask({ sessionId: "s", path: b, method: "textDocument/definition", position: { line: 1, character: 0 } });
+        last = r;
+        const locs = (r.available && Array.isArray(r.result) ? r.result : []) as { uri: string; range: { start: { line: number } } }[];
+        return locs.find((l) => [a, b].includes(vscode.Uri.parse(l.uri).fsPath));
+      } catch (err) {
+        last = String(err);
+        return undefined;
+      }
+    }, 60_000).catch((err: Error) => {
+      throw new Error(`${err.message}; the last answer: ${JSON.stringify(last)}`);
+    });
+    assert.equal(def.range.start.line, 0, "hello is declared (and imported) on line 0");
+    const syms = await ask({ sessionId: "s", path: a, method: "textDocument/documentSymbol" });
+    assert.deepEqual((syms.result as { name: string; kind: number }[]).map((x) => [x.name, x.kind]), [["hello", 12]], "hello is an LSP Function (12)");
+    const renamed = await ask({ sessionId: "s", path: b, method: "textDocument/rename", position: { line: 1, character: 0 }, newName: "greet" });
+    const changes = (renamed.result as { changes: Record<string, { newText: string }[]> }).changes;
+    const edited = Object.keys(changes).map((u) => vscode.Uri.parse(u).fsPath);
+    assert.ok(edited.includes(b), `the rename edits b.ts (it edits ${edited.join(", ")})`);
+    // TypeScript may rename the import's alias only ("hello as greet").
+    assert.ok(Object.values(changes).flat().every((e) => e.newText.includes("greet")), JSON.stringify(changes));
+    assert.equal(readFileSync(b, "utf8").includes("greet"), false, "the editor only proposes the rename: companion applies it");
+    assert.deepEqual(await ask({ sessionId: "s", path: notes, method: "textDocument/hover", position: { line: 0, character: 0 } }), { available: false });
+  });
+
   // The tab is closed as soon as it shows, while the workbench may still be
   // attaching the diff's models: its "Model is disposed!" must not leave the
   // turn waiting on a card nobody answers (issue 28).

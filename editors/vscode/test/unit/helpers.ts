@@ -10,6 +10,7 @@ import type { DiffReview, EditProposal, Editor, StatusInfo, TerminalView } from 
 import type { IdeContext } from "../../src/core/ideContext";
 import type { FileMention, ToWebview } from "../../src/webviewProtocol";
 import { ChatController } from "../../src/core/controller";
+import type { LanguageAnswer, LanguageRequest } from "../../src/core/language";
 
 /** WAIT_MS bounds every wait, so a broken agent fails the test instead of hanging it. */
 export const WAIT_MS = Number(process.env.COMPANION_TEST_WAIT_MS ?? 15_000);
@@ -77,6 +78,10 @@ export class FakeEditor implements Editor {
   /** Decides each diff review; default: accept unchanged. */
   onDiff: (p: EditProposal) => Promise<DiffAnswer> | DiffAnswer = () => ({ decision: "accept" });
   private waiters: (() => void)[] = [];
+  /** companion's language questions, in order. */
+  readonly languageAsked: LanguageRequest[] = [];
+  /** Answers them; default: no language features for any file. */
+  onLanguage: (req: LanguageRequest) => LanguageAnswer = () => ({ available: false });
 
   async pick(prompt: string, labels: string[], many: boolean): Promise<number[] | undefined> {
     this.asked.push({ prompt, labels, many });
@@ -147,6 +152,11 @@ export class FakeEditor implements Editor {
   }
   ideContext(): IdeContext {
     return this.context;
+  }
+  async language(req: LanguageRequest): Promise<LanguageAnswer> {
+    this.languageAsked.push(req);
+    this.wake();
+    return this.onLanguage(req);
   }
   log(line: string): void {
     this.logs.push(line);

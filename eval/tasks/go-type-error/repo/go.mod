@@ -1,0 +1,3 @@
+module example.com/orders
+
+go 1.22
