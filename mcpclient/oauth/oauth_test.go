@@ -60,12 +60,16 @@ func connect(t *testing.T, srv *oauthtest.Server, store *oauth.Store) (*session,
 	t.Helper()
 	s := &session{src: oauth.NewSource(store, serverName, srv.MCPURL(), nil, nil)}
 	tr := &oauth.Transport{Source: s.src, OnUnauthorized: func() { s.refused.Add(1) }}
-	s.c = mcpclient.New(mustTr(t)(mcpclient.NewStreamableHTTP(srv.MCPURL(), mcpclient.HTTPOptions{Client: &http.Client{Transport: tr}})))
+	httpTr, err := mcpclient.NewStreamableHTTP(srv.MCPURL(), mcpclient.HTTPOptions{Client: &http.Client{Transport: tr}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.c = mcpclient.New(httpTr)
 	t.Cleanup(func() { _ = s.c.Close() })
 	if err := s.c.Start(t.Context()); err != nil {
 		return s, err
 	}
-	_, err := s.c.Initialize(t.Context())
+	_, err = s.c.Initialize(t.Context())
 	return s, err
 }
 
@@ -389,16 +393,5 @@ func TestFlowRefusesForeignResourceMetadata(t *testing.T) {
 	f := &oauth.Flow{HTTP: ts.Client(), ServerURL: ts.URL + "/mcp", Show: func(context.Context, string) { t.Error("URL shown") }}
 	if _, err := f.Run(t.Context()); err == nil || !strings.Contains(err.Error(), "elsewhere.example") {
 		t.Fatalf("err = %v, want a refusal of the foreign resource", err)
-	}
-}
-
-// mustTr fails the test when a transport cannot be made.
-func mustTr(t *testing.T) func(mcpclient.Transport, error) mcpclient.Transport {
-	return func(tr mcpclient.Transport, err error) mcpclient.Transport {
-		t.Helper()
-		if err != nil {
-			t.Fatalf("transport: %v", err)
-		}
-		return tr
 	}
 }
