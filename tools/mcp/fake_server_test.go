@@ -134,6 +134,7 @@ func newFakeServer() *mcpserver.MCPServer {
 	})
 	s.AddTool(mcpgo.NewTool("hidden"), text("hidden"))
 	s.AddTool(mcpgo.NewTool("ask", mcpgo.WithDescription("Asks the user for a name.")), askUser)
+	s.AddTool(mcpgo.NewTool("visit", mcpgo.WithDescription("Sends the user to a page.")), visitPage)
 	addFakePromptsAndResources(s)
 	addFakeRootsAndSampling(s)
 	return s
@@ -155,6 +156,17 @@ func askUser(_ context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResul
 			"properties": map[string]any{"name": map[string]any{"type": "string", "description": "Your name"}},
 			"required":   []string{"name"},
 		}}).ToolResult(), nil
+}
+
+// visitPage is the visit tool: a URL-mode elicitation (the user is sent
+// to a page) and what came back.
+func visitPage(_ context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+	if res := mcpserver.ElicitationResponse(req.Params.InputResponses, "page"); res != nil {
+		return mcpgo.NewToolResultText(fmt.Sprintf("visit=%s", res.Action)), nil
+	}
+	return mcpserver.NewInputRequestBuilder("").Elicit("page", mcpgo.ElicitationParams{
+		Mode: mcpgo.ElicitationModeURL, Message: "Sign in, please.", ElicitationID: "e1",
+		URL: "https://auth.example/sign-in"}).ToolResult(), nil
 }
 
 // addFakePromptsAndResources gives the fake server a prompt and resources.
