@@ -33,7 +33,7 @@ func TestFakeServerToolsPromptsResources(t *testing.T) {
 		t.Error("OnChange was not called when the server became ready")
 	}
 	want := []string{"mcp_fake_add_tool", "mcp_fake_ask", "mcp_fake_crash", "mcp_fake_echo", "mcp_fake_fail", "mcp_fake_hang",
-		"mcp_fake_image", "mcp_fake_roots", "mcp_fake_roots_changes", "mcp_fake_sample", readResourceName, listResourcesName}
+		"mcp_fake_image", "mcp_fake_roots", "mcp_fake_roots_changes", "mcp_fake_sample", "mcp_fake_visit", readResourceName, listResourcesName}
 	if got := toolNames(m); !slices.Equal(got, want) {
 		t.Fatalf("tools = %v, want %v", got, want)
 	}
