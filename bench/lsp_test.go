@@ -81,3 +81,32 @@ func BenchmarkLSPFirstDiagnostics(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLSPNoServer measures what an edit pays for language servers
+// when none is installed for its file: the built-in defaults resolved
+// with nothing on PATH (clangd absent), then the diagnostics step for a C
+// file. With COMPANION_BENCH_TREE set (make bench-linux's Linux tree) the
+// file is kernel/sched/core.c there; else a file in a temporary folder.
+//
+//	go test -run '^$' -bench LSPNoServer ./bench
+func BenchmarkLSPNoServer(b *testing.B) {
+	dir := os.Getenv("COMPANION_BENCH_TREE")
+	path := filepath.Join(dir, "kernel", "sched", "core.c")
+	if dir == "" {
+		dir = b.TempDir()
+		path = filepath.Join(dir, "core.c")
+	}
+	roots, err := tools.NewRoots(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	missing := func(string) (string, error) { return "", exec.ErrNotFound }
+	servers, _ := lsp.Resolve(nil, nil, missing)
+	s := lsp.NewPool(lsp.PoolOptions{}).Session(lsp.SessionOptions{Servers: servers, Roots: roots})
+	defer s.Close()
+	for b.Loop() {
+		if _, ok := s.Diagnose(context.Background(), path, "int main(void) { return 0; }\n"); ok {
+			b.Fatal("diagnostics with no server installed")
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 
 	"companion/agent"
 	"companion/agent/model"
+	"companion/internal/testkit/testio"
 	"companion/tools"
 )
 
@@ -70,18 +71,7 @@ func TestReporterGolden(t *testing.T) {
 				t.Errorf("result = %+v", res)
 			}
 			got := volatile.ReplaceAll(append(stdout.Bytes(), append([]byte("--- stderr\n"), stderr.Bytes()...)...), []byte(`"$1":"X"`))
-			path := filepath.Join("testdata", tt.golden)
-			if *update {
-				os.MkdirAll("testdata", 0o755)
-				os.WriteFile(path, got, 0o644)
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("output differs from %s (go test -update):\n%s", path, got)
-			}
+			testio.Golden(t, filepath.Join("testdata", tt.golden), got, *update)
 		})
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"companion/internal/testkit/testio"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -256,17 +258,5 @@ func TestTextGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := strings.ReplaceAll(m.Text(), base, "$BASE") + "\n"
-	golden := filepath.Join("testdata", "text.golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("text:\n%s\nwant:\n%s", got, want)
-	}
+	testio.Golden(t, filepath.Join("testdata", "text.golden"), []byte(got), *update)
 }

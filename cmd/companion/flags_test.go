@@ -5,10 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"companion/internal/testkit/testio"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -103,19 +104,5 @@ func describeFlags(f runFlags, rest []string) string {
 // golden compares got with the file at path (go test -update rewrites it).
 func golden(t *testing.T, path, got string) {
 	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("differs from %s (go test -update):\n%s", path, got)
-	}
+	testio.Golden(t, path, []byte(got), *update)
 }

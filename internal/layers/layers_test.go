@@ -50,6 +50,7 @@ func allowed() map[string][]string {
 		"agent/model/scripted":           {},
 		"agent/model/internal/modeltest": {"agent/model", "agent/model/scripted"},
 		"internal/sse":                   {},
+		"internal/childproc":             {},
 		"agent/hooks":                    {"tools", "tools/procgroup", "tools/shell"},
 		"agent/slash":                    {},
 		"agent/skills":                   {"tools"},
@@ -60,8 +61,8 @@ func allowed() map[string][]string {
 		"tools/policy":                   {"tools"},
 		"tools/procgroup":                {},
 		"tools/websearch":                {"tools"},
-		"tools/mcp":                      {"config", "mcpclient", "mcpclient/oauth", "tools", "tools/procgroup"},
-		"tools/lsp":                      {"ide", "lspclient", "tools", "tools/procgroup"},
+		"tools/mcp":                      {"config", "internal/childproc", "mcpclient", "mcpclient/oauth", "tools", "tools/procgroup"},
+		"tools/lsp":                      {"ide", "internal/childproc", "lspclient", "tools", "tools/procgroup"},
 
 		// Editor context and settings.
 		"ide":                         {},
@@ -72,7 +73,7 @@ func allowed() map[string][]string {
 		"credentials":                 {},
 
 		// The MCP client the MCP tools and the IDE link share.
-		"mcpclient": {},
+		"mcpclient": {"internal/sse"},
 		// The language server client.
 		"lspclient": {},
 		// OAuth for remote MCP servers, and its test authorization server.

@@ -9,9 +9,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"companion/internal/testkit/testio"
 )
 
 var update = flag.Bool("update", false, "rewrite the .golden files under testdata/")
@@ -55,24 +58,13 @@ func TestGolden(t *testing.T) {
 			}
 			got := render(bytes.NewReader(data), 0)
 			golden := strings.TrimSuffix(in, ".sse") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != string(want) {
-				t.Errorf("events:\n%s\nwant:\n%s", got, want)
-			}
+			testio.Golden(t, golden, []byte(got), *update)
 			for name, r := range map[string]io.Reader{
 				"one byte at a time": iotest.OneByteReader(bytes.NewReader(data)),
 				"halves":             iotest.HalfReader(bytes.NewReader(data)),
 			} {
-				if got := render(r, 0); got != string(want) {
-					t.Errorf("%s: events:\n%s\nwant:\n%s", name, got, want)
+				if split := render(r, 0); split != got {
+					t.Errorf("%s: events:\n%s\nwant:\n%s", name, split, got)
 				}
 			}
 		})
@@ -163,4 +155,36 @@ func abs(n int) int {
 		return -n
 	}
 	return n
+}
+
+func TestDropUnterminated(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		drop bool
+		want []string
+	}{
+		{"returned by default", false, []string{"a", "b"}},
+		{"dropped when asked", true, []string{"a"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rd := NewReader(strings.NewReader("data: a\n\ndata: b\n"), 0)
+			rd.DropUnterminated = tt.drop
+			var got []string
+			for {
+				ev, err := rd.Next()
+				if err != nil {
+					if !errors.Is(err, io.EOF) {
+						t.Fatal(err)
+					}
+					break
+				}
+				got = append(got, string(ev.Data))
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("events %q, want %q", got, tt.want)
+			}
+		})
+	}
 }

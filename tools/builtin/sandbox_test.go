@@ -102,18 +102,7 @@ func mustJSON(t *testing.T, v any) string {
 // -update.
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		testio.WriteFile(t, path, []byte(got))
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from golden file:\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
-	}
+	testio.Golden(t, filepath.Join("testdata", "golden", name), []byte(got), *update)
 }
 
 // countdownCtx is a context that becomes cancelled after its Err method has

@@ -5,11 +5,9 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"sort"
-	"strings"
-	"sync"
 	"time"
 
+	"companion/internal/childproc"
 	"companion/tools/procgroup"
 )
 
@@ -26,7 +24,7 @@ type process struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	stdout io.ReadCloser
-	stderr *tail
+	stderr *childproc.Tail
 	// exited is closed once the process is reaped.
 	exited chan struct{}
 }
@@ -41,8 +39,8 @@ func startProcess(s Server, root string, wrap Wrap) (*process, error) {
 		}
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir, cmd.Env = root, withEnv(os.Environ(), s.Env)
-	p := &process{cmd: cmd, stderr: &tail{}, exited: make(chan struct{})}
+	cmd.Dir, cmd.Env = root, childproc.Env(os.Environ(), s.Env)
+	p := &process{cmd: cmd, stderr: &childproc.Tail{Max: stderrKeep}, exited: make(chan struct{})}
 	cmd.Stderr = p.stderr
 	// A server's children may hold stderr open after it dies: stop
 	// waiting for them.
@@ -101,57 +99,8 @@ func (p *process) exitReason() string {
 	if st := p.cmd.ProcessState; st != nil {
 		msg = st.String()
 	}
-	if t := p.stderr.last(); t != "" {
+	if t := p.stderr.Lines(1); t != "" {
 		msg += "; stderr: " + t
 	}
 	return msg
-}
-
-// withEnv returns base with extra set, in a stable order.
-func withEnv(base []string, extra map[string]string) []string {
-	if len(extra) == 0 {
-		return base
-	}
-	out := make([]string, 0, len(base)+len(extra))
-	for _, kv := range base {
-		name, _, _ := strings.Cut(kv, "=")
-		if _, set := extra[name]; !set {
-			out = append(out, kv)
-		}
-	}
-	keys := make([]string, 0, len(extra))
-	for k := range extra {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		out = append(out, k+"="+extra[k])
-	}
-	return out
-}
-
-// tail keeps the last stderrKeep bytes written to it.
-type tail struct {
-	// mu guards buf.
-	mu  sync.Mutex
-	buf []byte
-}
-
-// Write appends b, dropping the oldest bytes beyond the limit.
-func (t *tail) Write(b []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, b...)
-	if over := len(t.buf) - stderrKeep; over > 0 {
-		t.buf = append(t.buf[:0], t.buf[over:]...)
-	}
-	return len(b), nil
-}
-
-// last is the last non-empty line written.
-func (t *tail) last() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	lines := strings.Split(strings.TrimSpace(string(t.buf)), "\n")
-	return strings.TrimSpace(lines[len(lines)-1])
 }

@@ -93,8 +93,4 @@ func TestDefaults(t *testing.T) {
 	if o.MaxRestarts != 5 || o.Backoff != time.Second || o.ConnectTimeout != 30*time.Second || o.ClientName != "companion" {
 		t.Errorf("defaults = %+v", o)
 	}
-	env := mergeEnv([]string{"A=1", "B=2"}, map[string]string{"B": "3", "C": "4"})
-	if !reflect.DeepEqual(env, []string{"A=1", "B=3", "C=4"}) {
-		t.Errorf("mergeEnv = %v", env)
-	}
 }

@@ -5,11 +5,10 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
-	"sort"
 	"strings"
-	"sync"
 	"time"
 
+	"companion/internal/childproc"
 	"companion/tools/procgroup"
 )
 
@@ -32,7 +31,7 @@ type process struct {
 	stdout *os.File
 	// stderr is companion's end of the server's stderr, copied into tail.
 	stderr *os.File
-	tail   *tailBuffer
+	tail   *childproc.Tail
 	// copied is closed when copying stderr has ended.
 	copied chan struct{}
 	// exited is closed once the process is reaped; waitErr is set before.
@@ -64,7 +63,7 @@ func startProcess(cfg *ServerConfig, log *slog.Logger) (*process, error) {
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = cfg.Cwd
-	cmd.Env = mergeEnv(os.Environ(), cfg.Env)
+	cmd.Env = childproc.Env(os.Environ(), cfg.Env)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = files[0], files[3], files[5]
 	err := startIn(cfg.Gate, cmd)
 	closeFiles(files[0], files[3], files[5])
@@ -75,7 +74,7 @@ func startProcess(cfg *ServerConfig, log *slog.Logger) (*process, error) {
 	p := &process{
 		cmd: cmd, pid: cmd.Process.Pid,
 		stdin: files[1], stdout: files[2], stderr: files[4],
-		tail: &tailBuffer{}, copied: make(chan struct{}), exited: make(chan struct{}), gate: cfg.Gate,
+		tail: &childproc.Tail{Max: stderrTailSize}, copied: make(chan struct{}), exited: make(chan struct{}), gate: cfg.Gate,
 	}
 	go p.copyStderr(log.With("server", cfg.Name))
 	go p.wait()
@@ -157,7 +156,7 @@ func (p *process) exitError() error {
 		status = p.waitErr.Error()
 	}
 	msg := status
-	if tail := p.tail.lastLines(5); tail != "" {
+	if tail := p.tail.Lines(5); tail != "" {
 		msg += "; stderr: " + tail
 	}
 	return fmt.Errorf("%w: %s", ErrServerExited, msg)
@@ -170,63 +169,4 @@ func closeFiles(files ...*os.File) {
 			_ = f.Close()
 		}
 	}
-}
-
-// mergeEnv returns base with the variables of extra set (sorted, so the
-// child's environment is deterministic).
-func mergeEnv(base []string, extra map[string]string) []string {
-	if len(extra) == 0 {
-		return base
-	}
-	keys := make([]string, 0, len(extra))
-	for k := range extra {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	out := make([]string, 0, len(base)+len(keys))
-	for _, kv := range base {
-		name, _, _ := strings.Cut(kv, "=")
-		if _, ok := extra[name]; !ok {
-			out = append(out, kv)
-		}
-	}
-	for _, k := range keys {
-		out = append(out, k+"="+extra[k])
-	}
-	return out
-}
-
-// tailBuffer keeps the last stderrTailSize bytes written to it.
-type tailBuffer struct {
-	// mu guards buf.
-	mu  sync.Mutex
-	buf []byte
-}
-
-// Write appends b, dropping the oldest bytes beyond the limit.
-func (t *tailBuffer) Write(b []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, b...)
-	if over := len(t.buf) - stderrTailSize; over > 0 {
-		t.buf = append(t.buf[:0], t.buf[over:]...)
-	}
-	return len(b), nil
-}
-
-// lastLines returns up to n of the last non-empty lines, joined by " | ".
-func (t *tailBuffer) lastLines(n int) string {
-	t.mu.Lock()
-	text := string(t.buf)
-	t.mu.Unlock()
-	var lines []string
-	for _, l := range strings.Split(text, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			lines = append(lines, l)
-		}
-	}
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, " | ")
 }

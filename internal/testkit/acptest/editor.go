@@ -99,9 +99,24 @@ func Start(t testing.TB, bin string, args, env []string, handler HandlerFunc) *E
 		t.Fatal(err)
 	}
 	go e.read(stdout)
-	t.Cleanup(func() { e.stop() })
+	t.Cleanup(func() {
+		// As an editor ends an agent: stdin closes and the agent shuts
+		// down, its sessions ending their background work (a checkpoint
+		// git still writing into the test's folders otherwise); killed
+		// only when it does not exit in time.
+		e.stdin.Close()
+		select {
+		case <-e.gone:
+		case <-time.After(shutdownWait):
+		}
+		e.stop()
+	})
 	return e
 }
+
+// shutdownWait bounds how long a test's end waits for an agent to exit
+// after its stdin closed, before killing it.
+const shutdownWait = 5 * time.Second
 
 // ServeFunc runs an agent on in and out until in ends or ctx is
 // cancelled, logging to log; it is what StartServe runs in process.
