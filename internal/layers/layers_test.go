@@ -73,7 +73,7 @@ func allowed() map[string][]string {
 		"credentials":                 {},
 
 		// The MCP client the MCP tools and the IDE link share.
-		"mcpclient": {"internal/sse"},
+		"mcpclient": {},
 		// The language server client.
 		"lspclient": {},
 		// OAuth for remote MCP servers, and its test authorization server.
