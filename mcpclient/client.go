@@ -2,53 +2,48 @@ package mcpclient
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
-	"strconv"
-	"strings"
 	"sync"
-	"sync/atomic"
-	"time"
 
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/sourcegraph/jsonrpc2"
 )
+
+// Transport carries JSON-RPC messages between a Client and one server:
+// one of mcp-go's transports (NewStdio, NewStreamableHTTP, NewSSE) or a
+// caller's own. One that implements transport.BidirectionalInterface also
+// carries the server's requests (elicitation, sampling, roots).
+type Transport = transport.Interface
 
 // Client is one MCP session with a server over a Transport. Start it, then
 // Initialize, then make requests; Close ends it. Its methods are safe for
 // concurrent use.
 type Client struct {
+	mc  *client.Client
 	tr  Transport
 	o   options
 	log *slog.Logger
 
-	// ctx ends with Close; server requests being answered run under it.
+	// ctx ends with Close; the transport and the answers to server
+	// requests run under it.
 	ctx    context.Context
 	cancel context.CancelFunc
-	// in and conn exist once Start succeeded.
-	in     *inbox
-	conn   *jsonrpc2.Conn
-	nextID atomic.Uint64
-	// wg counts the client's goroutines: the watcher and the answers to
-	// server requests.
-	wg        sync.WaitGroup
+
+	lostOnce  sync.Once
 	closeOnce sync.Once
 
 	// mu guards the fields below.
-	mu sync.Mutex
-	// pending holds the ids of our requests under way; failed the
-	// transport error of those the transport failed.
-	pending map[string]bool
-	failed  map[string]error
-	// serving holds the cancel functions of the server requests being
-	// answered, by JSON id.
-	serving map[string]context.CancelFunc
+	mu      sync.Mutex
+	started bool
 	closed  bool
-	lostErr error
 	caps    mcp.ServerCapabilities
 	version string
+	// stopListen ends the subscriptions/listen stream of a stateless
+	// connection; nil when there is none.
+	stopListen func()
 }
 
 // New returns a client over tr, not started.
@@ -58,55 +53,108 @@ func New(tr Transport, opts ...Option) *Client {
 		opt(&o)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Client{
-		tr: tr, o: o, log: o.log, ctx: ctx, cancel: cancel,
-		pending: map[string]bool{}, failed: map[string]error{}, serving: map[string]context.CancelFunc{},
+	c := &Client{tr: tr, o: o, log: o.log, ctx: ctx, cancel: cancel}
+	copts := []client.ClientOption{client.WithClientCapabilities(o.caps)}
+	if o.version != "" {
+		copts = append(copts, client.WithProtocolVersion(o.version))
 	}
+	if o.discoverTimeout != 0 {
+		copts = append(copts, client.WithDiscoverTimeout(o.discoverTimeout))
+	}
+	if o.elicit != nil {
+		copts = append(copts, client.WithElicitationHandler(o.elicit))
+	}
+	if o.sampling != nil {
+		copts = append(copts, client.WithSamplingHandler(o.sampling))
+	}
+	if o.roots != nil {
+		copts = append(copts, client.WithRootsHandler(o.roots))
+	}
+	c.mc = client.NewClient(tr, copts...)
+	c.mc.OnNotification(c.notified)
+	c.mc.OnConnectionLost(c.lost)
+	return c
 }
 
-// Start opens the transport; ctx bounds the opening only. After a failed
-// Start, Close still releases the client.
+// Start opens the transport; ctx bounds the opening only (the legacy SSE
+// transport waits there for its endpoint). After a failed Start, Close
+// still releases the client.
 func (c *Client) Start(ctx context.Context) error {
 	c.mu.Lock()
-	if c.closed || c.in != nil {
+	if c.closed || c.started {
 		c.mu.Unlock()
 		return ErrClosed
 	}
-	c.in = newInbox(c.ctx, c.tr, c.log, c.recordFailure, c.recordLoss)
+	c.started = true
 	c.mu.Unlock()
-	if err := c.tr.Start(ctx, c.in); err != nil {
-		_ = c.in.Close()
-		return err
+	done := make(chan error, 1)
+	// The transport keeps the context it starts with for its life.
+	go func() { done <- c.mc.Start(c.ctx) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			var tErr *transport.Error
+			if !errors.As(err, &tErr) {
+				err = transport.NewError(err) // whatever fails here is the carrier
+			}
+			return fmt.Errorf("start: %w", c.classify(err))
+		}
+		return nil
+	case <-ctx.Done():
+		_ = c.tr.Close()
+		<-done
+		return fmt.Errorf("start: %w", ctx.Err())
+	}
+}
+
+// Initialize opens the session: server/discover first, then, for a server
+// that predates it, the initialize handshake. On a stateless connection it
+// also subscribes to the list_changed notifications the server offers.
+func (c *Client) Initialize(ctx context.Context) (*mcp.InitializeResult, error) {
+	req := mcp.InitializeRequest{}
+	req.Params.ClientInfo = c.o.info
+	req.Params.ProtocolVersion = c.o.version
+	res, err := c.mc.Initialize(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", mcp.MethodInitialize, c.classify(err))
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
-		return ErrClosed
+		return nil, fmt.Errorf("%s: %w", mcp.MethodInitialize, ErrClosed)
 	}
-	c.conn = jsonrpc2.NewConn(c.ctx, c.in, handler{c}, jsonrpc2.SetLogger(logAdapter{c.log}))
-	c.wg.Add(1)
-	go c.watch(c.conn)
-	return nil
+	c.caps, c.version = res.Capabilities, res.ProtocolVersion
+	if mcp.IsModernProtocol(res.ProtocolVersion) {
+		c.listen(res.Capabilities)
+	}
+	return res, nil
 }
 
-// watch waits for the connection to end and reports a loss that Close did
-// not cause.
-func (c *Client) watch(conn *jsonrpc2.Conn) {
-	defer c.wg.Done()
-	<-conn.DisconnectNotify()
-	c.mu.Lock()
-	closed, why := c.closed, c.lostErr
-	c.mu.Unlock()
-	if closed {
+// listen opens the subscriptions/listen stream that carries the
+// list_changed notifications of a stateless connection. c.mu is held.
+func (c *Client) listen(caps mcp.ServerCapabilities) {
+	f := mcp.SubscriptionFilter{
+		ToolsListChanged:     caps.Tools != nil && caps.Tools.ListChanged,
+		PromptsListChanged:   caps.Prompts != nil && caps.Prompts.ListChanged,
+		ResourcesListChanged: caps.Resources != nil && caps.Resources.ListChanged,
+	}
+	if f.IsEmpty() {
 		return
 	}
-	if why == nil {
-		why = transportErr(errors.New("connection closed"))
+	stop, err := c.mc.ListenAsync(c.ctx, f, func(err error) {
+		c.log.Debug("mcp: the notification stream ended", "err", err)
+		// Without a session, the broken stream is how a server that went
+		// away shows; a server that refused the stream is still there.
+		var rpcErr *Error
+		if !errors.As(classify(err, false), &rpcErr) {
+			c.lost(err)
+		}
+	})
+	if err != nil {
+		c.log.Debug("mcp: no notification stream", "err", err)
+		return
 	}
-	c.log.Debug("mcp: connection lost", "err", why)
-	if c.o.lost != nil {
-		c.o.lost(why)
-	}
+	c.stopListen = stop
 }
 
 // Close ends the session, the transport and every goroutine of the client.
@@ -116,163 +164,68 @@ func (c *Client) Close() error {
 	c.closeOnce.Do(func() {
 		c.mu.Lock()
 		c.closed = true
-		in, conn := c.in, c.conn
+		stop := c.stopListen
 		c.mu.Unlock()
 		c.cancel()
-		if conn != nil {
-			if e := conn.Close(); !errors.Is(e, jsonrpc2.ErrClosed) {
-				err = e
-			}
+		if stop != nil {
+			stop()
 		}
-		if in != nil {
-			// The transport may be closing already (jsonrpc2 closes
-			// it when its context ends, or on a loss); this returns
-			// once it is closed.
-			_ = in.Close()
+		if e := c.mc.Close(); e != nil && !errors.Is(e, transport.ErrTransportClosed) {
+			err = e
 		}
-		c.wg.Wait()
 	})
 	return err
 }
 
-// recordFailure keeps the transport error of a request under way.
-func (c *Client) recordFailure(id string, err error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.pending[id] {
-		c.failed[id] = err
-	}
-}
-
-// recordLoss keeps why the connection ended.
-func (c *Client) recordLoss(err error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.lostErr == nil {
-		c.lostErr = err
-	}
-}
-
-// ServerCapabilities are what the server declared in Initialize.
+// ServerCapabilities are what the server declared.
 func (c *Client) ServerCapabilities() mcp.ServerCapabilities {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.caps
 }
 
-// ProtocolVersion is the protocol version the server chose in Initialize.
+// ProtocolVersion is the protocol version of the session.
 func (c *Client) ProtocolVersion() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.version
 }
 
-// call sends a request and stores the raw result in *result.
-func (c *Client) call(ctx context.Context, method string, params any, result *json.RawMessage) error {
+// classify turns an error of mcp-go into the package's; a Streamable HTTP
+// session the server forgot (HTTP 404) is also a lost connection. A
+// stateless connection has no session to forget: there a 404 answers that
+// request only (mcp-go's server answers an unknown method so).
+func (c *Client) classify(err error) error {
 	c.mu.Lock()
-	conn, closed := c.conn, c.closed
+	closed, stateless := c.closed, mcp.IsModernProtocol(c.version)
 	c.mu.Unlock()
-	if closed {
-		return ErrClosed
+	if !closed && !stateless && errors.Is(err, transport.ErrSessionTerminated) {
+		c.lost(err)
 	}
-	if conn == nil {
-		return fmt.Errorf("%s: the client is not started", method)
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	n := c.nextID.Add(1)
-	key := strconv.FormatUint(n, 10)
-	c.mu.Lock()
-	c.pending[key] = true
-	c.mu.Unlock()
-	err := conn.Call(ctx, method, params, result, jsonrpc2.PickID(jsonrpc2.ID{Num: n}))
-	c.mu.Lock()
-	failure := c.failed[key]
-	delete(c.pending, key)
-	delete(c.failed, key)
-	lost, closed := c.lostErr, c.closed
-	c.mu.Unlock()
-	if err == nil {
-		return nil
-	}
-	return c.callError(ctx, method, n, err, failure, lost, closed)
+	return classify(err, closed)
 }
 
-// callError turns what jsonrpc2 returned into the package's errors.
-func (c *Client) callError(ctx context.Context, method string, id uint64, err, failure, lost error, closed bool) error {
-	var rpcErr *jsonrpc2.Error
-	switch {
-	case ctx.Err() != nil:
-		if method != string(mcp.MethodInitialize) && !closed {
-			c.cancelled(id, ctx.Err())
-		}
-		return fmt.Errorf("%s: %w", method, ctx.Err())
-	case failure != nil:
-		return fmt.Errorf("%s: %w", method, transportErr(failure))
-	case errors.As(err, &rpcErr):
-		e := &Error{Code: rpcErr.Code, Message: rpcErr.Message}
-		if rpcErr.Data != nil {
-			e.Data = append(json.RawMessage(nil), *rpcErr.Data...)
-		}
-		return fmt.Errorf("%s: %w", method, e)
-	case closed:
-		return fmt.Errorf("%s: %w", method, ErrClosed)
-	case lost != nil:
-		return fmt.Errorf("%s: %w", method, lost)
-	default:
-		return fmt.Errorf("%s: %w", method, transportErr(err))
-	}
-}
-
-// cancelled tells the server to stop working on request id (best effort,
-// off the caller's path).
-func (c *Client) cancelled(id uint64, why error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.closed || c.conn == nil {
+// notified hands a notification to the caller's handler.
+func (c *Client) notified(n mcp.JSONRPCNotification) {
+	if c.o.notify == nil || c.ctx.Err() != nil {
 		return
 	}
-	c.wg.Add(1)
-	go func() {
-		defer c.wg.Done()
-		ctx, cancel := context.WithTimeout(c.ctx, cancelTimeout)
-		defer cancel()
-		params := map[string]any{"requestId": id, "reason": why.Error()}
-		_ = c.notify(ctx, string(mcp.MethodNotificationCancelled), params)
-	}()
+	c.o.notify(n)
 }
 
-// cancelTimeout bounds sending a notifications/cancelled.
-const cancelTimeout = 5 * time.Second
-
-// notify sends a notification. It goes to the transport directly, not
-// through jsonrpc2, so that ctx bounds the sending (jsonrpc2 ignores it).
-func (c *Client) notify(ctx context.Context, method string, params any) error {
-	c.mu.Lock()
-	started, closed := c.conn != nil, c.closed
-	c.mu.Unlock()
-	if closed || !started {
-		return ErrClosed
+// lost reports, once, a connection that ended without Close.
+func (c *Client) lost(err error) {
+	if c.ctx.Err() != nil {
+		return
 	}
-	msg := map[string]any{"jsonrpc": "2.0", "method": method}
-	if params != nil {
-		msg["params"] = params
-	}
-	raw, err := json.Marshal(msg)
-	if err != nil {
-		return fmt.Errorf("%s: %w", method, err)
-	}
-	if err := c.tr.Send(ctx, raw); err != nil {
-		return fmt.Errorf("%s: %w", method, transportErr(err))
-	}
-	return nil
-}
-
-// logAdapter lets jsonrpc2 log through slog.
-type logAdapter struct{ log *slog.Logger }
-
-// Printf implements jsonrpc2.Logger.
-func (l logAdapter) Printf(format string, v ...any) {
-	l.log.Debug("mcp: " + strings.TrimSpace(fmt.Sprintf(format, v...)))
+	c.lostOnce.Do(func() {
+		if err == nil {
+			err = errors.New("connection closed")
+		}
+		err = fmt.Errorf("%w: %w", ErrTransport, err)
+		c.log.Debug("mcp: connection lost", "err", err)
+		if c.o.lost != nil {
+			c.o.lost(err)
+		}
+	})
 }

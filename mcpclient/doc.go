@@ -1,22 +1,22 @@
-// Package mcpclient is companion's Model Context Protocol client: the
-// handshake, the requests companion makes of a server (tools, prompts,
-// resources), answers to the server's own requests (elicitation, ping) and
-// its notifications, over three transports: stdio (newline-delimited JSON
-// on a child's pipes), Streamable HTTP and the legacy HTTP+SSE transport.
+// Package mcpclient is companion's Model Context Protocol client: a thin
+// layer over github.com/mark3labs/mcp-go's client and transports that
+// gives the rest of companion one vocabulary for MCP sessions.
 //
-// JSON-RPC itself (ids, pending calls, routing of answers) is
-// github.com/sourcegraph/jsonrpc2 over an object stream this package feeds
-// from a Transport. A Transport hands messages to the server with Send and
-// delivers what the server says to a Receiver; any other carrier (such as
-// an SDK relaying MCP over its own channel) can implement it.
+// mcp-go does the protocol: on Initialize it first asks the server
+// server/discover at the newest version (2026-07-28, the stateless core:
+// no initialize, the version in each request's _meta) and falls back to
+// the initialize handshake for servers of 2025-11-25 and 2025-06-18. Its
+// transports carry the messages: stdio (newline-delimited JSON on a
+// child's pipes), Streamable HTTP (with resumption of a broken response
+// stream) and the legacy HTTP+SSE transport. A caller's own carrier (an
+// SDK relaying MCP over its channel) implements Transport.
 //
-// The MCP types are github.com/mark3labs/mcp-go/mcp. This package imports
-// neither mcp-go's client nor its server packages: mcp-go's client pulls in
-// its server, and with it a JSON-schema compiler whose package initialiser
-// costs every start of companion a few milliseconds.
+// What this package adds: a bound on the server/discover probe (a stdio
+// server that ignores it must not hold up start-up), the subscription to
+// list_changed notifications on stateless connections, a report when the
+// connection is lost, and errors callers can test with errors.Is.
 //
-// Errors: a server's JSON-RPC error is an *Error (code, message, data); a
-// failed carrier (broken pipe, HTTP failure, lost stream) wraps
-// ErrTransport, and HTTP 401 and 403 also match ErrUnauthorized and
-// ErrForbidden; a closed client gives ErrClosed.
+// Errors: a server's JSON-RPC error is an *Error; a failed carrier (broken
+// pipe, HTTP failure, lost stream) wraps ErrTransport, and HTTP 401 also
+// matches ErrUnauthorized; a closed client gives ErrClosed.
 package mcpclient

@@ -1,10 +1,12 @@
 package mcpclient
 
 import (
-	"encoding/json"
+	"context"
 	"errors"
 	"fmt"
-	"net/http"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // Sentinel errors; callers test them with errors.Is.
@@ -13,23 +15,16 @@ var (
 	// HTTP request that failed, a stream that ended. The server's own
 	// JSON-RPC errors are *Error instead.
 	ErrTransport = errors.New("MCP transport failed")
-	// ErrClosed means the client (or its transport) was closed.
+	// ErrClosed means the client was closed.
 	ErrClosed = errors.New("MCP client closed")
 	// ErrUnauthorized means the server answered HTTP 401.
 	ErrUnauthorized = errors.New("MCP server requires authorization (HTTP 401)")
-	// ErrForbidden means the server answered HTTP 403.
-	ErrForbidden = errors.New("MCP server refused access (HTTP 403)")
-	// ErrSessionExpired means an HTTP server no longer knows the session
-	// (HTTP 404 to a request carrying its id); a new one must be started.
-	ErrSessionExpired = errors.New("MCP session expired (HTTP 404)")
 )
 
 // Error is a JSON-RPC error the server answered a request with.
 type Error struct {
-	Code    int64
+	Code    int
 	Message string
-	// Data is the error's data member as sent, nil when absent.
-	Data json.RawMessage
 }
 
 // Error implements error.
@@ -37,45 +32,42 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s (code %d)", e.Message, e.Code)
 }
 
-// HTTPError is an HTTP answer with a status the transport cannot use. It
-// matches ErrUnauthorized for 401, ErrForbidden for 403 and
-// ErrSessionExpired for a 404 after the session started.
-type HTTPError struct {
-	StatusCode int
-	// Body is the start of the answer's body, for the message.
-	Body string
-	// session is set when the request carried a session id.
-	session bool
+// rpcCodes are the JSON-RPC errors mcp-go turns into sentinels, by code.
+var rpcCodes = []struct {
+	err  error
+	code int
+}{
+	{mcp.ErrParseError, mcp.PARSE_ERROR},
+	{mcp.ErrInvalidRequest, mcp.INVALID_REQUEST},
+	{mcp.ErrMethodNotFound, mcp.METHOD_NOT_FOUND},
+	{mcp.ErrInvalidParams, mcp.INVALID_PARAMS},
+	{mcp.ErrInternalError, mcp.INTERNAL_ERROR},
+	{mcp.ErrRequestInterrupted, mcp.REQUEST_INTERRUPTED},
+	{mcp.ErrResourceNotFound, mcp.RESOURCE_NOT_FOUND},
 }
 
-// Error implements error.
-func (e *HTTPError) Error() string {
-	msg := fmt.Sprintf("HTTP %d %s", e.StatusCode, http.StatusText(e.StatusCode))
-	if e.Body != "" {
-		msg += ": " + e.Body
-	}
-	return msg
-}
-
-// Is matches the sentinel of the status.
-func (e *HTTPError) Is(target error) bool {
-	switch target {
-	case ErrUnauthorized:
-		return e.StatusCode == http.StatusUnauthorized
-	case ErrForbidden:
-		return e.StatusCode == http.StatusForbidden
-	case ErrSessionExpired:
-		return e.StatusCode == http.StatusNotFound && e.session
-	case ErrTransport:
-		return true
-	}
-	return false
-}
-
-// transportErr wraps err as a transport failure unless it is one already.
-func transportErr(err error) error {
-	if err == nil || errors.Is(err, ErrTransport) {
+// classify turns what mcp-go returned for a request into the package's
+// errors: mcp-go wraps every carrier failure in a *transport.Error, and
+// returns the server's JSON-RPC errors as they are.
+func classify(err error, closed bool) error {
+	var auth *transport.AuthorizationRequiredError
+	var tErr *transport.Error
+	switch {
+	case closed:
+		return ErrClosed
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return err
+	case errors.As(err, &auth):
+		return fmt.Errorf("%w: %w: %w", ErrTransport, ErrUnauthorized, err)
+	case errors.As(err, &tErr):
+		return fmt.Errorf("%w: %w", ErrTransport, tErr.Err)
 	}
-	return fmt.Errorf("%w: %w", ErrTransport, err)
+	e := &Error{Code: mcp.INTERNAL_ERROR, Message: err.Error()}
+	for _, c := range rpcCodes {
+		if errors.Is(err, c.err) {
+			e.Code = c.code
+			break
+		}
+	}
+	return e
 }

@@ -51,17 +51,7 @@ func newServer() *server.MCPServer {
 	s.AddTool(mcp.NewTool("echo", mcp.WithString("text")), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("echo: " + req.GetString("text", "")), nil
 	})
-	s.AddTool(mcp.NewTool("ask"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		res, err := s.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{
-			Message:         "Who are you?",
-			RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}},
-		}})
-		if err != nil {
-			return mcp.NewToolResultError("cannot ask: " + err.Error()), nil
-		}
-		content, _ := res.Content.(map[string]any)
-		return mcp.NewToolResultText(fmt.Sprintf("%s %v", res.Action, content["name"])), nil
-	})
+	s.AddTool(mcp.NewTool("ask"), askTool)
 	s.AddTool(mcp.NewTool("add_tool"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		s.AddTool(mcp.NewTool("extra"), textTool("extra"))
 		return mcp.NewToolResultText("added"), nil
@@ -76,6 +66,21 @@ func newServer() *server.MCPServer {
 			return []mcp.ResourceContents{mcp.TextResourceContents{URI: "test://note", MIMEType: "text/plain", Text: "a note"}}, nil
 		})
 	return s
+}
+
+// askTool asks for a name (an elicitation during the call) the way a
+// 2026-07-28 server does, as input the client answers on a retry; mcp-go's
+// server turns it into elicitation/create for clients of the handshake era.
+func askTool(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if res := server.ElicitationResponse(req.Params.InputResponses, "who"); res != nil {
+		content, _ := res.Content.(map[string]any)
+		return mcp.NewToolResultText(fmt.Sprintf("%s %v", res.Action, content["name"])), nil
+	}
+	return server.NewInputRequestBuilder("").Elicit("who", mcp.ElicitationParams{
+		Mode:            mcp.ElicitationModeForm,
+		Message:         "Who are you?",
+		RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}},
+	}).ToolResult(), nil
 }
 
 func textTool(text string) server.ToolHandlerFunc {
@@ -136,7 +141,7 @@ func startStreamable(t *testing.T, s *server.MCPServer) fixture {
 		h.ServeHTTP(w, r)
 	}))
 	t.Cleanup(ts.Close)
-	tr := mcpclient.NewStreamableHTTP(ts.URL+"/mcp", mcpclient.HTTPOptions{Listen: true, Client: ts.Client(), Log: testLog(t)})
+	tr := mustTr(t)(mcpclient.NewStreamableHTTP(ts.URL+"/mcp", mcpclient.HTTPOptions{Listen: true, Client: ts.Client(), Log: testLog(t)}))
 	return fixture{tr: tr, kill: func() {
 		gone.Store(true)
 		ts.CloseClientConnections()
@@ -147,7 +152,7 @@ func startStreamable(t *testing.T, s *server.MCPServer) fixture {
 func startSSE(t *testing.T, s *server.MCPServer) fixture {
 	ts := httptest.NewServer(server.NewSSEServer(s))
 	t.Cleanup(ts.Close)
-	tr := mcpclient.NewSSE(ts.URL+"/sse", mcpclient.HTTPOptions{Client: ts.Client(), Log: testLog(t)})
+	tr := mustTr(t)(mcpclient.NewSSE(ts.URL+"/sse", mcpclient.HTTPOptions{Client: ts.Client(), Log: testLog(t)}))
 	return fixture{tr: tr, kill: ts.CloseClientConnections}
 }
 
@@ -169,15 +174,26 @@ func checkNoGoroutines(t *testing.T) {
 }
 
 // clientGoroutines returns the stacks that run code of the client or of
-// jsonrpc2 ("" for none).
+// mcp-go's client and transports ("" for none).
 func clientGoroutines() string {
 	buf := make([]byte, 1<<20)
 	buf = buf[:runtime.Stack(buf, true)]
 	var out []string
 	for _, g := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(g, "companion/mcpclient.") || strings.Contains(g, "sourcegraph/jsonrpc2") {
+		if strings.Contains(g, "companion/mcpclient.") || strings.Contains(g, "mark3labs/mcp-go/client") {
 			out = append(out, g)
 		}
 	}
 	return strings.Join(out, "\n\n")
+}
+
+// mustTr fails the test when a transport cannot be made.
+func mustTr(t *testing.T) func(mcpclient.Transport, error) mcpclient.Transport {
+	return func(tr mcpclient.Transport, err error) mcpclient.Transport {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("transport: %v", err)
+		}
+		return tr
+	}
 }

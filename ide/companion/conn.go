@@ -74,7 +74,7 @@ func (cn *conn) close() {
 // once is not missed.
 func (c *Client) dial(ctx context.Context, ep Endpoint) (*conn, error) {
 	cn := newConn()
-	tr := mcpclient.NewStreamableHTTP(ep.URL(), mcpclient.HTTPOptions{
+	tr, err := mcpclient.NewStreamableHTTP(ep.URL(), mcpclient.HTTPOptions{
 		// IDE companion servers speak the 2025 protocol, whose standalone
 		// GET stream carries their notifications.
 		Listen:  true,
@@ -82,7 +82,11 @@ func (c *Client) dial(ctx context.Context, ep Endpoint) (*conn, error) {
 		Client:  &http.Client{Transport: &streamWatch{base: c.http, cn: cn}},
 		Log:     c.log,
 	})
+	if err != nil {
+		return nil, fmt.Errorf("IDE connection: %w", err)
+	}
 	cn.mc = mcpclient.New(tr,
+		mcpclient.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION),
 		mcpclient.WithClientInfo(mcp.Implementation{Name: c.opts.ClientName, Version: c.opts.ClientVersion}),
 		mcpclient.WithNotificationHandler(func(n mcp.JSONRPCNotification) { c.onNotification(cn, n) }),
 		mcpclient.WithConnectionLost(cn.end),

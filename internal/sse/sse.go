@@ -35,12 +35,6 @@ func (e Event) Done() bool { return string(e.Data) == "[DONE]" }
 
 // Reader reads events from a stream. It is not safe for concurrent use.
 type Reader struct {
-	// DropUnterminated, set before the first Next, keeps to the standard
-	// at the end of the stream: an event that lacks its closing blank
-	// line is dropped instead of returned (MCP's streams, where a cut
-	// connection must not look like a whole message).
-	DropUnterminated bool
-
 	br    *bufio.Reader
 	limit int
 	// line holds the line being read; data and typ the event being built.
@@ -85,7 +79,7 @@ func (r *Reader) Next() (Event, error) {
 			r.err = err
 		}
 	}
-	if errors.Is(r.err, io.EOF) && !r.DropUnterminated {
+	if errors.Is(r.err, io.EOF) {
 		if ev, ok := r.dispatch(); ok {
 			return ev, nil
 		}

@@ -157,34 +157,23 @@ func abs(n int) int {
 	return n
 }
 
-func TestDropUnterminated(t *testing.T) {
+// TestUnterminatedReturned: the last event is returned at the end of the
+// stream even without its closing blank line.
+func TestUnterminatedReturned(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name string
-		drop bool
-		want []string
-	}{
-		{"returned by default", false, []string{"a", "b"}},
-		{"dropped when asked", true, []string{"a"}},
+	rd := NewReader(strings.NewReader("data: a\n\ndata: b\n"), 0)
+	var got []string
+	for {
+		ev, err := rd.Next()
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				t.Fatal(err)
+			}
+			break
+		}
+		got = append(got, string(ev.Data))
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			rd := NewReader(strings.NewReader("data: a\n\ndata: b\n"), 0)
-			rd.DropUnterminated = tt.drop
-			var got []string
-			for {
-				ev, err := rd.Next()
-				if err != nil {
-					if !errors.Is(err, io.EOF) {
-						t.Fatal(err)
-					}
-					break
-				}
-				got = append(got, string(ev.Data))
-			}
-			if !slices.Equal(got, tt.want) {
-				t.Errorf("events %q, want %q", got, tt.want)
-			}
-		})
+	if want := []string{"a", "b"}; !slices.Equal(got, want) {
+		t.Errorf("events %q, want %q", got, want)
 	}
 }

@@ -6,8 +6,15 @@ import (
 	"fmt"
 	"slices"
 
-	"golang.org/x/oauth2"
+	"github.com/mark3labs/mcp-go/client/transport"
 )
+
+// Client is an OAuth client: the id the authorization server knows
+// companion by, and its secret for a confidential client.
+type Client struct {
+	ID     string `json:"client_id"`
+	Secret string `json:"client_secret,omitempty"`
+}
 
 // RegistrationKey is what a dynamically registered client is kept for:
 // one authorization server (its registration endpoint) and one server
@@ -91,7 +98,7 @@ func (e *AuthorizeError) Error() string {
 // refusing the client itself (invalid_client), at the authorization
 // endpoint or the token endpoint: a kept registration it no longer knows.
 func clientRejected(err error) bool {
-	var re *oauth2.RetrieveError
+	var re transport.OAuthError
 	if errors.As(err, &re) {
 		return re.ErrorCode == "invalid_client"
 	}

@@ -7,6 +7,17 @@
 // loopback redirect on 127.0.0.1; the resource indicator (RFC 8707) on the
 // authorization and token requests; refresh.
 //
+// The protocol is mcp-go's (client/transport's OAuthHandler): discovery,
+// registration, the authorization URL, the code exchange and refresh.
+// This package adds what mcp-go leaves to its caller: the loopback
+// redirect, the grants file (mcp-go's TokenStore, under a cross-process
+// lock) and the registrations kept in it, the bearer RoundTripper that
+// renews a token another process may have renewed, and endpoints
+// configured by hand (given to mcp-go as a metadata document, the only
+// form it takes them in), and the resource metadata's scopes_supported as
+// the scopes to ask for when none are configured (mcp-go asks for
+// configured scopes only).
+//
 // Grants are kept per server in a Store, a JSON file only the user can
 // read. A Transport is an http.RoundTripper that adds the bearer token to
 // every request, refreshes it before it expires and on a 401 (retrying the
@@ -16,7 +27,7 @@
 // # Registrations
 //
 // A Flow with a Store registers once per authorization server and server
-// configuration (registration endpoint, resource, client name, scopes,
+// configuration (registration endpoint, the server's URL, client name, scopes,
 // configured redirect URI) and keeps the client beside the grants: its id,
 // its secret if the server gave one, and the redirect URI it was
 // registered with. A later authorization listens on that URI's 127.0.0.1
@@ -46,12 +57,13 @@
 //
 // # Limits
 //
-// Authorization-server metadata is fetched again for every authorization
-// (not cached). A refresh holds the lock for the length of its token
-// request, so refreshes of different servers wait for each other. Forgetting
-// a grant (companion mcp logout) keeps the server's registered client.
-//
-// The protocol plumbing (authorization URLs, PKCE, code exchange) is
-// golang.org/x/oauth2; discovery, registration and refresh with a resource
-// indicator are this package's own.
+// Authorization-server metadata is fetched twice per authorization (the
+// loopback port, and so the handler's redirect URI, is chosen only once
+// discovery has named the registration endpoint) and once per process
+// and client for refreshes. A refresh holds the lock for the length of
+// its token request, so refreshes of different servers wait for each
+// other. Forgetting a grant (companion mcp logout) keeps the server's
+// registered client. Endpoints
+// configured by hand get no resource indicator (mcp-go sends one only
+// after protected-resource discovery).
 package oauth

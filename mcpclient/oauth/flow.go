@@ -2,8 +2,6 @@ package oauth
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/http"
@@ -11,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"golang.org/x/oauth2"
+	"github.com/mark3labs/mcp-go/client/transport"
 )
 
 // ErrNoClient means the authorization server offers no registration and
@@ -55,18 +53,22 @@ type Flow struct {
 	Store *Store
 }
 
-// endpoints is what discovery found.
-type endpoints struct {
-	authURL, tokenURL, registration string
-	resource                        string
-	scopes                          []string
-}
+// placeholderRedirect is the redirect URI of the handler that only
+// discovers (it registers nothing and sends no one anywhere).
+const placeholderRedirect = "http://127.0.0.1/oauth/callback"
 
 // Run authorizes: discovery, registration when needed (or the client
 // Store kept from an earlier registration), the browser's round trip to
 // the loopback redirect, and the code exchange. A kept client the
 // authorization server refuses (invalid_client) is forgotten and
 // registered anew, once. It returns when the user answered or ctx ended.
+//
+// mcp-go's OAuthHandler does the protocol: discovery, registration, the
+// authorization URL with PKCE and the resource indicator, the exchange.
+// Its redirect URI is fixed when it is made, and the loopback (a kept
+// client's port, or a new one) can only be chosen once discovery has
+// named the registration endpoint, so a first handler discovers and the
+// one that authorizes is made for the chosen client and port.
 func (f *Flow) Run(ctx context.Context) (*Grant, error) {
 	// Show's context ends with the flow (a question to the user is
 	// withdrawn).
@@ -76,82 +78,140 @@ func (f *Flow) Run(ctx context.Context) (*Grant, error) {
 	if hc == nil {
 		hc = http.DefaultClient
 	}
-	ep, err := f.discover(ctx, hc)
+	if len(f.Settings.Scopes) == 0 && !f.configured() {
+		run := *f // the caller's Flow is left as it is
+		run.Settings.Scopes = resourceScopes(ctx, hc, f.ServerURL, f.ResourceMetadataURL)
+		f = &run
+	}
+	md, err := f.newHandler(hc, Client{}, placeholderRedirect, nil).GetServerMetadata(ctx)
 	if err != nil {
 		return nil, err
 	}
-	key := f.registrationKey(ep)
-	client, lb, kept, err := f.client(ctx, hc, ep, key)
+	if len(md.CodeChallengeMethodsSupported) > 0 && !slices.Contains(md.CodeChallengeMethodsSupported, "S256") {
+		return nil, fmt.Errorf("authorization server %s does not support PKCE with S256", md.Issuer)
+	}
+	key := f.registrationKey(md.RegistrationEndpoint)
+	a, err := f.client(ctx, hc, key)
 	if err != nil {
 		return nil, err
 	}
-	defer lb.close()
-	tok, err := f.authorize(ctx, hc, f.config(ep, client, lb), lb, ep.resource)
-	if err != nil && kept && clientRejected(err) {
-		_ = f.Store.dropRegistration(ctx, key, client.ID) // registering again replaces it anyway
-		if client, err = f.register(ctx, hc, key, lb); err != nil {
+	defer a.lb.close()
+	tok, authURL, err := f.authorize(ctx, a)
+	if err != nil && a.kept && clientRejected(err) {
+		_ = f.Store.dropRegistration(ctx, key, a.client.ID) // registering again replaces it anyway
+		if err := f.register(ctx, hc, key, a); err != nil {
 			return nil, err
 		}
-		kept = false // the new client was never refused: an unanswered flow keeps it
-		tok, err = f.authorize(ctx, hc, f.config(ep, client, lb), lb, ep.resource)
+		a.kept = false // the new client was never refused: an unanswered flow keeps it
+		tok, authURL, err = f.authorize(ctx, a)
 	}
-	if err != nil && kept && ctx.Err() != nil {
-		f.forgetUnanswered(ctx, key, client)
+	if err != nil && a.kept && ctx.Err() != nil {
+		f.forgetUnanswered(ctx, key, a.client)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return &Grant{ServerURL: f.ServerURL, Resource: ep.resource, ClientID: client.ID, ClientSecret: client.Secret,
-		TokenURL: ep.tokenURL, Scopes: ep.scopes, AccessToken: tok.AccessToken, RefreshToken: tok.RefreshToken,
-		TokenType: tok.TokenType, Expiry: tok.Expiry}, nil
+	g := &Grant{ServerURL: f.ServerURL, Resource: resourceOf(authURL), ClientID: a.client.ID, ClientSecret: a.client.Secret,
+		Scopes: f.Settings.Scopes, AccessToken: tok.AccessToken, RefreshToken: tok.RefreshToken, TokenType: tok.TokenType,
+		Expiry: tok.ExpiresAt}
+	if f.configured() {
+		g.AuthURL, g.TokenURL = f.Settings.AuthorizationURL, f.Settings.TokenURL
+	}
+	return g, nil
 }
 
-// client is the client to authorize with and the loopback listening for
-// its redirect: the configured client; else the client Store kept for
-// this authorization server and configuration, listening on its
-// registered redirect URI (kept is set); else, and when that port is
-// taken, a new registration on a new port, which Store keeps under key.
-func (f *Flow) client(ctx context.Context, hc *http.Client, ep endpoints, key RegistrationKey) (c Client, lb *loopback, kept bool, err error) {
-	if f.Settings.ClientID != "" {
-		lb, err = listenLoopback(f.Settings.RedirectURI)
-		return Client{ID: f.Settings.ClientID, Secret: f.Settings.ClientSecret}, lb, false, err
+// configured reports whether the endpoints are configured (no discovery).
+func (f *Flow) configured() bool {
+	return f.Settings.AuthorizationURL != "" && f.Settings.TokenURL != ""
+}
+
+// newHandler is the mcp-go handler of this flow for client, redirected to
+// redirectURI, keeping its token in tokens (nil: a store of its own).
+func (f *Flow) newHandler(hc *http.Client, client Client, redirectURI string, tokens transport.TokenStore) *transport.OAuthHandler {
+	c := handlerConfig{hc: hc, serverURL: f.ServerURL, metadataURL: f.ResourceMetadataURL, client: client,
+		redirectURI: redirectURI, scopes: f.Settings.Scopes, tokens: tokens}
+	if f.configured() {
+		c.authURL, c.tokenURL = f.Settings.AuthorizationURL, f.Settings.TokenURL
 	}
-	if ep.registration == "" {
-		return Client{}, nil, false, ErrNoClient
+	return newHandler(c)
+}
+
+// attempt is one authorization's client, its handler and the loopback
+// listening for its redirect.
+type attempt struct {
+	h *transport.OAuthHandler
+	// tokens is h's token store: the exchange saves the token there, and
+	// Run's caller saves the grant in Store.
+	tokens *transport.MemoryTokenStore
+	client Client
+	lb     *loopback
+	// kept: the client is one Store kept from an earlier registration.
+	kept bool
+}
+
+// use makes a's handler, for client.
+func (f *Flow) use(hc *http.Client, a *attempt, client Client) {
+	a.tokens = transport.NewMemoryTokenStore()
+	a.h, a.client = f.newHandler(hc, client, a.lb.redirectURI, a.tokens), client
+}
+
+// client is the client to authorize with: the configured client; else the
+// client Store kept for this authorization server and configuration,
+// listening on its registered redirect URI (kept is set); else, and when
+// that port is taken, a new registration on a new port, which Store keeps
+// under key.
+func (f *Flow) client(ctx context.Context, hc *http.Client, key RegistrationKey) (*attempt, error) {
+	if f.Settings.ClientID != "" {
+		lb, err := listenLoopback(f.Settings.RedirectURI)
+		if err != nil {
+			return nil, err
+		}
+		a := &attempt{lb: lb}
+		f.use(hc, a, Client{ID: f.Settings.ClientID, Secret: f.Settings.ClientSecret})
+		return a, nil
+	}
+	if key.Endpoint == "" {
+		return nil, ErrNoClient
 	}
 	if f.Store != nil {
 		if r, err := f.Store.registration(key); err == nil && r != nil {
 			if lb, err := listenLoopback(r.RedirectURI); err == nil {
-				return r.client(), lb, true, nil
+				a := &attempt{lb: lb, kept: true}
+				f.use(hc, a, r.client())
+				return a, nil
 			}
 			// its port is taken: a new port needs a new registration (an
 			// authorization server may allow any loopback port, RFC 8252
 			// §7.3, but nothing says this one does)
 		}
 	}
-	if lb, err = listenLoopback(f.Settings.RedirectURI); err != nil {
-		return Client{}, nil, false, err
+	lb, err := listenLoopback(f.Settings.RedirectURI)
+	if err != nil {
+		return nil, err
 	}
-	if c, err = f.register(ctx, hc, key, lb); err != nil {
+	a := &attempt{lb: lb}
+	if err := f.register(ctx, hc, key, a); err != nil {
 		lb.close()
-		return Client{}, nil, false, err
+		return nil, err
 	}
-	return c, lb, false, nil
+	return a, nil
 }
 
-// register registers companion with key's endpoint for lb's redirect URI
-// and keeps the client in Store.
-func (f *Flow) register(ctx context.Context, hc *http.Client, key RegistrationKey, lb *loopback) (Client, error) {
-	c, err := Register(ctx, hc, key.Endpoint, key.ClientName, lb.redirectURI, key.Scopes)
-	if err != nil {
-		return Client{}, err
+// register registers companion (mcp-go's RegisterClient, RFC 7591) for
+// a's redirect URI, gives a the new client and its handler, and keeps the
+// client in Store.
+func (f *Flow) register(ctx context.Context, hc *http.Client, key RegistrationKey, a *attempt) error {
+	f.use(hc, a, Client{})
+	if err := a.h.RegisterClient(ctx, key.ClientName); err != nil {
+		return fmt.Errorf("client registration: %w", err)
 	}
+	a.client = Client{ID: a.h.GetClientID(), Secret: a.h.GetClientSecret()}
 	if f.Store != nil {
 		// not kept: the authorization goes on, and the next one registers again
-		_ = f.Store.putRegistration(ctx, &Registration{RegistrationKey: key, ClientID: c.ID, ClientSecret: c.Secret,
-			RedirectURI: lb.redirectURI})
+		_ = f.Store.putRegistration(ctx, &Registration{RegistrationKey: key, ClientID: a.client.ID,
+			ClientSecret: a.client.Secret, RedirectURI: a.lb.redirectURI})
 	}
-	return c, nil
+	return nil
 }
 
 // forgetUnanswered forgets the kept client after a flow that ended
@@ -166,108 +226,56 @@ func (f *Flow) forgetUnanswered(ctx context.Context, key RegistrationKey, client
 	_ = f.Store.dropRegistration(ctx, key, client.ID)
 }
 
-// registrationKey is what a registration with ep's authorization server
-// is kept for.
-func (f *Flow) registrationKey(ep endpoints) RegistrationKey {
+// registrationKey is what a registration with endpoint is kept for. Its
+// resource is the server's URL: mcp-go keeps the resource indicator it
+// discovers to itself.
+func (f *Flow) registrationKey(endpoint string) RegistrationKey {
 	name := f.ClientName
 	if name == "" {
 		name = "companion"
 	}
-	return RegistrationKey{Endpoint: ep.registration, Resource: ep.resource, ClientName: name,
-		Scopes: ep.scopes, ConfiguredURI: f.Settings.RedirectURI}
-}
-
-// config is the oauth2 configuration of client at ep, redirected to lb.
-func (f *Flow) config(ep endpoints, client Client, lb *loopback) *oauth2.Config {
-	cfg := &oauth2.Config{ClientID: client.ID, ClientSecret: client.Secret, RedirectURL: lb.redirectURI,
-		Scopes: ep.scopes, Endpoint: oauth2.Endpoint{AuthURL: ep.authURL, TokenURL: ep.tokenURL}}
-	if client.Secret == "" {
-		cfg.Endpoint.AuthStyle = oauth2.AuthStyleInParams
-	}
-	return cfg
+	return RegistrationKey{Endpoint: endpoint, Resource: canonicalResource(f.ServerURL), ClientName: name,
+		Scopes: f.Settings.Scopes, ConfiguredURI: f.Settings.RedirectURI}
 }
 
 // authorize shows the authorization URL, waits for the redirect and
-// exchanges its code.
-func (f *Flow) authorize(ctx context.Context, hc *http.Client, cfg *oauth2.Config, lb *loopback, resource string) (*oauth2.Token, error) {
-	verifier := oauth2.GenerateVerifier()
-	state, err := randomString()
+// exchanges its code; it returns the token and the URL shown.
+func (f *Flow) authorize(ctx context.Context, a *attempt) (*transport.Token, string, error) {
+	verifier, err := transport.GenerateCodeVerifier()
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	opts := []oauth2.AuthCodeOption{oauth2.S256ChallengeOption(verifier)}
-	if resource != "" {
-		opts = append(opts, oauth2.SetAuthURLParam("resource", resource))
+	state, err := transport.GenerateState()
+	if err != nil {
+		return nil, "", err
 	}
-	authURL := cfg.AuthCodeURL(state, opts...)
-	result := lb.expect(state)
+	authURL, err := a.h.GetAuthorizationURL(ctx, state, transport.GenerateCodeChallenge(verifier))
+	if err != nil {
+		return nil, "", err
+	}
+	result := a.lb.expect(state)
 	if f.Show != nil {
 		f.Show(ctx, authURL)
 	}
-	code, err := lb.wait(ctx, result)
+	code, err := a.lb.wait(ctx, result)
 	if err != nil {
-		return nil, err
+		return nil, authURL, err
 	}
-	xopts := []oauth2.AuthCodeOption{oauth2.VerifierOption(verifier)}
-	if resource != "" {
-		xopts = append(xopts, oauth2.SetAuthURLParam("resource", resource))
+	if err := a.h.ProcessAuthorizationResponse(ctx, code, state, verifier); err != nil {
+		return nil, authURL, fmt.Errorf("token exchange: %w", err)
 	}
-	tok, err := cfg.Exchange(context.WithValue(ctx, oauth2.HTTPClient, hc), code, xopts...)
-	if err != nil {
-		return nil, fmt.Errorf("token exchange: %w", err)
-	}
-	return tok, nil
+	tok, err := a.tokens.GetToken(ctx) // where the exchange saved it
+	return tok, authURL, err
 }
 
-// discover finds the endpoints: configured, or from the resource's and
-// the authorization server's metadata.
-func (f *Flow) discover(ctx context.Context, hc *http.Client) (endpoints, error) {
-	s := f.Settings
-	ep := endpoints{authURL: s.AuthorizationURL, tokenURL: s.TokenURL, scopes: s.Scopes, resource: canonicalResource(f.ServerURL)}
-	if ep.authURL != "" && ep.tokenURL != "" {
-		return ep, nil
-	}
-	issuer := origin(f.ServerURL)
-	rm, err := DiscoverResource(ctx, hc, f.ServerURL, f.ResourceMetadataURL)
-	switch {
-	case err == nil:
-		if rm.Resource != "" && !strings.EqualFold(origin(rm.Resource), origin(f.ServerURL)) {
-			return ep, fmt.Errorf("the resource metadata is for %s, not for %s", rm.Resource, f.ServerURL)
-		}
-		issuer = rm.AuthorizationServers[0]
-		if rm.Resource != "" {
-			ep.resource = rm.Resource
-		}
-		if len(ep.scopes) == 0 {
-			ep.scopes = rm.ScopesSupported
-		}
-	case !errors.Is(err, ErrNoMetadata):
-		return ep, err
-	}
-	sm, err := DiscoverServer(ctx, hc, issuer)
+// resourceOf is the resource indicator (RFC 8707) of an authorization
+// URL, "" when it has none.
+func resourceOf(authURL string) string {
+	u, err := url.Parse(authURL)
 	if err != nil {
-		return ep, fmt.Errorf("authorization server %s: %w", issuer, err)
+		return ""
 	}
-	if len(sm.CodeChallengeMethods) > 0 && !slices.Contains(sm.CodeChallengeMethods, "S256") {
-		return ep, fmt.Errorf("authorization server %s does not support PKCE with S256", issuer)
-	}
-	if ep.authURL == "" {
-		ep.authURL = sm.AuthorizationEndpoint
-	}
-	if ep.tokenURL == "" {
-		ep.tokenURL = sm.TokenEndpoint
-	}
-	ep.registration = sm.RegistrationEndpoint
-	return ep, nil
-}
-
-// origin is scheme://host of u.
-func origin(u string) string {
-	p, err := url.Parse(u)
-	if err != nil {
-		return u
-	}
-	return p.Scheme + "://" + p.Host
+	return u.Query().Get("resource")
 }
 
 // canonicalResource is the server's URL as a resource indicator: no
@@ -280,13 +288,4 @@ func canonicalResource(u string) string {
 	p.Fragment, p.RawFragment = "", ""
 	p.Scheme, p.Host = strings.ToLower(p.Scheme), strings.ToLower(p.Host)
 	return p.String()
-}
-
-// randomString is 32 random bytes, base64url-encoded.
-func randomString() (string, error) {
-	b := make([]byte, 32)
-	if _, err := rand.Read(b); err != nil {
-		return "", err
-	}
-	return base64.RawURLEncoding.EncodeToString(b), nil
 }

@@ -3,6 +3,7 @@ package oauth_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -60,12 +61,16 @@ func connect(t *testing.T, srv *oauthtest.Server, store *oauth.Store) (*session,
 	t.Helper()
 	s := &session{src: oauth.NewSource(store, serverName, srv.MCPURL(), nil, nil)}
 	tr := &oauth.Transport{Source: s.src, OnUnauthorized: func() { s.refused.Add(1) }}
-	s.c = mcpclient.New(mcpclient.NewStreamableHTTP(srv.MCPURL(), mcpclient.HTTPOptions{Client: &http.Client{Transport: tr}}))
+	httpTr, err := mcpclient.NewStreamableHTTP(srv.MCPURL(), mcpclient.HTTPOptions{Client: &http.Client{Transport: tr}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.c = mcpclient.New(httpTr)
 	t.Cleanup(func() { _ = s.c.Close() })
 	if err := s.c.Start(t.Context()); err != nil {
 		return s, err
 	}
-	_, err := s.c.Initialize(t.Context())
+	_, err = s.c.Initialize(t.Context())
 	return s, err
 }
 
@@ -82,6 +87,11 @@ func (s *session) whoami(t *testing.T) error {
 	return nil
 }
 
+// roundTrip is a function as an http.RoundTripper.
+type roundTrip func(*http.Request) (*http.Response, error)
+
+func (f roundTrip) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
 func newStore(t *testing.T) *oauth.Store {
 	return oauth.NewStore(filepath.Join(t.TempDir(), "state", oauth.StoreFile))
 }
@@ -91,10 +101,13 @@ func TestOAuthFlowAndToolCall(t *testing.T) {
 		name          string
 		opts          oauthtest.Options
 		settings      oauth.Settings
+		endpoints     bool // the authorization and token endpoints configured
 		registrations int
+		scopes        string
 	}{
-		{"dynamic registration", oauthtest.Options{}, oauth.Settings{}, 1},
-		{"configured client", oauthtest.Options{NoRegistration: true, ClientID: "mine"}, oauth.Settings{ClientID: "mine"}, 0},
+		{"dynamic registration", oauthtest.Options{}, oauth.Settings{}, false, 1, "mcp"},
+		{"configured client", oauthtest.Options{NoRegistration: true, ClientID: "mine"}, oauth.Settings{ClientID: "mine"}, false, 0, "mcp"},
+		{"configured endpoints", oauthtest.Options{NoRegistration: true, ClientID: "mine"}, oauth.Settings{ClientID: "mine"}, true, 0, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -104,7 +117,23 @@ func TestOAuthFlowAndToolCall(t *testing.T) {
 			if _, err := connect(t, srv, store); !errors.Is(err, mcpclient.ErrUnauthorized) {
 				t.Fatalf("before authorization: err = %v, want ErrUnauthorized", err)
 			}
-			authorize(t, srv, store, tt.settings, "")
+			if tt.endpoints {
+				tt.settings.AuthorizationURL, tt.settings.TokenURL = srv.URL()+"/authorize", srv.URL()+"/token"
+			}
+			var discovery atomic.Int32 // metadata requests
+			hc := &http.Client{Transport: roundTrip(func(r *http.Request) (*http.Response, error) {
+				if strings.HasPrefix(r.URL.Path, "/.well-known/") {
+					discovery.Add(1)
+				}
+				return http.DefaultTransport.RoundTrip(r)
+			})}
+			g, _ := runFlow(t, &oauth.Flow{HTTP: hc, ServerURL: srv.MCPURL(), Settings: tt.settings, ClientName: "companion-test"}, store)
+			if d := discovery.Load(); (d > 0) == tt.endpoints {
+				t.Errorf("%d metadata requests with endpoints configured %v", d, tt.endpoints)
+			}
+			if strings.Join(g.Scopes, " ") != tt.scopes {
+				t.Errorf("scopes = %q, want %q", g.Scopes, tt.scopes)
+			}
 			s, err := connect(t, srv, store)
 			if err != nil {
 				t.Fatalf("after authorization: %v", err)
@@ -294,6 +323,10 @@ func TestResourceMetadataURL(t *testing.T) {
 	}
 }
 
+// TestDiscoverServerFallbacks runs a flow against an authorization server
+// whose metadata is at each of the places discovery must look (RFC 8414,
+// OpenID Connect; an issuer with a path): the flow reaches the
+// authorization endpoint.
 func TestDiscoverServerFallbacks(t *testing.T) {
 	tests := []struct {
 		name, issuerPath, servedAt string
@@ -306,19 +339,37 @@ func TestDiscoverServerFallbacks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			var mu sync.Mutex
 			var hits []string
+			var base string
 			ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
 				hits = append(hits, r.URL.Path)
-				if r.URL.Path != tt.servedAt {
+				mu.Unlock()
+				switch r.URL.Path {
+				case "/.well-known/oauth-protected-resource/mcp":
+					_, _ = fmt.Fprintf(w, `{"resource":%q,"authorization_servers":[%q]}`, base+"/mcp", base+tt.issuerPath)
+				case tt.servedAt:
+					_, _ = fmt.Fprintf(w, `{"issuer":%q,"authorization_endpoint":%q,"token_endpoint":%q}`,
+						base+tt.issuerPath, base+"/from-metadata/authorize", base+"/token")
+				default:
 					http.NotFound(w, r)
-					return
 				}
-				_, _ = w.Write([]byte(`{"issuer":"x","authorization_endpoint":"https://x/a","token_endpoint":"https://x/t"}`))
 			}))
 			defer ts.Close()
-			sm, err := oauth.DiscoverServer(t.Context(), ts.Client(), ts.URL+tt.issuerPath)
-			if err != nil || sm.TokenEndpoint != "https://x/t" {
-				t.Fatalf("DiscoverServer = %+v, %v (asked %v)", sm, err, hits)
+			base = ts.URL
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			var shown string
+			f := &oauth.Flow{HTTP: ts.Client(), ServerURL: ts.URL + "/mcp", Settings: oauth.Settings{ClientID: "c"},
+				Show: func(_ context.Context, u string) { shown = u; cancel() }}
+			if _, err := f.Run(ctx); !errors.Is(err, context.Canceled) {
+				t.Fatalf("Run = %v, want the cancellation after the URL was shown", err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if !strings.HasPrefix(shown, ts.URL+"/from-metadata/authorize?") {
+				t.Fatalf("shown %q (asked %v), want the metadata's authorization endpoint", shown, hits)
 			}
 		})
 	}

@@ -2,80 +2,101 @@ package oauth
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
-	"net/url"
-	"strings"
-	"time"
+
+	"github.com/mark3labs/mcp-go/client/transport"
 )
 
 // ErrRefreshRejected means the authorization server refused the refresh
 // token (revoked or expired): the user must authorize again.
 var ErrRefreshRejected = errors.New("the refresh token was refused")
 
-// Refresh trades g's refresh token for new tokens, with g's resource
-// indicator, and returns the updated grant (keeping the refresh token when
-// the server sends no new one). A refusal by the server wraps
-// ErrRefreshRejected.
-func Refresh(ctx context.Context, hc *http.Client, g *Grant) (*Grant, error) {
-	if g.RefreshToken == "" {
-		return nil, fmt.Errorf("%w: there is none", ErrRefreshRejected)
-	}
-	form := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {g.RefreshToken}, "client_id": {g.ClientID}}
-	if g.ClientSecret != "" {
-		form.Set("client_secret", g.ClientSecret)
-	}
-	if g.Resource != "" {
-		form.Set("resource", g.Resource)
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, g.TokenURL, strings.NewReader(form.Encode()))
-	if err != nil {
-		return nil, fmt.Errorf("refresh: %w", err)
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Accept", "application/json")
-	resp, err := hc.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("refresh: %w", err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxDocument))
-	if err != nil {
-		return nil, fmt.Errorf("refresh: %w", err)
-	}
-	if resp.StatusCode == http.StatusBadRequest || resp.StatusCode == http.StatusUnauthorized {
-		return nil, fmt.Errorf("%w: HTTP %d: %s", ErrRefreshRejected, resp.StatusCode, clip(raw))
-	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("refresh: HTTP %d: %s", resp.StatusCode, clip(raw))
-	}
-	return refreshed(g, raw, time.Now())
+// errUnlocked is a token store use outside Store.update.
+var errUnlocked = errors.New("oauth: the grants file is not locked")
+
+// lockedTokens is mcp-go's token store over one server's grant while
+// Store.update holds the grants file's lock: the handler reads and
+// writes the file's contents under the lock, and update writes them back
+// (atomically) when the refresh is done. So one process refreshes while
+// the others wait, and a rotated refresh token is sent once. Its owner
+// (Source, under its mutex) sets f for the length of one update.
+type lockedTokens struct {
+	name, serverURL string
+	f               *storeFile
 }
 
-// refreshed is g updated with a token response.
-func refreshed(g *Grant, raw []byte, now time.Time) (*Grant, error) {
-	var tr struct {
-		AccessToken  string `json:"access_token"`
-		TokenType    string `json:"token_type"`
-		RefreshToken string `json:"refresh_token"`
-		ExpiresIn    int64  `json:"expires_in"`
+// GetToken implements transport.TokenStore.
+func (t *lockedTokens) GetToken(ctx context.Context) (*transport.Token, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
-	if err := json.Unmarshal(raw, &tr); err != nil {
-		return nil, fmt.Errorf("refresh: %w", err)
+	if t.f == nil {
+		return nil, errUnlocked
 	}
-	if tr.AccessToken == "" {
-		return nil, fmt.Errorf("refresh: the answer has no access_token")
+	g := t.f.grant(t.name, t.serverURL)
+	if g == nil {
+		return nil, transport.ErrNoToken
+	}
+	return &transport.Token{AccessToken: g.AccessToken, TokenType: g.TokenType, RefreshToken: g.RefreshToken,
+		ExpiresAt: g.Expiry}, nil
+}
+
+// SaveToken implements transport.TokenStore: tok replaces the grant's
+// tokens, keeping its client and endpoints.
+func (t *lockedTokens) SaveToken(ctx context.Context, tok *transport.Token) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if t.f == nil {
+		return errUnlocked
+	}
+	g := t.f.grant(t.name, t.serverURL)
+	if g == nil {
+		return errNoGrant
 	}
 	n := *g
-	n.AccessToken, n.TokenType, n.Expiry = tr.AccessToken, tr.TokenType, time.Time{}
-	if tr.RefreshToken != "" {
-		n.RefreshToken = tr.RefreshToken
+	n.AccessToken, n.TokenType, n.RefreshToken, n.Expiry = tok.AccessToken, tok.TokenType, tok.RefreshToken, tok.ExpiresAt
+	t.f.Servers[t.name] = &n
+	return nil
+}
+
+// refreshRejected reports whether a refresh failed because the
+// authorization server refused it with an OAuth error (invalid_grant for
+// a revoked or expired refresh token, invalid_client, …), rather than
+// for a network or server failure worth trying again.
+func refreshRejected(err error) bool {
+	var oe transport.OAuthError
+	return errors.As(err, &oe)
+}
+
+// handlerFor is the mcp-go handler that refreshes g: made once per
+// client (it keeps what discovery found), its token store the locked
+// grants file. The caller holds s.mu.
+func (s *Source) handlerFor(g *Grant) *transport.OAuthHandler {
+	key := g.ClientID + "\x00" + g.ClientSecret + "\x00" + g.AuthURL + "\x00" + g.TokenURL
+	if s.h != nil && s.hKey == key {
+		return s.h
 	}
-	if tr.ExpiresIn > 0 {
-		n.Expiry = now.Add(time.Duration(tr.ExpiresIn) * time.Second)
+	c := handlerConfig{hc: s.hc, serverURL: s.serverURL, metadataURL: s.metadataURL,
+		client: Client{ID: g.ClientID, Secret: g.ClientSecret}, scopes: g.Scopes, tokens: s.tokens}
+	if g.AuthURL != "" {
+		c.authURL, c.tokenURL = g.AuthURL, g.TokenURL
 	}
-	return &n, nil
+	s.h, s.hKey = newHandler(c), key
+	return s.h
+}
+
+// refreshWith trades g's refresh token through h, the grants file f
+// locked; it returns the grant saved in f.
+func (s *Source) refreshWith(ctx context.Context, f *storeFile, g *Grant) (*Grant, error) {
+	s.tokens.f = f
+	defer func() { s.tokens.f = nil }()
+	if _, err := s.handlerFor(g).RefreshToken(ctx, g.RefreshToken); err != nil {
+		if refreshRejected(err) {
+			return nil, fmt.Errorf("%w: %w", ErrRefreshRejected, err)
+		}
+		return nil, fmt.Errorf("refresh: %w", err)
+	}
+	return f.grant(s.name, s.serverURL), nil
 }

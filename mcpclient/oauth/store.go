@@ -26,10 +26,15 @@ type Grant struct {
 	// to another URL.
 	ServerURL string `json:"serverUrl"`
 	// Resource is the resource indicator (RFC 8707) the tokens are for.
-	Resource     string   `json:"resource,omitempty"`
-	ClientID     string   `json:"clientId"`
-	ClientSecret string   `json:"clientSecret,omitempty"`
-	TokenURL     string   `json:"tokenUrl"`
+	Resource     string `json:"resource,omitempty"`
+	ClientID     string `json:"clientId"`
+	ClientSecret string `json:"clientSecret,omitempty"`
+	// AuthURL and TokenURL are the configured endpoints the grant was made
+	// with, and is refreshed at; empty: discovered again when refreshing.
+	// (Grants written before mcp-go did the protocol have a TokenURL only:
+	// they are refreshed through discovery.)
+	AuthURL      string   `json:"authUrl,omitempty"`
+	TokenURL     string   `json:"tokenUrl,omitempty"`
 	Scopes       []string `json:"scopes,omitempty"`
 	AccessToken  string   `json:"accessToken"`
 	RefreshToken string   `json:"refreshToken,omitempty"`

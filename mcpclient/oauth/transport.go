@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mark3labs/mcp-go/client/transport"
 )
 
 // refreshMargin is how long before its expiry a token is refreshed.
@@ -30,6 +32,10 @@ type Source struct {
 	// grant; metadataURL is its challenge's resource_metadata.
 	challenged  bool
 	metadataURL string
+	// tokens and h (made for the client hKey names) refresh the grant.
+	tokens *lockedTokens
+	h      *transport.OAuthHandler
+	hKey   string
 }
 
 // NewSource returns the grant source of server name at serverURL. hc
@@ -41,7 +47,8 @@ func NewSource(store *Store, name, serverURL string, hc *http.Client, log *slog.
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Source{store: store, name: name, serverURL: serverURL, hc: hc, log: log}
+	return &Source{store: store, name: name, serverURL: serverURL, hc: hc, log: log,
+		tokens: &lockedTokens{name: name, serverURL: serverURL}}
 }
 
 // Token returns the access token to send ("" when there is none),
@@ -106,7 +113,7 @@ func (s *Source) refresh(ctx context.Context, fresh func(*Grant) bool) (*Grant, 
 		case g.RefreshToken == "":
 			return false, fmt.Errorf("%w: there is none", ErrRefreshRejected)
 		}
-		n, err := Refresh(ctx, s.hc, g)
+		n, err := s.refreshWith(ctx, f, g)
 		if err != nil {
 			s.log.Warn("mcp oauth: refresh failed", "server", s.name, "err", err)
 		}
@@ -119,7 +126,7 @@ func (s *Source) refresh(ctx context.Context, fresh func(*Grant) bool) (*Grant, 
 		if err != nil {
 			return false, err
 		}
-		f.Servers[s.name], out = n, n
+		out = n
 		return true, nil
 	})
 	if out == nil {

@@ -13,6 +13,12 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
+// discoverTimeout bounds the wait for a stdio server's answer to
+// server/discover: one that ignores the method (rather than answering
+// "method not found") costs start-up no longer than this before the
+// initialize handshake follows.
+const discoverTimeout = 500 * time.Millisecond
+
 // errConnClosed is why a connection companion closed itself is done.
 var errConnClosed = errors.New("connection closed")
 
@@ -55,7 +61,6 @@ func dial(ctx context.Context, cfg *ServerConfig, o *Options) (*conn, error) {
 		return nil, err
 	}
 	opts := []mcpclient.Option{
-		mcpclient.WithProtocolVersion(mcpgo.LATEST_LEGACY_PROTOCOL_VERSION),
 		mcpclient.WithClientInfo(mcpgo.Implementation{Name: o.ClientName, Version: o.ClientVersion}),
 		mcpclient.WithNotificationHandler(c.notified),
 		// A stdio server that exits closes its output first: explain waits
@@ -63,8 +68,8 @@ func dial(ctx context.Context, cfg *ServerConfig, o *Options) (*conn, error) {
 		mcpclient.WithConnectionLost(func(err error) { c.fail(fmt.Errorf("connection lost: %w", c.explain(err))) }),
 		mcpclient.WithLogger(o.Log.With("server", cfg.Name)),
 	}
-	if o.Elicit != nil {
-		opts = append(opts, mcpclient.WithElicitation(elicitHandler{server: cfg.Name, ask: o.Elicit}.Elicit))
+	if cfg.transport() == TransportStdio {
+		opts = append(opts, mcpclient.WithDiscoverTimeout(discoverTimeout))
 	}
 	opts = append(opts, serverRequests(cfg.Name, o)...)
 	c.client = mcpclient.New(tr, opts...)
@@ -93,18 +98,16 @@ func (c *conn) transport(cfg *ServerConfig, o *Options) (mcpclient.Transport, er
 		return mcpclient.NewStdio(p.stdout, p.stdin), nil
 	case TransportRelay:
 		return newRelayTransport(cfg.Relay), nil
-	case TransportSSE:
-		c.httpTr = http.DefaultTransport.(*http.Transport).Clone()
-		return mcpclient.NewSSE(cfg.URL, mcpclient.HTTPOptions{Headers: cfg.Headers,
-			Client: &http.Client{Transport: o.Auth.wrap(cfg, c.httpTr, c.fail)}, Log: o.Log.With("server", cfg.Name)}), nil
-	default:
-		c.httpTr = http.DefaultTransport.(*http.Transport).Clone()
-		// Servers today speak the protocol before 2026-07-28 (the client
-		// is pinned to it), where the GET stream is how notifications
-		// such as tools/list_changed arrive.
-		return mcpclient.NewStreamableHTTP(cfg.URL, mcpclient.HTTPOptions{Headers: cfg.Headers, Listen: true,
-			Client: &http.Client{Transport: o.Auth.wrap(cfg, c.httpTr, c.fail)}, Log: o.Log.With("server", cfg.Name)}), nil
 	}
+	c.httpTr = http.DefaultTransport.(*http.Transport).Clone()
+	// Listen: on a handshake-era connection the GET stream is how
+	// notifications such as tools/list_changed arrive.
+	ho := mcpclient.HTTPOptions{Headers: cfg.Headers, Listen: true,
+		Client: &http.Client{Transport: o.Auth.wrap(cfg, c.httpTr, c.fail)}, Log: o.Log.With("server", cfg.Name)}
+	if cfg.transport() == TransportSSE {
+		return mcpclient.NewSSE(cfg.URL, ho)
+	}
+	return mcpclient.NewStreamableHTTP(cfg.URL, ho)
 }
 
 // handshake starts the client and initializes the MCP session.

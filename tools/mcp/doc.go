@@ -25,12 +25,12 @@
 // link shown through AuthOptions.Show, a browser opened) while the
 // session goes on, and its tools appear once it is authorised.
 //
-// The client side of the protocol is companion/mcpclient (on mcp-go's MCP
-// types), pinned to the handshake protocol (2025-11-25 and earlier) that
-// servers speak today. It imports companion/tools (the Tool interface),
+// The client side of the protocol is companion/mcpclient, on mcp-go's
+// client and transports: server/discover at 2026-07-28 first (bounded on
+// stdio), the initialize handshake for servers of 2025-11-25 and
+// 2025-06-18. A server's elicitation, sampling and roots questions arrive
+// either way (as input requests, or as requests of the server) and go to
+// the same handlers. It imports companion/tools (the Tool interface),
 // tools/procgroup (stdio servers in process groups of their own), config
-// (the server settings it starts from), mcpclient and mcpclient/oauth. mcp-go's own client
-// is not used: it imports mcp-go's server package, and with it a
-// JSON-schema compiler whose package initialiser would run at every
-// process start (issue 15).
+// (the server settings it starts from), mcpclient and mcpclient/oauth.
 package mcp

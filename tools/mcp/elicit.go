@@ -50,23 +50,29 @@ type elicitHandler struct {
 	ask    Elicitor
 }
 
-// Elicit asks the user a form-mode question from the server. URL mode is
-// never advertised, so a server asking for it gets an error.
+// Elicit puts a server's question to the user: a form (the schema to
+// fill in) or, in URL mode, a page to open.
 func (h elicitHandler) Elicit(ctx context.Context, req mcpgo.ElicitationRequest) (*mcpgo.ElicitationResult, error) {
-	if m := req.Params.Mode; m != "" && m != mcpgo.ElicitationModeForm {
-		return nil, fmt.Errorf("elicitation mode %q is not supported; only form", m)
+	q := Elicitation{Server: h.server, Message: req.Params.Message}
+	switch req.Params.Mode {
+	case "", mcpgo.ElicitationModeForm:
+		schema, err := json.Marshal(req.Params.RequestedSchema)
+		if err != nil {
+			return nil, fmt.Errorf("elicitation schema: %w", err)
+		}
+		q.Schema = schema
+	case mcpgo.ElicitationModeURL:
+		q.URL = req.Params.URL
+	default:
+		return nil, fmt.Errorf("elicitation mode %q is not supported", req.Params.Mode)
 	}
-	schema, err := json.Marshal(req.Params.RequestedSchema)
-	if err != nil {
-		return nil, fmt.Errorf("elicitation schema: %w", err)
-	}
-	a, err := h.ask(ctx, Elicitation{Server: h.server, Message: req.Params.Message, Schema: schema})
+	a, err := h.ask(ctx, q)
 	if err != nil {
 		return nil, err
 	}
 	res := &mcpgo.ElicitationResult{}
 	res.Action = mcpgo.ElicitationResponseAction(a.Action)
-	if a.Action == ElicitAccept {
+	if a.Action == ElicitAccept && q.URL == "" {
 		res.Content = a.Content
 	}
 	return res, nil

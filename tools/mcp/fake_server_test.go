@@ -133,29 +133,40 @@ func newFakeServer() *mcpserver.MCPServer {
 		return mcpgo.NewToolResultText("added"), nil
 	})
 	s.AddTool(mcpgo.NewTool("hidden"), text("hidden"))
-	s.AddTool(mcpgo.NewTool("ask", mcpgo.WithDescription("Asks the user for a name.")), askUser(s))
+	s.AddTool(mcpgo.NewTool("ask", mcpgo.WithDescription("Asks the user for a name.")), askUser)
+	s.AddTool(mcpgo.NewTool("visit", mcpgo.WithDescription("Sends the user to a page.")), visitPage)
 	addFakePromptsAndResources(s)
 	addFakeRootsAndSampling(s)
 	return s
 }
 
-// askUser is the ask tool: it asks the user for a name (an elicitation)
-// and says what came back.
-func askUser(s *mcpserver.MCPServer) mcpserver.ToolHandlerFunc {
-	return func(ctx context.Context, _ mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
-		req := mcpgo.ElicitationRequest{Params: mcpgo.ElicitationParams{Message: "Who are you?", RequestedSchema: map[string]any{
-			"type":       "object",
-			"properties": map[string]any{"name": map[string]any{"type": "string", "description": "Your name"}},
-			"required":   []string{"name"},
-		}}}
-		res, err := s.RequestElicitation(ctx, req)
-		if err != nil {
-			return mcpgo.NewToolResultError("cannot ask: " + err.Error()), nil
-		}
+// askUser is the ask tool: it asks the user for a name (an elicitation,
+// as input the client answers on a retry; mcp-go's server sends
+// elicitation/create instead to clients of the handshake era) and says
+// what came back.
+func askUser(_ context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+	if res := mcpserver.ElicitationResponse(req.Params.InputResponses, "name"); res != nil {
 		content, _ := res.Content.(map[string]any)
 		name, _ := content["name"].(string)
 		return mcpgo.NewToolResultText(fmt.Sprintf("action=%s name=%s", res.Action, name)), nil
 	}
+	return mcpserver.NewInputRequestBuilder("").Elicit("name", mcpgo.ElicitationParams{
+		Mode: mcpgo.ElicitationModeForm, Message: "Who are you?", RequestedSchema: map[string]any{
+			"type":       "object",
+			"properties": map[string]any{"name": map[string]any{"type": "string", "description": "Your name"}},
+			"required":   []string{"name"},
+		}}).ToolResult(), nil
+}
+
+// visitPage is the visit tool: a URL-mode elicitation (the user is sent
+// to a page) and what came back.
+func visitPage(_ context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+	if res := mcpserver.ElicitationResponse(req.Params.InputResponses, "page"); res != nil {
+		return mcpgo.NewToolResultText(fmt.Sprintf("visit=%s", res.Action)), nil
+	}
+	return mcpserver.NewInputRequestBuilder("").Elicit("page", mcpgo.ElicitationParams{
+		Mode: mcpgo.ElicitationModeURL, Message: "Sign in, please.", ElicitationID: "e1",
+		URL: "https://auth.example/sign-in"}).ToolResult(), nil
 }
 
 // addFakePromptsAndResources gives the fake server a prompt and resources.
@@ -188,10 +199,10 @@ func addFakeRootsAndSampling(s *mcpserver.MCPServer) {
 	s.AddNotificationHandler(string(mcpgo.MethodNotificationRootsListChanged), func(context.Context, mcpgo.JSONRPCNotification) {
 		changes.Add(1)
 	})
-	s.AddTool(mcpgo.NewTool("roots"), func(ctx context.Context, _ mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
-		res, err := s.RequestRoots(ctx, mcpgo.ListRootsRequest{})
-		if err != nil {
-			return mcpgo.NewToolResultError("cannot list roots: " + err.Error()), nil
+	s.AddTool(mcpgo.NewTool("roots"), func(_ context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+		res := mcpserver.RootsResponse(req.Params.InputResponses, "roots")
+		if res == nil {
+			return mcpserver.NewInputRequestBuilder("").Roots("roots").ToolResult(), nil
 		}
 		var uris []string
 		for _, r := range res.Roots {
@@ -202,15 +213,13 @@ func addFakeRootsAndSampling(s *mcpserver.MCPServer) {
 	s.AddTool(mcpgo.NewTool("roots_changes"), func(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
 		return mcpgo.NewToolResultText(fmt.Sprintf("changes=%d", changes.Load())), nil
 	})
-	s.AddTool(mcpgo.NewTool("sample"), func(ctx context.Context, _ mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
-		req := mcpgo.CreateMessageRequest{CreateMessageParams: mcpgo.CreateMessageParams{
-			Messages:     []mcpgo.SamplingMessage{{Role: mcpgo.RoleUser, Content: mcpgo.NewTextContent("What is 2+2?")}},
-			SystemPrompt: "Answer briefly.", MaxTokens: 50, Temperature: 0.5, StopSequences: []string{"END"},
-		}}
-		//lint:ignore SA1019 servers on the protocol companion speaks (2025-11-25) still sample this way
-		res, err := s.RequestSampling(ctx, req)
-		if err != nil {
-			return mcpgo.NewToolResultError("sampling failed: " + err.Error()), nil
+	s.AddTool(mcpgo.NewTool("sample"), func(_ context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+		res := mcpserver.SamplingResponse(req.Params.InputResponses, "sample")
+		if res == nil {
+			return mcpserver.NewInputRequestBuilder("").Sample("sample", mcpgo.CreateMessageParams{
+				Messages:     []mcpgo.SamplingMessage{{Role: mcpgo.RoleUser, Content: mcpgo.NewTextContent("What is 2+2?")}},
+				SystemPrompt: "Answer briefly.", MaxTokens: 50, Temperature: 0.5, StopSequences: []string{"END"},
+			}).ToolResult(), nil
 		}
 		text := ""
 		if tc, ok := res.Content.(mcpgo.TextContent); ok {

@@ -110,7 +110,7 @@ func noLeftGoroutines() bool {
 			continue
 		}
 		if strings.Contains(g, "companion/tools/mcp.") || strings.Contains(g, "companion/mcpclient.") ||
-			strings.Contains(g, "sourcegraph/jsonrpc2") || strings.Contains(g, "mark3labs/mcp-go") {
+			strings.Contains(g, "mark3labs/mcp-go") {
 			return false
 		}
 	}

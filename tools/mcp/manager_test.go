@@ -33,7 +33,7 @@ func TestFakeServerToolsPromptsResources(t *testing.T) {
 		t.Error("OnChange was not called when the server became ready")
 	}
 	want := []string{"mcp_fake_add_tool", "mcp_fake_ask", "mcp_fake_crash", "mcp_fake_echo", "mcp_fake_fail", "mcp_fake_hang",
-		"mcp_fake_image", "mcp_fake_roots", "mcp_fake_roots_changes", "mcp_fake_sample", readResourceName, listResourcesName}
+		"mcp_fake_image", "mcp_fake_roots", "mcp_fake_roots_changes", "mcp_fake_sample", "mcp_fake_visit", readResourceName, listResourcesName}
 	if got := toolNames(m); !slices.Equal(got, want) {
 		t.Fatalf("tools = %v, want %v", got, want)
 	}
@@ -393,26 +393,15 @@ func TestElicitation(t *testing.T) {
 		{name: "decline", answer: ElicitAnswer{Action: ElicitDecline, Content: map[string]any{"name": "dropped"}}, want: "action=decline name="},
 		{name: "cancel", answer: ElicitAnswer{Action: ElicitCancel}, want: "action=cancel name="},
 		{name: "the client failed", err: errors.New("no form today"), want: "no form today", isErr: true},
-		{name: "no elicitor", none: true, want: "cannot ask", isErr: true},
+		{name: "no elicitor", none: true, want: "no elicitation handler", isErr: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var asked []Elicitation
-			opts := testOptions(t, nil)
-			if !tt.none {
-				opts.Elicit = func(_ context.Context, q Elicitation) (ElicitAnswer, error) {
-					asked = append(asked, q)
-					return tt.answer, tt.err
-				}
+			elicit := func(context.Context, Elicitation) (ElicitAnswer, error) { return tt.answer, tt.err }
+			if tt.none {
+				elicit = nil
 			}
-			m := startManager(t, []ServerConfig{fakeServer("fake", "ok")}, opts)
-			if !m.WaitReady(context.Background(), 20*time.Second) {
-				t.Fatal("the server did not start")
-			}
-			res := run(t, m, "mcp_fake_ask", map[string]any{})
-			if !strings.Contains(res.Text, tt.want) || res.IsError != tt.isErr {
-				t.Errorf("result = %+v, want %q (error %v)", res, tt.want, tt.isErr)
-			}
+			asked := elicitCall(t, "mcp_fake_ask", elicit, tt.want, tt.isErr)
 			if tt.none {
 				return
 			}
@@ -422,4 +411,28 @@ func TestElicitation(t *testing.T) {
 			}
 		})
 	}
+}
+
+// elicitCall starts the fake server with elicit as the Elicitor (nil:
+// none), calls tool, checks that the result holds want and is an error
+// as isErr says, and returns the questions elicit was asked.
+func elicitCall(t *testing.T, tool string, elicit func(context.Context, Elicitation) (ElicitAnswer, error), want string, isErr bool) []Elicitation {
+	t.Helper()
+	var asked []Elicitation
+	opts := testOptions(t, nil)
+	if elicit != nil {
+		opts.Elicit = func(ctx context.Context, q Elicitation) (ElicitAnswer, error) {
+			asked = append(asked, q)
+			return elicit(ctx, q)
+		}
+	}
+	m := startManager(t, []ServerConfig{fakeServer("fake", "ok")}, opts)
+	if !m.WaitReady(context.Background(), 20*time.Second) {
+		t.Fatal("the server did not start")
+	}
+	res := run(t, m, tool, map[string]any{})
+	if !strings.Contains(res.Text, want) || res.IsError != isErr {
+		t.Errorf("result = %+v, want %q (error %v)", res, want, isErr)
+	}
+	return asked
 }

@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"net/url"
 	"path/filepath"
 	"slices"
@@ -17,9 +16,9 @@ import (
 const rootsNotifyTimeout = 10 * time.Second
 
 // rootsHandler answers roots/list with the session's roots now.
-func rootsHandler(roots func() []string) mcpclient.RequestHandler {
-	return func(context.Context, json.RawMessage) (any, error) {
-		return mcpgo.ListRootsResult{Roots: rootList(roots())}, nil
+func rootsHandler(roots func() []string) mcpclient.RootsHandler {
+	return func(context.Context) ([]mcpgo.Root, error) {
+		return rootList(roots()), nil
 	}
 }
 
@@ -60,15 +59,16 @@ func (m *Manager) RootsChanged() {
 			defer m.wg.Done()
 			ctx, cancel := context.WithTimeout(runCtx, rootsNotifyTimeout)
 			defer cancel()
-			if err := c.client.Notify(ctx, string(mcpgo.MethodNotificationRootsListChanged), nil); err != nil {
+			if err := c.client.RootsChanged(ctx); err != nil {
 				m.opts.Log.Debug("mcp: roots change not sent", "server", s.cfg.Name, "err", err)
 			}
 		}()
 	}
 }
 
-// serverRequests are the client options that answer a server's roots and
-// sampling requests and declare those capabilities, as o allows.
+// serverRequests are the client options that answer a server's roots,
+// sampling and elicitation requests and declare those capabilities, as o
+// allows.
 func serverRequests(server string, o *Options) []mcpclient.Option {
 	var caps mcpgo.ClientCapabilities
 	var opts []mcpclient.Option
@@ -76,11 +76,15 @@ func serverRequests(server string, o *Options) []mcpclient.Option {
 		caps.Roots = &struct {
 			ListChanged bool `json:"listChanged,omitempty"`
 		}{ListChanged: true}
-		opts = append(opts, mcpclient.WithRequestHandler(string(mcpgo.MethodListRoots), rootsHandler(o.Roots)))
+		opts = append(opts, mcpclient.WithRoots(rootsHandler(o.Roots)))
 	}
 	if o.Sampler != nil {
 		caps.Sampling = &mcpgo.SamplingCapability{}
-		opts = append(opts, mcpclient.WithRequestHandler(string(mcpgo.MethodSamplingCreateMessage), samplingHandler(server, o.Sampler)))
+		opts = append(opts, mcpclient.WithSampling(samplingHandler(server, o.Sampler)))
+	}
+	if o.Elicit != nil {
+		caps.Elicitation = &mcpgo.ElicitationCapability{Form: &struct{}{}, URL: &struct{}{}}
+		opts = append(opts, mcpclient.WithElicitation(elicitHandler{server: server, ask: o.Elicit}.Elicit))
 	}
 	return append(opts, mcpclient.WithCapabilities(caps))
 }

@@ -88,7 +88,7 @@ func TestSampling(t *testing.T) {
 			want: "sampled=4 role=assistant model=m1 stop=endTurn", asked: true},
 		{name: "refused", err: fmt.Errorf("%w: the user said no", ErrSamplingRefused), want: "the user said no", asked: true},
 		{name: "failed", err: errors.New("model down"), want: "model down", asked: true},
-		{name: "no sampler", none: true, want: "sampling failed"},
+		{name: "no sampler", none: true, want: "no sampling handler"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -58,28 +58,19 @@ type Sampler interface {
 	Sample(ctx context.Context, req SamplingRequest) (SamplingResult, error)
 }
 
-// userRejected is the error code MCP's examples use for a sampling
-// request the user rejected.
-const userRejected = -1
-
-// samplingHandler answers sampling/createMessage for one server.
-func samplingHandler(server string, sm Sampler) mcpclient.RequestHandler {
-	return func(ctx context.Context, params json.RawMessage) (any, error) {
-		var p mcpgo.CreateMessageParams
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, &mcpclient.Error{Code: mcpgo.INVALID_PARAMS, Message: "invalid sampling params: " + err.Error()}
-		}
+// samplingHandler answers sampling/createMessage for one server. A
+// refusal reaches the server as an error whose message says so.
+func samplingHandler(server string, sm Sampler) mcpclient.SamplingHandler {
+	return func(ctx context.Context, cm mcpgo.CreateMessageRequest) (*mcpgo.CreateMessageResult, error) {
+		p := cm.CreateMessageParams
 		if len(p.Tools) > 0 {
-			return nil, &mcpclient.Error{Code: mcpgo.INVALID_PARAMS, Message: "tools in sampling requests are not supported"}
+			return nil, errors.New("tools in sampling requests are not supported")
 		}
-		req, err := samplingRequest(server, p, params)
+		req, err := samplingRequest(server, p)
 		if err != nil {
-			return nil, &mcpclient.Error{Code: mcpgo.INVALID_PARAMS, Message: err.Error()}
+			return nil, err
 		}
 		res, err := sm.Sample(ctx, req)
-		if errors.Is(err, ErrSamplingRefused) {
-			return nil, &mcpclient.Error{Code: userRejected, Message: err.Error()}
-		}
 		if err != nil {
 			return nil, err
 		}
@@ -89,9 +80,9 @@ func samplingHandler(server string, sm Sampler) mcpclient.RequestHandler {
 	}
 }
 
-// samplingRequest converts the wire params (raw: to tell an absent
-// temperature from 0).
-func samplingRequest(server string, p mcpgo.CreateMessageParams, raw json.RawMessage) (SamplingRequest, error) {
+// samplingRequest converts the wire params. A temperature of 0 is no
+// temperature: the params carry none then.
+func samplingRequest(server string, p mcpgo.CreateMessageParams) (SamplingRequest, error) {
 	if len(p.Messages) == 0 {
 		return SamplingRequest{}, errors.New("a sampling request needs messages")
 	}
@@ -99,11 +90,9 @@ func samplingRequest(server string, p mcpgo.CreateMessageParams, raw json.RawMes
 		return SamplingRequest{}, errors.New("a sampling request needs a positive maxTokens")
 	}
 	req := SamplingRequest{Server: server, SystemPrompt: p.SystemPrompt, MaxTokens: p.MaxTokens, StopSequences: p.StopSequences}
-	var has struct {
-		Temperature *float64 `json:"temperature"`
-	}
-	if json.Unmarshal(raw, &has) == nil {
-		req.Temperature = has.Temperature
+	if p.Temperature != 0 {
+		t := p.Temperature
+		req.Temperature = &t
 	}
 	if p.ModelPreferences != nil {
 		for _, h := range p.ModelPreferences.Hints {
@@ -119,25 +108,42 @@ func samplingRequest(server string, p mcpgo.CreateMessageParams, raw json.RawMes
 	return req, nil
 }
 
-// samplingText is the text of a message's content: one block or a list;
+// samplingText is the text of a message's content: one block or a list,
+// typed or still generic JSON (as input requests of 2026-07-28 arrive);
 // what is not text is named, not passed on.
 func samplingText(content any) string {
-	blocks, ok := content.([]any)
+	if parsed, err := mcpgo.ParseSamplingContent(content); err == nil {
+		content = parsed
+	}
+	blocks, ok := content.([]mcpgo.Content)
 	if !ok {
-		blocks = []any{content}
+		c, _ := content.(mcpgo.Content)
+		blocks = []mcpgo.Content{c}
 	}
 	var parts []string
 	for _, b := range blocks {
-		m, _ := b.(map[string]any)
-		switch t, _ := m["type"].(string); t {
-		case "text":
-			s, _ := m["text"].(string)
-			parts = append(parts, s)
+		switch c := b.(type) {
+		case mcpgo.TextContent:
+			parts = append(parts, c.Text)
+		case *mcpgo.TextContent:
+			parts = append(parts, c.Text)
 		default:
-			parts = append(parts, fmt.Sprintf("[%s content not shown]", t))
+			parts = append(parts, fmt.Sprintf("[%s content not shown]", contentType(c)))
 		}
 	}
 	return strings.Join(parts, "\n")
+}
+
+// contentType is the type a content block names on the wire.
+func contentType(c mcpgo.Content) string {
+	var head struct {
+		Type string `json:"type"`
+	}
+	raw, _ := json.Marshal(c)
+	if json.Unmarshal(raw, &head) != nil || head.Type == "" {
+		return "unknown"
+	}
+	return head.Type
 }
 
 // Sampling policies a server's settings may give (ServerConfig.Sampling).

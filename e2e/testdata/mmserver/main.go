@@ -36,10 +36,13 @@ func main() {
 	s.AddTool(mcp.NewTool("echo", mcp.WithString("text")), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("echo: " + req.GetString("text", "")), nil
 	})
-	s.AddTool(mcp.NewTool("roots"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		res, err := s.RequestRoots(ctx, mcp.ListRootsRequest{})
-		if err != nil {
-			return mcp.NewToolResultError("roots failed: " + err.Error()), nil
+	// roots and sample ask the client as a 2026-07-28 server does: input
+	// requests answered on a retry (mcp-go's server sends roots/list and
+	// sampling/createMessage instead to clients of the handshake era).
+	s.AddTool(mcp.NewTool("roots"), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res := server.RootsResponse(req.Params.InputResponses, "roots")
+		if res == nil {
+			return server.NewInputRequestBuilder("").Roots("roots").ToolResult(), nil
 		}
 		lines := []string{fmt.Sprintf("changes=%d", changes.Load())}
 		for _, r := range res.Roots {
@@ -47,13 +50,13 @@ func main() {
 		}
 		return mcp.NewToolResultText(strings.Join(lines, "\n")), nil
 	})
-	s.AddTool(mcp.NewTool("sample", mcp.WithString("question")), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		res, err := s.RequestSampling(ctx, mcp.CreateMessageRequest{CreateMessageParams: mcp.CreateMessageParams{
-			Messages:     []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.NewTextContent(req.GetString("question", ""))}},
-			SystemPrompt: "Answer in one word.", MaxTokens: 20,
-		}})
-		if err != nil {
-			return mcp.NewToolResultError("sampling failed: " + err.Error()), nil
+	s.AddTool(mcp.NewTool("sample", mcp.WithString("question")), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res := server.SamplingResponse(req.Params.InputResponses, "sample")
+		if res == nil {
+			return server.NewInputRequestBuilder("").Sample("sample", mcp.CreateMessageParams{
+				Messages:     []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.NewTextContent(req.GetString("question", ""))}},
+				SystemPrompt: "Answer in one word.", MaxTokens: 20,
+			}).ToolResult(), nil
 		}
 		text := ""
 		switch c := res.Content.(type) {
