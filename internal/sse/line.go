@@ -15,6 +15,9 @@ var bom = []byte("\xEF\xBB\xBF")
 // returned before io.EOF.
 func (r *Reader) readLine() ([]byte, error) {
 	r.line = r.line[:0]
+	if cap(r.line) > keepCap {
+		r.line = nil // a huge comment or field line is not kept
+	}
 	for {
 		buf, err := r.fill()
 		if err != nil {

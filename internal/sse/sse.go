@@ -13,6 +13,11 @@ import (
 // server that never ends a line cannot exhaust memory.
 const DefaultLimit = 1 << 20
 
+// keepCap is the largest buffer a Reader keeps for the next event; a
+// bigger one (a huge event) is left to the caller and the garbage
+// collector.
+const keepCap = 1 << 20
+
 // ErrTooLong is wrapped by Next when a line, or the data of one event, is
 // longer than the Reader's limit.
 var ErrTooLong = errors.New("sse: line or event longer than the limit")
@@ -100,6 +105,11 @@ func (r *Reader) dispatch() (Event, bool) {
 	ok := r.hasData
 	r.typ, r.hasData = "", false
 	r.data = r.data[:0]
+	if cap(r.data) > keepCap {
+		// The caller holds the only reference now, so a huge event's
+		// buffer is freed as soon as the caller is done with it.
+		r.data = nil
+	}
 	return ev, ok
 }
 
@@ -114,6 +124,14 @@ func (r *Reader) field(line []byte) error {
 	}
 	switch string(name) {
 	case "data":
+		if !r.hasData && len(r.data) == 0 {
+			// The first data line becomes the event's data in place: the
+			// line buffer is handed over, not copied, so one huge event
+			// is held once.
+			r.data, r.line = r.line[:copy(r.line, value)], r.data[:0]
+			r.hasData = true
+			return nil
+		}
 		if r.hasData {
 			r.data = append(r.data, '\n')
 		}
