@@ -48,12 +48,15 @@ type Reader struct {
 
 	br    *bufio.Reader
 	limit int
-	// line holds the line being read; data and typ the event being built.
-	line    []byte
-	data    []byte
-	hasData bool
-	typ     string
-	id      string
+	// line holds the line being read, after the blocks of a long line
+	// (blocksLen bytes in all); data and typ the event being built.
+	line      []byte
+	blocks    [][]byte
+	blocksLen int
+	data      []byte
+	hasData   bool
+	typ       string
+	id        string
 	// skipLF is set after a line that ended in CR, whose LF may follow.
 	skipLF bool
 	// started is set once the first line (and any BOM) has been read.
