@@ -19,12 +19,12 @@ import (
 // reads, in the REST shape.
 var responseEvents = map[string]string{
 	"text and thought": `{"candidates":[{"content":{"role":"model","parts":[{"text":"Let me see.","thought":true,"thoughtSignature":"c2ln"},{"text":"Hi"}]},"index":0}],"modelVersion":"gemini-2.5-pro","responseId":"r-1"}`,
-	"function call": `{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"id":"c1","name":"write_file","args":{"file_path":"a","content":"x\ny","n":2,"list":[1,"b",null],"deep":{"k":true}}},"thoughtSignature":"AAEC"}]},"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":10,"candidatesTokenCount":5,"thoughtsTokenCount":2,"cachedContentTokenCount":1,"totalTokenCount":17,"promptTokensDetails":[{"modality":"TEXT","tokenCount":10}]}}`,
-	"inline data":   `{"candidates":[{"content":{"role":"model","parts":[{"inlineData":{"mimeType":"image/png","data":"iVBORw=="}}]}}]}`,
-	"safety": `{"candidates":[{"finishReason":"SAFETY","finishMessage":"no","safetyRatings":[{"category":"HARM_CATEGORY_HARASSMENT","probability":"HIGH","blocked":true}]}]}`,
-	"prompt blocked": `{"promptFeedback":{"blockReason":"SAFETY","blockReasonMessage":"blocked","safetyRatings":[{"category":"HARM_CATEGORY_HATE_SPEECH","probability":"HIGH","blocked":true}]},"usageMetadata":{"promptTokenCount":3,"totalTokenCount":3}}`,
-	"grounding": `{"candidates":[{"content":{"role":"model","parts":[{"text":"Go 1.25"}]},"groundingMetadata":{"webSearchQueries":["go version"],"groundingChunks":[{"web":{"uri":"https://go.dev","title":"go.dev"}}],"groundingSupports":[{"segment":{"startIndex":0,"endIndex":7,"text":"Go 1.25"},"groundingChunkIndices":[0],"confidenceScores":[0.9]}]}}]}`,
-	"unknown fields": `{"candidates":[{"content":{"parts":[{"text":"a","futurePart":1}]},"futureField":{"x":1}}],"futureTop":[1]}`,
+	"function call":    `{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"id":"c1","name":"write_file","args":{"file_path":"a","content":"x\ny","n":2,"list":[1,"b",null],"deep":{"k":true}}},"thoughtSignature":"AAEC"}]},"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":10,"candidatesTokenCount":5,"thoughtsTokenCount":2,"cachedContentTokenCount":1,"totalTokenCount":17,"promptTokensDetails":[{"modality":"TEXT","tokenCount":10}]}}`,
+	"inline data":      `{"candidates":[{"content":{"role":"model","parts":[{"inlineData":{"mimeType":"image/png","data":"iVBORw=="}}]}}]}`,
+	"safety":           `{"candidates":[{"finishReason":"SAFETY","finishMessage":"no","safetyRatings":[{"category":"HARM_CATEGORY_HARASSMENT","probability":"HIGH","blocked":true}]}]}`,
+	"prompt blocked":   `{"promptFeedback":{"blockReason":"SAFETY","blockReasonMessage":"blocked","safetyRatings":[{"category":"HARM_CATEGORY_HATE_SPEECH","probability":"HIGH","blocked":true}]},"usageMetadata":{"promptTokenCount":3,"totalTokenCount":3}}`,
+	"grounding":        `{"candidates":[{"content":{"role":"model","parts":[{"text":"Go 1.25"}]},"groundingMetadata":{"webSearchQueries":["go version"],"groundingChunks":[{"web":{"uri":"https://go.dev","title":"go.dev"}}],"groundingSupports":[{"segment":{"startIndex":0,"endIndex":7,"text":"Go 1.25"},"groundingChunkIndices":[0],"confidenceScores":[0.9]}]}}]}`,
+	"unknown fields":   `{"candidates":[{"content":{"parts":[{"text":"a","futurePart":1}]},"futureField":{"x":1}}],"futureTop":[1]}`,
 }
 
 // sseServer serves events as one streamGenerateContent response.
