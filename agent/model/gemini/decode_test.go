@@ -127,6 +127,10 @@ func TestStreamErrorsMatchGenai(t *testing.T) {
 			fmt.Fprint(w, `{"oops":1}`)
 		},
 		"empty body": func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(503) },
+		"json error with 200": func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+			fmt.Fprint(w, `{"error":{"code":400,"message":"API key not valid.","status":"INVALID_ARGUMENT"}}`)
+		},
 		"error event": func(w http.ResponseWriter, _ *http.Request) {
 			fmt.Fprint(w, "data: "+responseEvents["text and thought"]+"\n\n")
 			fmt.Fprint(w, `data: {"error":{"code":500,"message":"Internal error","status":"INTERNAL"}}`+"\n\n")

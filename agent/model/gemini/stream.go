@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"runtime"
 	"strconv"
+	"strings"
 	"time"
 
 	"google.golang.org/genai"
@@ -43,7 +44,9 @@ func (p *Provider) restStream(ctx context.Context, modelName string, body []byte
 		return fmt.Errorf("gemini: sending request: %w", err)
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+	if resp.StatusCode < 200 || resp.StatusCode > 299 || jsonBody(resp) {
+		// A JSON body where a stream belongs is an error a proxy or the
+		// API sent with status 200; genai reports its "error" too.
 		return statusError(resp)
 	}
 	events := sse.NewReader(resp.Body, maxEvent)
@@ -135,6 +138,11 @@ func decodeEvent(ev sse.Event) (*genai.GenerateContentResponse, error) {
 		return nil, *e.Error
 	}
 	return out, nil
+}
+
+// jsonBody reports a JSON response, which a stream is not.
+func jsonBody(resp *http.Response) bool {
+	return strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json")
 }
 
 // statusError reads an error response into a genai.APIError the way genai
