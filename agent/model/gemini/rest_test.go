@@ -168,7 +168,7 @@ func TestRESTHeaders(t *testing.T) {
 	}
 	want := map[string]string{
 		"x-goog-api-key": "secret", "Content-Type": "application/json", "x-server-timeout": "90",
-		"User-Agent": clientHeader, "x-goog-api-client": clientHeader,
+		"User-Agent": clientHeader(), "x-goog-api-client": clientHeader(),
 	}
 	for k, v := range want {
 		if got := r.Header.Get(k); got != v {
@@ -178,8 +178,8 @@ func TestRESTHeaders(t *testing.T) {
 	if got := r.URL.String(); got != "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse" {
 		t.Errorf("default URL = %s", got)
 	}
-	if !strings.HasPrefix(clientHeader, "companion gl-go/go") {
-		t.Errorf("client header %q", clientHeader)
+	if !strings.HasPrefix(clientHeader(), "companion gl-go/go") {
+		t.Errorf("client header %q", clientHeader())
 	}
 	if _, err := p.restRequest(ctx, "../x", nil); err == nil {
 		t.Error("a model name with .. was accepted")

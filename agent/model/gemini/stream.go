@@ -27,7 +27,7 @@ const maxEvent = 256 << 20
 
 // clientHeader names companion's Gemini client in User-Agent and
 // x-goog-api-client, the headers Google's SDKs identify themselves by.
-var clientHeader = "companion gl-go/" + runtime.Version()
+func clientHeader() string { return "companion gl-go/" + runtime.Version() }
 
 // restStream sends one streamGenerateContent request with body and calls
 // each for every response it streams back, until each returns false, the
@@ -91,8 +91,8 @@ func (p *Provider) restRequest(ctx context.Context, modelName string, body []byt
 		return nil, fmt.Errorf("gemini: building request: %w", err)
 	}
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("User-Agent", clientHeader)
-	req.Header.Set("x-goog-api-client", clientHeader)
+	req.Header.Set("User-Agent", clientHeader())
+	req.Header.Set("x-goog-api-client", clientHeader())
 	req.Header.Set("x-goog-api-key", p.cfg.APIKey)
 	if t := serverTimeout(ctx, p.http.Timeout); t > 0 {
 		req.Header.Set("x-server-timeout", strconv.FormatInt(int64(math.Ceil(t.Seconds())), 10))
