@@ -59,7 +59,6 @@ func (p *Provider) restStream(ctx context.Context, modelName string, body []byte
 			return fmt.Errorf("gemini: reading the stream: %w", err)
 		}
 		out, err := decodeEvent(ev)
-		ev = sse.Event{} // the reader lets go of a huge event's buffer
 		if err != nil {
 			return err
 		}
