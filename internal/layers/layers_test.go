@@ -45,7 +45,7 @@ func allowed() map[string][]string {
 		"agent/checkpoint":               {"internal/filelock"},
 		"agent/memory":                   {"tools"},
 		"agent/model":                    {},
-		"agent/model/gemini":             {"agent/model"},
+		"agent/model/gemini":             {"agent/model", "internal/sse"},
 		"agent/model/openai":             {"agent/model", "internal/sse"},
 		"agent/model/textproto":          {"agent/model"},
 		"agent/model/scripted":           {},

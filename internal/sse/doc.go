@@ -12,6 +12,12 @@
 // is the caller's business; Event.Done recognises the "[DONE]" sentinel
 // that OpenAI-style APIs send last.
 //
+// One huge event (a model's tool call carrying a whole file) is held
+// about once: a line longer than 1 MiB is read in blocks and joined once,
+// the first data line becomes the event's data without a copy, and a
+// buffer over 1 MiB is not kept for the next event, so it is freed once
+// the caller lets go of the event.
+//
 // Two choices differ from the standard, both on the side of keeping what
 // the server sent: an event whose stream ends without the closing blank
 // line is still returned (some servers omit it), and the "retry" field is

@@ -13,6 +13,11 @@ import (
 // server that never ends a line cannot exhaust memory.
 const DefaultLimit = 1 << 20
 
+// keepCap is the largest buffer a Reader keeps for the next event; a
+// bigger one (a huge event) is left to the caller and the garbage
+// collector.
+const keepCap = 1 << 20
+
 // ErrTooLong is wrapped by Next when a line, or the data of one event, is
 // longer than the Reader's limit.
 var ErrTooLong = errors.New("sse: line or event longer than the limit")
@@ -37,12 +42,15 @@ func (e Event) Done() bool { return string(e.Data) == "[DONE]" }
 type Reader struct {
 	br    *bufio.Reader
 	limit int
-	// line holds the line being read; data and typ the event being built.
-	line    []byte
-	data    []byte
-	hasData bool
-	typ     string
-	id      string
+	// line holds the line being read, after the blocks of a long line
+	// (blocksLen bytes in all); data and typ the event being built.
+	line      []byte
+	blocks    [][]byte
+	blocksLen int
+	data      []byte
+	hasData   bool
+	typ       string
+	id        string
 	// skipLF is set after a line that ended in CR, whose LF may follow.
 	skipLF bool
 	// started is set once the first line (and any BOM) has been read.
@@ -94,6 +102,11 @@ func (r *Reader) dispatch() (Event, bool) {
 	ok := r.hasData
 	r.typ, r.hasData = "", false
 	r.data = r.data[:0]
+	if cap(r.data) > keepCap {
+		// The caller holds the only reference now, so a huge event's
+		// buffer is freed as soon as the caller is done with it.
+		r.data = nil
+	}
 	return ev, ok
 }
 
@@ -108,6 +121,14 @@ func (r *Reader) field(line []byte) error {
 	}
 	switch string(name) {
 	case "data":
+		if !r.hasData && len(r.data) == 0 {
+			// The first data line becomes the event's data in place: the
+			// line buffer is handed over, not copied, so one huge event
+			// is held once.
+			r.data, r.line = r.line[:copy(r.line, value)], r.data[:0]
+			r.hasData = true
+			return nil
+		}
 		if r.hasData {
 			r.data = append(r.data, '\n')
 		}

@@ -21,6 +21,8 @@ type Provider struct {
 	cfg   Config
 	retry model.RetryPolicy
 	log   *slog.Logger
+	// http sends every request, with the Retry-After hint transport.
+	http *http.Client
 
 	// mu guards client, which is nil until the first request builds it.
 	mu     sync.Mutex
@@ -41,46 +43,80 @@ func New(_ context.Context, cfg Config) (*Provider, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Provider{cfg: cfg, retry: cfg.Retry.WithDefaults(), log: log}, nil
+	p := &Provider{cfg: cfg, retry: cfg.Retry.WithDefaults(), log: log}
+	p.http = p.httpClient()
+	return p, nil
 }
 
-// Stream sends req through GenerateContentStream and yields its chunks,
-// retrying failed attempts that yielded nothing (see model.RetryPolicy). A final
-// failure is a *model.APIError; a cancelled ctx ends the sequence with an
-// error wrapping ctx.Err().
+// Stream sends req and yields its chunks, retrying failed attempts that
+// yielded nothing (see model.RetryPolicy). A final failure is a
+// *model.APIError; a cancelled ctx ends the sequence with an error wrapping
+// ctx.Err(). The Gemini API is called by restStream; Vertex AI through
+// genai's GenerateContentStream.
 func (p *Provider) Stream(ctx context.Context, req *model.Request) iter.Seq2[*model.Chunk, error] {
 	return func(yield func(*model.Chunk, error) bool) {
-		client, err := p.genaiClient(ctx)
-		if err != nil {
-			yield(nil, err)
-			return
-		}
-		contents, config, err := buildRequest(req)
+		send, err := p.sender(ctx, req)
 		if err != nil {
 			yield(nil, err)
 			return
 		}
 		err = p.do(ctx, req.Model, func(ctx context.Context) (bool, error) {
-			delivered := false
-			for resp, err := range client.Models.GenerateContentStream(ctx, req.Model, contents, config) {
-				if err != nil {
-					return delivered, err
-				}
+			delivered, stopped := false, false
+			err := send(ctx, func(resp *genai.GenerateContentResponse) bool {
 				chunk := toChunk(resp, newCallID)
 				if chunk == nil {
-					continue
+					return true
 				}
 				delivered = true
-				if !yield(chunk, nil) {
-					return true, nil
-				}
+				stopped = !yield(chunk, nil)
+				return !stopped
+			})
+			if stopped {
+				return true, nil
 			}
-			return delivered, nil
+			return delivered, err
 		})
 		if err != nil {
 			yield(nil, err)
 		}
 	}
+}
+
+// sendFunc makes one streaming attempt, calling each for every response
+// until each returns false.
+type sendFunc func(ctx context.Context, each func(*genai.GenerateContentResponse) bool) error
+
+// sender prepares req once for every attempt: the REST body for the Gemini
+// API, genai's contents and config for Vertex AI.
+func (p *Provider) sender(ctx context.Context, req *model.Request) (sendFunc, error) {
+	contents, config, err := buildRequest(req)
+	if err != nil {
+		return nil, err
+	}
+	if !p.cfg.UseVertexAI {
+		body, err := restBody(contents, config)
+		if err != nil {
+			return nil, err
+		}
+		return func(ctx context.Context, each func(*genai.GenerateContentResponse) bool) error {
+			return p.restStream(ctx, req.Model, body, each)
+		}, nil
+	}
+	client, err := p.genaiClient(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context, each func(*genai.GenerateContentResponse) bool) error {
+		for resp, err := range client.Models.GenerateContentStream(ctx, req.Model, contents, config) {
+			if err != nil {
+				return err
+			}
+			if !each(resp) {
+				return nil
+			}
+		}
+		return nil
+	}, nil
 }
 
 // CountTokens asks the API how many input tokens req would take. On the
@@ -130,7 +166,7 @@ func (p *Provider) genaiClient(ctx context.Context) (*genai.Client, error) {
 	cc := &genai.ClientConfig{
 		APIKey:      p.cfg.APIKey,
 		Backend:     genai.BackendGeminiAPI,
-		HTTPClient:  p.httpClient(),
+		HTTPClient:  p.http,
 		HTTPOptions: genai.HTTPOptions{BaseURL: p.cfg.BaseURL},
 		// HTTPOptions.RetryOptions stays nil: genai then sends each request
 		// once, and Provider.do is the only retry layer.
