@@ -133,6 +133,6 @@ func (s *Store) prepareOnce(ctx context.Context) error {
 	if err := s.git.prepare(ctx); err != nil {
 		return err
 	}
-	_, err = s.git.stage(ctx, nil)
+	_, err = s.git.stage(ctx, nil, true)
 	return err
 }
