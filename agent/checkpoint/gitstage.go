@@ -10,9 +10,10 @@ import (
 )
 
 // Bounds of the changes a whole-tree snapshot builds on the recorded
-// tree instead of the shadow index (stageOnTree). Past them the changes
-// are folded into the index once (update-index, write-tree), which
-// rewrites the index but makes the following snapshots cheap again.
+// tree instead of the shadow index (stageOnTree; gitBackend.maxDrift is
+// the first). Past them the changes are folded into the index once
+// (update-index, write-tree), which rewrites the index but makes the
+// following snapshots cheap again.
 const (
 	maxDriftPaths = 1000
 	maxDriftBytes = 32 << 20
@@ -73,7 +74,7 @@ func (b *gitBackend) stageOnTree(ctx context.Context, base string, drift, add []
 	paths := slices.Concat(drift, add)
 	slices.Sort(paths)
 	paths = slices.Compact(paths)
-	if len(paths) > maxDriftPaths {
+	if len(paths) > b.maxDrift {
 		return "", false, nil
 	}
 	var hash []string

@@ -57,10 +57,13 @@ type gitBackend struct {
 	r   gitRunner
 	max int64
 	log *slog.Logger
+	// maxDrift is the most paths a snapshot builds on the recorded tree
+	// (maxDriftPaths; tests lower it).
+	maxDrift int
 }
 
 func newGitBackend(bin, gitDir, root string, max int64, log *slog.Logger) *gitBackend {
-	return &gitBackend{r: gitRunner{bin: bin, gitDir: gitDir, workTree: root, log: log}, max: max, log: log}
+	return &gitBackend{r: gitRunner{bin: bin, gitDir: gitDir, workTree: root, log: log}, max: max, log: log, maxDrift: maxDriftPaths}
 }
 
 // save snapshots the work tree plus the named paths and commits it.
