@@ -12,6 +12,9 @@ type change struct {
 	path string
 	mode string // "100644", "100755" or "120000"; "" to remove
 	blob string
+	// held is set in a restore's plan when the current snapshot holds a
+	// file at path.
+	held bool
 }
 
 // treeEntry is a file of a snapshot tree.
@@ -167,9 +170,9 @@ func (b *gitBackend) plan(ctx context.Context, current staged, goal string, abse
 		}
 		switch {
 		case meta[4] != "D":
-			writes = append(writes, change{path: p, mode: meta[1], blob: meta[3]})
+			writes = append(writes, change{path: p, mode: meta[1], blob: meta[3], held: meta[0] != "000000"})
 		case absent[p]:
-			removes = append(removes, change{path: p})
+			removes = append(removes, change{path: p, held: true})
 		case excludedBy(excluded, p):
 		default:
 			maybe = append(maybe, p)
@@ -181,7 +184,7 @@ func (b *gitBackend) plan(ctx context.Context, current staged, goal string, abse
 	}
 	for _, p := range maybe {
 		if !ignored[p] {
-			removes = append(removes, change{path: p})
+			removes = append(removes, change{path: p, held: true})
 		}
 	}
 	return append(deepestFirst(removes), writes...), nil
@@ -189,17 +192,20 @@ func (b *gitBackend) plan(ctx context.Context, current staged, goal string, abse
 
 // saveUndo commits the current state, with every path plan touches kept
 // exactly (even ignored or large files), as the restore's undo checkpoint:
-// the current tree with those files put as they are now.
+// the current tree, plus the files plan writes over that it lacks.
 func (b *gitBackend) saveUndo(ctx context.Context, target Checkpoint, plan []change, current staged) (Checkpoint, error) {
 	paths := make([]string, len(plan))
+	held := map[string]bool{}
 	for i, c := range plan {
 		paths[i] = c.path
+		held[c.path] = c.held
 	}
 	slices.Sort(paths)
 	add, skipped, err := b.forceList(paths, nil)
 	if err != nil {
 		return Checkpoint{}, err
 	}
+	add = slices.DeleteFunc(add, func(p string) bool { return held[p] })
 	entries, _, err := b.hashFiles(ctx, add)
 	if err != nil {
 		return Checkpoint{}, err
@@ -219,7 +225,7 @@ func (b *gitBackend) saveUndo(ctx context.Context, target Checkpoint, plan []cha
 	}
 	return b.commit(ctx, tree, RestoreLabelPrefix+target.ID,
 		gitMeta{Paths: without(paths, skipped), Skipped: skipped, Excluded: without(current.excluded, paths)},
-		current.indexed && len(added) == 0 && tree == current.tree)
+		current.indexed && len(edits) == 0)
 }
 
 // lsTree runs ls-tree with args and returns the files it lists.
