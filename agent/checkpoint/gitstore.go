@@ -190,7 +190,12 @@ func plainParents(root, rel string) bool {
 }
 
 // head returns the newest checkpoint commit, or "" when there is none.
+// The ref is a loose file (the shadow repository is never packed), read
+// without running git when it is there.
 func (b *gitBackend) head(ctx context.Context) (string, error) {
+	if id, ok := readLooseRef(b.r.gitDir, checkpointRef); ok {
+		return id, nil
+	}
 	out, err := b.r.run(ctx, gitCall{args: []string{"rev-parse", "-q", "--verify", checkpointRef + "^{commit}"}})
 	if exitCode(err) == 1 {
 		return "", nil
