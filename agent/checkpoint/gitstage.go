@@ -6,7 +6,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"strings"
 )
 
 // Bounds of the changes a whole-tree snapshot builds on the recorded
@@ -80,11 +82,13 @@ func (b *gitBackend) stageOnTree(ctx context.Context, base string, drift, add []
 	var hash []string
 	var edits []change
 	var size int64
+	infos := map[string]fs.FileInfo{}
 	for _, p := range paths {
 		fi, err := os.Lstat(filepath.Join(b.r.workTree, filepath.FromSlash(p)))
 		switch {
 		case err == nil && (fi.Mode().IsRegular() || fi.Mode()&fs.ModeSymlink != 0) && plainParents(b.r.workTree, p):
 			hash = append(hash, p)
+			infos[p] = fi
 			size += fi.Size()
 		case err == nil && !fi.IsDir() && plainParents(b.r.workTree, p), err != nil && !isAbsent(err):
 			return "", false, nil
@@ -95,7 +99,10 @@ func (b *gitBackend) stageOnTree(ctx context.Context, base string, drift, add []
 	if size > maxDriftBytes {
 		return "", false, nil
 	}
-	entries, complete, err := b.hashFiles(ctx, hash)
+	entries, complete, err := b.hashRegular(ctx, hash, infos)
+	if err == nil && entries == nil {
+		entries, complete, err = b.hashFiles(ctx, hash)
+	}
 	if err != nil || !complete {
 		return "", false, err
 	}
@@ -144,4 +151,61 @@ func (b *gitBackend) hashFiles(ctx context.Context, paths []string) (entries map
 	}
 	entries, err = b.lsFiles(ctx, index)
 	return entries, complete, err
+}
+
+// hashRegular writes the blobs of paths to the shadow store with one
+// `git hash-object`, when they are all regular files and the shadow
+// repository trusts the executable bit (core.fileMode, as git init set
+// it): their modes come from infos, as git add takes them. entries is nil
+// when that does not apply (hashFiles does the work), complete false when
+// some file could not be read.
+func (b *gitBackend) hashRegular(ctx context.Context, paths []string, infos map[string]fs.FileInfo) (entries map[string]treeEntry, complete bool, err error) {
+	if runtime.GOOS == "windows" || !b.trustsExecBit() {
+		return nil, false, nil
+	}
+	for _, p := range paths {
+		if !infos[p].Mode().IsRegular() || strings.ContainsAny(p, "\n\r") {
+			return nil, false, nil
+		}
+	}
+	call := gitCall{args: []string{"hash-object", "-w", "--no-filters", "--stdin-paths"},
+		stdin: strings.NewReader(strings.Join(paths, "\n") + "\n"), ownStore: true}
+	out, err := b.r.run(ctx, call)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, false, err
+		}
+		b.log.Warn("checkpoint: some files could not be read into the snapshot", "err", err)
+		return map[string]treeEntry{}, false, nil
+	}
+	ids := strings.Fields(string(out))
+	if len(ids) != len(paths) {
+		return map[string]treeEntry{}, false, nil
+	}
+	entries = make(map[string]treeEntry, len(paths))
+	for i, p := range paths {
+		mode := "100644"
+		if infos[p].Mode()&0o100 != 0 {
+			mode = "100755"
+		}
+		entries[p] = treeEntry{mode: mode, blob: ids[i]}
+	}
+	return entries, true, nil
+}
+
+// trustsExecBit reports whether the shadow repository's configuration
+// keeps core.fileMode on (git init turns it off where the file system
+// does not keep the executable bit; git then records files as 100644).
+func (b *gitBackend) trustsExecBit() bool {
+	data, err := os.ReadFile(filepath.Join(b.r.gitDir, "config"))
+	if err != nil {
+		return false
+	}
+	for line := range strings.SplitSeq(string(data), "\n") {
+		key, value, ok := strings.Cut(strings.ToLower(strings.Join(strings.Fields(line), "")), "=")
+		if ok && key == "filemode" {
+			return value == "true"
+		}
+	}
+	return false
 }
