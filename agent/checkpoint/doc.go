@@ -52,9 +52,10 @@
 // entries is recorded with the index's checksum (a status that only
 // refreshes stat data or the untracked cache carries the record along;
 // any other change of the index voids it). With a record, the snapshot is
-// that tree with the listed paths edited: their files hashed into a
-// temporary index, and only the directories above them read (`git
-// cat-file --batch`) and written anew (`git mktree --batch`). The index is
+// that tree with the listed paths edited: their files hashed (`git
+// hash-object`, or a temporary index when symlinks are among them), and
+// only the directories above them read (`git cat-file --batch`) and
+// written anew (`git mktree --batch`). The index is
 // then neither updated nor written as a tree, so a snapshot costs its
 // status plus the changes, whatever the size of the index; the changes
 // since the index was last updated are listed again by each status. Past

@@ -157,3 +157,21 @@ func TestGitRestoreAcrossWholeTreeTouchesOnlyWhatDiffers(t *testing.T) {
 		}
 	}
 }
+
+// TestGitLaterSnapshotOfAnEmptyProject builds on the empty tree, which
+// git knows without storing it.
+func TestGitLaterSnapshotOfAnEmptyProject(t *testing.T) {
+	requireGit(t)
+	t.Parallel()
+	p := newProject(t, nil)
+	empty := p.save("empty")
+	p.write("d/new.txt", "new")
+	cp := p.save("one file")
+	if got, want := lsTreeAll(t, p.store.git, treeOf(t, p.store.git, cp)), freshTree(t, p); got != want {
+		t.Errorf("the snapshot holds\n%s\nwant\n%s", got, want)
+	}
+	p.restore(empty.ID)
+	if p.exists("d/new.txt") {
+		t.Error("d/new.txt, created after the empty snapshot, is still there")
+	}
+}
