@@ -45,22 +45,35 @@ func BenchmarkCheckpoint(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	// A restore's floor is git putting the edited file back in the
+	// project's own repository, from the same state.
+	restoreFloor := func() map[string]time.Duration {
+		floors := map[string]time.Duration{}
+		for name, args := range map[string][]string{"checkout": {"checkout", "HEAD", "--", "."}, "read-tree": {"read-tree", "-u", "--reset", "HEAD"}} {
+			edit()
+			floors[name] = gitTime(b, tree, args...)
+		}
+		edit()
+		return floors
+	}
 	cases := []struct {
 		name  string
 		setup func(st *checkpoint.Store) // untimed, on a fresh store
 		op    func(st *checkpoint.Store)
+		floor func() map[string]time.Duration // untimed, right before op
 	}{
-		{"edit/first", nil, func(st *checkpoint.Store) { saveFiles(b, st, file); edit() }},
-		{"edit/later", func(st *checkpoint.Store) { saveFiles(b, st, file) }, func(st *checkpoint.Store) { saveFiles(b, st, file); edit() }},
-		{"whole-tree/first", nil, func(st *checkpoint.Store) { save(b, st) }},
-		{"whole-tree/later", func(st *checkpoint.Store) { save(b, st); edit() }, func(st *checkpoint.Store) { save(b, st) }},
-		{"restore/edit", func(st *checkpoint.Store) { saveFiles(b, st, file); edit() }, func(st *checkpoint.Store) { restoreNewest(b, st, 0) }},
+		{"edit/first", nil, func(st *checkpoint.Store) { saveFiles(b, st, file); edit() }, nil},
+		{"edit/later", func(st *checkpoint.Store) { saveFiles(b, st, file) }, func(st *checkpoint.Store) { saveFiles(b, st, file); edit() }, nil},
+		{"whole-tree/first", nil, func(st *checkpoint.Store) { save(b, st) }, nil},
+		{"whole-tree/later", func(st *checkpoint.Store) { save(b, st); edit() }, func(st *checkpoint.Store) { save(b, st) }, nil},
+		{"restore/edit", func(st *checkpoint.Store) { saveFiles(b, st, file); edit() }, func(st *checkpoint.Store) { restoreNewest(b, st, 0) }, restoreFloor},
 		{"restore/across-whole-tree", func(st *checkpoint.Store) { saveFiles(b, st, file); edit(); save(b, st) },
-			func(st *checkpoint.Store) { restoreNewest(b, st, 1) }},
+			func(st *checkpoint.Store) { restoreNewest(b, st, 1) }, restoreFloor},
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {
 			var ops, statuses []time.Duration
+			floors := map[string][]time.Duration{}
 			for range b.N {
 				b.StopTimer()
 				os.WriteFile(file, orig, 0o644)
@@ -69,6 +82,11 @@ func BenchmarkCheckpoint(b *testing.B) {
 					tc.setup(st)
 				}
 				statuses = append(statuses, gitStatus(b, tree))
+				if tc.floor != nil {
+					for name, d := range tc.floor() {
+						floors[name] = append(floors[name], d)
+					}
+				}
 				b.StartTimer()
 				start := time.Now()
 				tc.op(st)
@@ -80,6 +98,10 @@ func BenchmarkCheckpoint(b *testing.B) {
 			b.ReportMetric(ms(op), "ms-median")
 			b.ReportMetric(ms(status), "ms-git-status")
 			b.ReportMetric(float64(op)/float64(status), "x-git-status")
+			for name, ds := range floors {
+				b.ReportMetric(ms(median(ds)), "ms-git-"+name)
+				b.ReportMetric(float64(op)/float64(median(ds)), "x-git-"+name)
+			}
 		})
 	}
 }
@@ -118,11 +140,16 @@ func restoreNewest(b *testing.B, st *checkpoint.Store, i int) {
 
 // gitStatus times `git status --porcelain` in tree.
 func gitStatus(b *testing.B, tree string) time.Duration {
-	cmd := exec.Command("git", "status", "--porcelain")
+	return gitTime(b, tree, "status", "--porcelain")
+}
+
+// gitTime times git with args in tree.
+func gitTime(b *testing.B, tree string, args ...string) time.Duration {
+	cmd := exec.Command("git", args...)
 	cmd.Dir = tree
 	start := time.Now()
 	if out, err := cmd.CombinedOutput(); err != nil {
-		b.Fatalf("git status: %v\n%s", err, out)
+		b.Fatalf("git %s: %v\n%s", args[0], err, out)
 	}
 	return time.Since(start)
 }

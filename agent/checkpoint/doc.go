@@ -44,15 +44,26 @@
 // A snapshot of named paths only (SaveFiles) adds them to a fresh
 // temporary index and commits its tree: its cost follows those files,
 // never the size of the work tree. A snapshot of the whole work tree
-// (Save) brings the shadow index up to date as `git add --all` would: one
-// `git status` of the shadow repository (which honours the project's
-// .gitignore files and, read only, its .git/info/exclude) lists what
-// changed, with git's untracked cache in the shadow index so that only
-// directories changed since the last snapshot are read again, and one
-// update-index adds it; then write-tree (skipped when the index is byte
-// for byte the one last written as a tree) and commit-tree. The shadow
-// HEAD is the newest whole-tree snapshot, so the status compares the
-// index with a tree like it. Either way the ref refs/companion/checkpoints
+// (Save) starts with one `git status` of the shadow repository (which
+// honours the project's .gitignore files and, read only, its
+// .git/info/exclude): it lists what differs from the shadow index, with
+// git's untracked cache in the shadow index so that only directories
+// changed since the last snapshot are read again. The tree of the index's
+// entries is recorded with the index's checksum (a status that only
+// refreshes stat data or the untracked cache carries the record along;
+// any other change of the index voids it). With a record, the snapshot is
+// that tree with the listed paths edited: their files hashed (`git
+// hash-object`, or a temporary index when symlinks are among them), and
+// only the directories above them read (`git cat-file --batch`) and
+// written anew (`git mktree --batch`). The index is
+// then neither updated nor written as a tree, so a snapshot costs its
+// status plus the changes, whatever the size of the index; the changes
+// since the index was last updated are listed again by each status. Past
+// 1,000 such paths or 32 MiB, without a record, and in Store.Prepare, they
+// go into the index instead (one update-index, as `git add --all` would
+// do), write-tree writes it and the tree is recorded. The shadow HEAD is
+// the newest snapshot built that way, so the status compares the index
+// with a tree equal to it. Either way the ref refs/companion/checkpoints
 // moves to the new commit last, and only from the commit it was built on,
 // so a crash mid-save leaves every earlier checkpoint intact. The
 // commit's metadata says which kind it is (Checkpoint.PathsOnly).
@@ -85,7 +96,8 @@
 //
 // Named paths are always kept exactly, even when ignored and whatever
 // their size (the change is about to rewrite them): existing ones are
-// force-added, and the commit message (a JSON line after the label)
+// force-added (and kept in the shadow index, so later whole-tree
+// snapshots hold them too), and the commit message (a JSON line after the label)
 // records the names, so a named path missing from the tree is known to
 // have been absent. Named paths that cannot be kept (inside a nested
 // repository, beyond a symlink, not a file or symlink, unreadable) are
@@ -107,9 +119,12 @@
 // ignored now or were left out of W, and are not known to have been
 // absent. Ignored files the snapshots do not hold are never touched.
 // Before applying the plan, every blob it writes is checked to be
-// readable, and the current state is committed as the undo checkpoint,
-// with every planned path force-added and named, so undoing the restore
-// is exact. Directories emptied by removals are removed, as git does.
+// readable, and the current state is committed as the undo checkpoint:
+// the staged tree plus the planned files it lacks (ignored or large ones),
+// with every planned path named, so undoing the restore is exact. The
+// goal and undo trees are edits of snapshot trees, as above: a restore
+// writes no index. Only the files that differ are written or removed;
+// directories emptied by removals are removed, as git does.
 //
 // # File backend
 //

@@ -95,7 +95,21 @@ func (r *gitRunner) checkBlobs(ctx context.Context, ids []string) error {
 // catBlobs streams the blobs ids, in order, through fn from one
 // `git cat-file --batch`. fn need not read all of its reader.
 func (r *gitRunner) catBlobs(ctx context.Context, ids []string, fn func(i int, content io.Reader) error) error {
-	if len(ids) == 0 {
+	return r.catObjects(ctx, ids, func(i int, _, typ string, content io.Reader) error {
+		if typ != "blob" {
+			return fmt.Errorf("%w: object %s is %s, not a blob", ErrCorrupt, ids[i], typ)
+		}
+		return fn(i, content)
+	})
+}
+
+// catObjects streams the objects names (anything `git cat-file` resolves,
+// such as tree:path), in order, through fn from one `git cat-file
+// --batch`, with their id and type (type "missing", with no id and empty
+// content, for a name that resolves to nothing). fn need not read all of
+// its reader.
+func (r *gitRunner) catObjects(ctx context.Context, names []string, fn func(i int, id, typ string, content io.Reader) error) error {
+	if len(names) == 0 {
 		return nil
 	}
 	bin, err := r.lookPath()
@@ -105,7 +119,7 @@ func (r *gitRunner) catBlobs(ctx context.Context, ids []string, fn func(i int, c
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	cmd := r.command(ctx, bin, gitCall{args: []string{"cat-file", "--batch"},
-		stdin: strings.NewReader(strings.Join(ids, "\n") + "\n")})
+		stdin: strings.NewReader(strings.Join(names, "\n") + "\n")})
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	stdout, err := cmd.StdoutPipe()
@@ -115,7 +129,7 @@ func (r *gitRunner) catBlobs(ctx context.Context, ids []string, fn func(i int, c
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("git cat-file: %w", err)
 	}
-	if err := readBatch(bufio.NewReader(stdout), ids, fn); err != nil {
+	if err := readBatch(bufio.NewReader(stdout), names, fn); err != nil {
 		cancel()
 		cmd.Wait()
 		return err
@@ -126,23 +140,30 @@ func (r *gitRunner) catBlobs(ctx context.Context, ids []string, fn func(i int, c
 	return nil
 }
 
-// readBatch reads len(ids) `cat-file --batch` answers from br.
-func readBatch(br *bufio.Reader, ids []string, fn func(i int, content io.Reader) error) error {
-	for i, id := range ids {
+// readBatch reads len(names) `cat-file --batch` answers from br.
+func readBatch(br *bufio.Reader, names []string, fn func(i int, id, typ string, content io.Reader) error) error {
+	for i, name := range names {
 		header, err := br.ReadString('\n')
 		if err != nil {
 			return fmt.Errorf("git cat-file: %w", err)
 		}
+		header = strings.TrimSuffix(header, "\n")
+		if header == name+" missing" || header == name+" ambiguous" {
+			if err := fn(i, "", "missing", strings.NewReader("")); err != nil {
+				return err
+			}
+			continue
+		}
 		f := strings.Fields(header)
-		if len(f) != 3 || f[1] != "blob" {
-			return fmt.Errorf("%w: object %s: %s", ErrCorrupt, id, strings.TrimSpace(header))
+		if len(f) != 3 {
+			return fmt.Errorf("%w: object %s: %s", ErrCorrupt, name, header)
 		}
 		size, err := strconv.ParseInt(f[2], 10, 64)
 		if err != nil {
-			return fmt.Errorf("%w: object %s: %s", ErrCorrupt, id, strings.TrimSpace(header))
+			return fmt.Errorf("%w: object %s: %s", ErrCorrupt, name, header)
 		}
 		content := io.LimitReader(br, size)
-		if err := fn(i, content); err != nil {
+		if err := fn(i, f[0], f[1], content); err != nil {
 			return err
 		}
 		if _, err := io.Copy(io.Discard, content); err != nil {

@@ -40,6 +40,10 @@ func gitConfig() []string {
 	}
 }
 
+// noIndex names an index file that never exists, for commands that read
+// the index without needing it.
+const noIndex = "index.none"
+
 // gitIdentity is the fixed author and committer of checkpoint commits.
 const (
 	gitName  = "companion"

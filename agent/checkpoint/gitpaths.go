@@ -31,7 +31,7 @@ func (b *gitBackend) saveFiles(ctx context.Context, label string, named []string
 	if err != nil {
 		return Checkpoint{}, err
 	}
-	return b.commit(ctx, snap.tree, label, gitMeta{Paths: without(named, snap.skipped), Skipped: snap.skipped, Scope: scopePaths})
+	return b.commit(ctx, snap.tree, label, gitMeta{Paths: without(named, snap.skipped), Skipped: snap.skipped, Scope: scopePaths}, false)
 }
 
 // snapshotPaths hashes the named paths that exist into a fresh temporary
@@ -148,7 +148,7 @@ func (b *gitBackend) restorePaths(ctx context.Context, target Checkpoint, goal m
 		}
 		planned = append(planned, p)
 	}
-	undo, err := b.commit(ctx, cur.tree, RestoreLabelPrefix+target.ID, gitMeta{Paths: planned, Scope: scopePaths})
+	undo, err := b.commit(ctx, cur.tree, RestoreLabelPrefix+target.ID, gitMeta{Paths: planned, Scope: scopePaths}, false)
 	if err != nil {
 		return Restoration{}, err
 	}

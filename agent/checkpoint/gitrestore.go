@@ -2,8 +2,6 @@ package checkpoint
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,6 +12,9 @@ type change struct {
 	path string
 	mode string // "100644", "100755" or "120000"; "" to remove
 	blob string
+	// held is set in a restore's plan when the current snapshot holds a
+	// file at path.
+	held bool
 }
 
 // treeEntry is a file of a snapshot tree.
@@ -37,7 +38,7 @@ func (b *gitBackend) restore(ctx context.Context, target Checkpoint, since []Che
 	if full < 0 {
 		return b.restorePaths(ctx, target, known)
 	}
-	current, err := b.stage(ctx, namedPaths(since))
+	current, err := b.stage(ctx, namedPaths(since), false)
 	if err != nil {
 		return Restoration{}, err
 	}
@@ -51,7 +52,7 @@ func (b *gitBackend) restore(ctx context.Context, target Checkpoint, since []Che
 		return Restoration{}, err
 	}
 	plan = slices.DeleteFunc(plan, func(c change) bool { return leave[c.path] })
-	undo, err := b.saveUndo(ctx, target, plan, current.excluded)
+	undo, err := b.saveUndo(ctx, target, plan, current)
 	if err != nil {
 		return Restoration{}, err
 	}
@@ -105,20 +106,18 @@ func (b *gitBackend) goalTree(ctx context.Context, base Checkpoint, newer []Chec
 			return "", nil, err
 		}
 	}
-	var info strings.Builder
+	edits := make([]change, 0, len(known))
 	for p, e := range known {
 		delete(absent, p)
 		if e == nil {
 			absent[p] = true
-			fmt.Fprintf(&info, "0 %s\t%s\x00", nullOID, p)
+			edits = append(edits, change{path: p})
 		} else {
-			fmt.Fprintf(&info, "%s %s\t%s\x00", e.mode, e.blob, p)
+			edits = append(edits, change{path: p, mode: e.mode, blob: e.blob})
 		}
 	}
-	if info.Len() == 0 {
-		return base.rev + "^{tree}", absent, nil
-	}
-	tree, err := b.amendTree(ctx, base.rev, info.String())
+	slices.SortFunc(edits, func(x, y change) int { return strings.Compare(x.path, y.path) })
+	tree, _, err := b.editTree(ctx, base.rev, edits)
 	return tree, absent, err
 }
 
@@ -148,28 +147,15 @@ func (b *gitBackend) decideExtras(ctx context.Context, cp Checkpoint, extra map[
 	return nil
 }
 
-// amendTree writes the tree of rev with the index-info entries added, using
-// a temporary index.
-func (b *gitBackend) amendTree(ctx context.Context, rev, info string) (string, error) {
-	index := filepath.Join(b.r.gitDir, "index.restore")
-	defer os.Remove(index)
-	if _, err := b.r.run(ctx, gitCall{args: []string{"read-tree", rev}, index: index}); err != nil {
-		return "", err
-	}
-	call := gitCall{args: []string{"update-index", "-z", "--index-info"}, stdin: strings.NewReader(info), index: index}
-	if _, err := b.r.run(ctx, call); err != nil {
-		return "", err
-	}
-	return b.writeTree(ctx, index)
-}
-
 // plan lists the changes from the current tree to goal: writes for added,
 // modified and retyped files, removals for files goal lacks unless they are
 // ignored or were left out of the target (excluded) and are not known to
 // have been absent. Nested repositories (gitlinks, or directories now
 // holding a .git) are never touched. Removals come first, deepest first.
 func (b *gitBackend) plan(ctx context.Context, current staged, goal string, absent map[string]bool, excluded []string) ([]change, error) {
-	out, err := b.r.run(ctx, gitCall{args: []string{"diff-tree", "-r", "-z", "--no-renames", "--raw", current.tree, goal}})
+	// diff-tree reads the index, which it does not need: it gets none.
+	out, err := b.r.run(ctx, gitCall{args: []string{"diff-tree", "-r", "-z", "--no-renames", "--raw", current.tree, goal},
+		index: filepath.Join(b.r.gitDir, noIndex)})
 	if err != nil {
 		return nil, err
 	}
@@ -184,9 +170,9 @@ func (b *gitBackend) plan(ctx context.Context, current staged, goal string, abse
 		}
 		switch {
 		case meta[4] != "D":
-			writes = append(writes, change{path: p, mode: meta[1], blob: meta[3]})
+			writes = append(writes, change{path: p, mode: meta[1], blob: meta[3], held: meta[0] != "000000"})
 		case absent[p]:
-			removes = append(removes, change{path: p})
+			removes = append(removes, change{path: p, held: true})
 		case excludedBy(excluded, p):
 		default:
 			maybe = append(maybe, p)
@@ -198,33 +184,48 @@ func (b *gitBackend) plan(ctx context.Context, current staged, goal string, abse
 	}
 	for _, p := range maybe {
 		if !ignored[p] {
-			removes = append(removes, change{path: p})
+			removes = append(removes, change{path: p, held: true})
 		}
 	}
 	return append(deepestFirst(removes), writes...), nil
 }
 
 // saveUndo commits the current state, with every path plan touches kept
-// exactly (even ignored or large files), as the restore's undo checkpoint.
-func (b *gitBackend) saveUndo(ctx context.Context, target Checkpoint, plan []change, excluded []string) (Checkpoint, error) {
+// exactly (even ignored or large files), as the restore's undo checkpoint:
+// the current tree, plus the files plan writes over that it lacks.
+func (b *gitBackend) saveUndo(ctx context.Context, target Checkpoint, plan []change, current staged) (Checkpoint, error) {
 	paths := make([]string, len(plan))
+	held := map[string]bool{}
 	for i, c := range plan {
 		paths[i] = c.path
+		held[c.path] = c.held
 	}
 	slices.Sort(paths)
 	add, skipped, err := b.forceList(paths, nil)
 	if err != nil {
 		return Checkpoint{}, err
 	}
-	if _, err := b.forceAdd(ctx, add, ""); err != nil {
+	add = slices.DeleteFunc(add, func(p string) bool { return held[p] })
+	entries, _, err := b.hashFiles(ctx, add)
+	if err != nil {
 		return Checkpoint{}, err
 	}
-	tree, err := b.writeTree(ctx, "")
+	var edits []change
+	for _, p := range add {
+		if e, ok := entries[p]; ok {
+			edits = append(edits, change{path: p, mode: e.mode, blob: e.blob})
+		}
+	}
+	tree, added, err := b.editTree(ctx, current.tree, edits)
+	if err == nil {
+		err = b.track(ctx, added)
+	}
 	if err != nil {
 		return Checkpoint{}, err
 	}
 	return b.commit(ctx, tree, RestoreLabelPrefix+target.ID,
-		gitMeta{Paths: without(paths, skipped), Skipped: skipped, Excluded: without(excluded, paths)})
+		gitMeta{Paths: without(paths, skipped), Skipped: skipped, Excluded: without(current.excluded, paths)},
+		current.indexed && len(edits) == 0)
 }
 
 // lsTree runs ls-tree with args and returns the files it lists.

@@ -131,8 +131,13 @@ func (b *gitBackend) seedIfStale(ctx context.Context) {
 }
 
 // userHead returns the project's HEAD commit, "" when there is none or
-// the repository does not use SHA-1 like the shadow one.
+// the repository does not use SHA-1 like the shadow one. The usual HEAD
+// (a branch whose ref is a file of its own, or a detached commit) is read
+// without running git.
 func (b *gitBackend) userHead(ctx context.Context, repo userRepo) (string, error) {
+	if id, ok := readHead(repo.gitDir, filepath.Dir(repo.objects)); ok {
+		return id, nil
+	}
 	out, err := b.r.run(ctx, gitCall{repo: repo.gitDir,
 		args: []string{"rev-parse", "--show-object-format", "--verify", "-q", "HEAD^{commit}"}})
 	if exitCode(err) == 1 {
@@ -270,4 +275,51 @@ func (b *gitBackend) borrowable() []string {
 		fi, err := os.Stat(d)
 		return err != nil || !fi.IsDir()
 	})
+}
+
+// readHead reads the commit a repository's HEAD names when it is plain:
+// a SHA-1 id, or a branch whose ref is a loose file (in gitDir, or in
+// common for every worktree). Anything else (packed refs, another ref
+// store or object format) is left to git: ok is false.
+func readHead(gitDir, common string) (id string, ok bool) {
+	data, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	if err != nil {
+		return "", false
+	}
+	head := strings.TrimSpace(string(data))
+	ref, symbolic := strings.CutPrefix(head, "ref: ")
+	if !symbolic {
+		if !isSHA1(head) {
+			return "", false
+		}
+		return head, true
+	}
+	if !strings.HasPrefix(ref, "refs/heads/") || strings.Contains(ref, "..") {
+		return "", false
+	}
+	for _, dir := range []string{gitDir, common} {
+		if id, ok := readLooseRef(dir, ref); ok {
+			return id, true
+		}
+	}
+	return "", false
+}
+
+// readLooseRef reads the SHA-1 id in the loose ref file of ref (such as
+// refs/heads/main) in a git directory.
+func readLooseRef(gitDir, ref string) (string, bool) {
+	data, err := os.ReadFile(filepath.Join(gitDir, filepath.FromSlash(ref)))
+	if err != nil {
+		return "", false
+	}
+	id := strings.TrimSpace(string(data))
+	if !isSHA1(id) {
+		return "", false
+	}
+	return id, true
+}
+
+// isSHA1 reports whether s is a full SHA-1 id in lower-case hex.
+func isSHA1(s string) bool {
+	return len(s) == 40 && strings.Trim(s, "0123456789abcdef") == ""
 }

@@ -168,3 +168,38 @@ func TestGitSeedWithASubmoduleLeavesItAlone(t *testing.T) {
 	p.restore(cp.ID)
 	p.expect(map[string]string{"main.go": "v1", "deps/lib/lib.go": "lib changed"})
 }
+
+func TestReadHead(t *testing.T) {
+	const id = "0123456789abcdef0123456789abcdef01234567"
+	tests := []struct {
+		name   string
+		files  map[string]string // below a temporary folder: git/… and common/…
+		want   string
+		wantOK bool
+	}{
+		{"detached", map[string]string{"git/HEAD": id + "\n"}, id, true},
+		{"branch", map[string]string{"git/HEAD": "ref: refs/heads/main\n", "git/refs/heads/main": id + "\n"}, id, true},
+		{"branch of a worktree, in the common directory", map[string]string{"git/HEAD": "ref: refs/heads/topic\n", "common/refs/heads/topic": id}, id, true},
+		{"packed branch is left to git", map[string]string{"git/HEAD": "ref: refs/heads/main\n", "common/packed-refs": id + " refs/heads/main\n"}, "", false},
+		{"unborn branch is left to git", map[string]string{"git/HEAD": "ref: refs/heads/main\n"}, "", false},
+		{"SHA-256 is left to git", map[string]string{"git/HEAD": strings.Repeat("ab", 32) + "\n"}, "", false},
+		{"a ref outside refs/heads is left to git", map[string]string{"git/HEAD": "ref: refs/heads/../../x\n", "x": id}, "", false},
+		{"no HEAD", nil, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, content := range tt.files {
+				p := filepath.Join(dir, filepath.FromSlash(name))
+				os.MkdirAll(filepath.Dir(p), 0o755)
+				if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, ok := readHead(filepath.Join(dir, "git"), filepath.Join(dir, "common"))
+			if got != tt.want || ok != tt.wantOK {
+				t.Errorf("readHead = %q, %v; want %q, %v", got, ok, tt.want, tt.wantOK)
+			}
+		})
+	}
+}

@@ -47,6 +47,8 @@ type staged struct {
 	tree     string
 	skipped  []string // named paths that could not be kept
 	excluded []string // see gitMeta.Excluded
+	// indexed is set when tree is that of the shadow index's entries.
+	indexed bool
 }
 
 // gitBackend keeps checkpoints as commits of a shadow repository whose work
@@ -55,10 +57,13 @@ type gitBackend struct {
 	r   gitRunner
 	max int64
 	log *slog.Logger
+	// maxDrift is the most paths a snapshot builds on the recorded tree
+	// (maxDriftPaths; tests lower it).
+	maxDrift int
 }
 
 func newGitBackend(bin, gitDir, root string, max int64, log *slog.Logger) *gitBackend {
-	return &gitBackend{r: gitRunner{bin: bin, gitDir: gitDir, workTree: root, log: log}, max: max, log: log}
+	return &gitBackend{r: gitRunner{bin: bin, gitDir: gitDir, workTree: root, log: log}, max: max, log: log, maxDrift: maxDriftPaths}
 }
 
 // save snapshots the work tree plus the named paths and commits it.
@@ -66,11 +71,11 @@ func (b *gitBackend) save(ctx context.Context, label string, named []string) (Ch
 	if err := b.prepare(ctx); err != nil {
 		return Checkpoint{}, err
 	}
-	st, err := b.stage(ctx, named)
+	st, err := b.stage(ctx, named, false)
 	if err != nil {
 		return Checkpoint{}, err
 	}
-	return b.commit(ctx, st.tree, label, gitMeta{Paths: without(named, st.skipped), Skipped: st.skipped, Excluded: st.excluded})
+	return b.commit(ctx, st.tree, label, gitMeta{Paths: without(named, st.skipped), Skipped: st.skipped, Excluded: st.excluded}, st.indexed)
 }
 
 // prepare creates the shadow repository on first use and removes lock files
@@ -106,32 +111,6 @@ func (b *gitBackend) prepare(ctx context.Context) error {
 		return err
 	}
 	return writeFileAtomic(attrs, []byte(shadowAttributes))
-}
-
-// stage brings the shadow index up to date with the work tree (honouring
-// .gitignore and leaving out large untracked files and nested
-// repositories), adds the named paths even when ignored, and writes the
-// index as a tree.
-func (b *gitBackend) stage(ctx context.Context, named []string) (st staged, err error) {
-	b.seedIfStale(ctx)
-	changed, listed, err := b.worktreeChanges(ctx)
-	if err != nil {
-		return st, err
-	}
-	st.excluded, listed = b.splitExcluded(listed)
-	if err := b.addAll(ctx, changed, listed, st.excluded); err != nil {
-		return st, err
-	}
-	var add []string
-	if add, st.skipped, err = b.forceList(named, st.excluded); err != nil {
-		return st, err
-	}
-	if _, err := b.forceAdd(ctx, add, ""); err != nil {
-		return st, err
-	}
-	st.excluded = without(st.excluded, add)
-	st.tree, err = b.indexTree(ctx)
-	return st, err
 }
 
 // forceAdd adds paths to the index (or the given index file) even when
@@ -211,7 +190,12 @@ func plainParents(root, rel string) bool {
 }
 
 // head returns the newest checkpoint commit, or "" when there is none.
+// The ref is a loose file (the shadow repository is never packed), read
+// without running git when it is there.
 func (b *gitBackend) head(ctx context.Context) (string, error) {
+	if id, ok := readLooseRef(b.r.gitDir, checkpointRef); ok {
+		return id, nil
+	}
 	out, err := b.r.run(ctx, gitCall{args: []string{"rev-parse", "-q", "--verify", checkpointRef + "^{commit}"}})
 	if exitCode(err) == 1 {
 		return "", nil
@@ -221,8 +205,11 @@ func (b *gitBackend) head(ctx context.Context) (string, error) {
 
 // commit records tree as the newest checkpoint. The ref moves only after
 // the commit is written, and only from the head it was built on, so a crash
-// or a racing writer never loses a checkpoint.
-func (b *gitBackend) commit(ctx context.Context, tree, label string, m gitMeta) (Checkpoint, error) {
+// or a racing writer never loses a checkpoint. indexed says that tree is
+// that of the shadow index's entries: the shadow HEAD then moves to the
+// commit too, so that a status compares the index with a tree equal to
+// it, not with an older one.
+func (b *gitBackend) commit(ctx context.Context, tree, label string, m gitMeta, indexed bool) (Checkpoint, error) {
 	parent, err := b.head(ctx)
 	if err != nil {
 		return Checkpoint{}, err
@@ -243,7 +230,7 @@ func (b *gitBackend) commit(ctx context.Context, tree, label string, m gitMeta) 
 		return Checkpoint{}, err
 	}
 	rev := strings.TrimSpace(string(out))
-	if err := b.moveRefs(ctx, rev, parent, m.Scope != scopePaths); err != nil {
+	if err := b.moveRefs(ctx, rev, parent, indexed); err != nil {
 		return Checkpoint{}, err
 	}
 	return Checkpoint{ID: shortID(rev), Label: label, Time: m.Time, Paths: m.Paths, Skipped: m.Skipped,
@@ -251,17 +238,16 @@ func (b *gitBackend) commit(ctx context.Context, tree, label string, m gitMeta) 
 }
 
 // moveRefs points the checkpoint ref at rev, only from parent ("" when
-// there is none yet). For a snapshot built from the shadow index (whole)
-// the shadow HEAD moves to it too, in the same transaction: a status then
-// compares the index with a tree equal to it, not with an empty one.
-func (b *gitBackend) moveRefs(ctx context.Context, rev, parent string, whole bool) error {
+// there is none yet), and the shadow HEAD too when head is set, in the
+// same transaction.
+func (b *gitBackend) moveRefs(ctx context.Context, rev, parent string, head bool) error {
 	old := parent
 	if old == "" {
 		old = nullOID
 	}
 	var in strings.Builder
 	fmt.Fprintf(&in, "update %s %s %s\n", checkpointRef, rev, old)
-	if whole {
+	if head {
 		fmt.Fprintf(&in, "option no-deref\nupdate HEAD %s\n", rev)
 	}
 	_, err := b.r.run(ctx, gitCall{args: []string{"update-ref", "--stdin"}, stdin: strings.NewReader(in.String())})

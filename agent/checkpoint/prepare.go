@@ -24,8 +24,9 @@ type preparer struct {
 }
 
 // Prepare brings what whole-tree snapshots build on up to date in the
-// background: the shadow repository, its index seeded from the project's,
-// git's untracked cache and the index's tree. It commits no checkpoint.
+// background: the shadow repository, its index seeded from the project's
+// and holding the work tree's changes (folded in, see stage), git's
+// untracked cache and the index's recorded tree. It commits no checkpoint.
 // A session calls it when it opens, so that its first Save (a shell
 // command) costs what a later one does instead of a first walk and hash
 // of the tree. It returns at once; the work ends when ctx does, and stop
@@ -133,6 +134,6 @@ func (s *Store) prepareOnce(ctx context.Context) error {
 	if err := s.git.prepare(ctx); err != nil {
 		return err
 	}
-	_, err = s.git.stage(ctx, nil)
+	_, err = s.git.stage(ctx, nil, true)
 	return err
 }
