@@ -123,11 +123,10 @@ func applyFiles(entries map[string]treeEntry, edits []change) (changed bool, set
 }
 
 // treePath reports whether p can name a file of a tree: a clean relative
-// slash path below the root, without a newline in its directories
-// (cat-file reads their names by line).
+// slash path below the root.
 func treePath(p string) bool {
 	return p != "" && p != "." && path.Clean(p) == p && !path.IsAbs(p) && p != ".." &&
-		!strings.HasPrefix(p, "../") && !strings.Contains(p, "\x00") && !strings.Contains(path.Dir(p), "\n")
+		!strings.HasPrefix(p, "../") && !strings.Contains(p, "\x00")
 }
 
 // editedDirs lists "." and then every directory above an edited path.
@@ -152,17 +151,47 @@ func depth(dir string) int {
 }
 
 // readDirs reads base's directories dirs; one base does not hold as a
-// directory has no id and no entries.
+// directory has no id and no entries. cat-file takes names a line each, so
+// a directory with a newline in its path is read by its tree id, found in
+// its parent once that is read.
 func (b *gitBackend) readDirs(ctx context.Context, base string, dirs []string) (map[string]dirTree, error) {
-	names := make([]string, len(dirs))
-	for i, dir := range dirs {
+	var byPath, byID []string
+	for _, dir := range dirs {
+		if strings.Contains(dir, "\n") {
+			byID = append(byID, dir)
+		} else {
+			byPath = append(byPath, dir)
+		}
+	}
+	names := make([]string, len(byPath))
+	for i, dir := range byPath {
 		names[i] = base + "^{tree}"
 		if dir != "." {
 			names[i] = base + ":" + dir
 		}
 	}
 	out := map[string]dirTree{}
-	err := b.r.catObjects(ctx, names, func(i int, id, typ string, content io.Reader) error {
+	if err := b.readTrees(ctx, names, byPath, out); err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(byID, func(x, y string) int { return depth(x) - depth(y) })
+	for _, dir := range byID {
+		had, ok := out[path.Dir(dir)].entries[path.Base(dir)]
+		if !ok || had.mode != modeTree {
+			out[dir] = dirTree{entries: map[string]treeEntry{}}
+			continue
+		}
+		if err := b.readTrees(ctx, []string{had.blob}, []string{dir}, out); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// readTrees reads the objects names into out under dirs, in order; an
+// object that is not a tree reads as an empty directory with no id.
+func (b *gitBackend) readTrees(ctx context.Context, names, dirs []string, out map[string]dirTree) error {
+	return b.r.catObjects(ctx, names, func(i int, id, typ string, content io.Reader) error {
 		d := dirTree{entries: map[string]treeEntry{}}
 		if typ == "tree" {
 			d.id = id
@@ -173,7 +202,6 @@ func (b *gitBackend) readDirs(ctx context.Context, base string, dirs []string) (
 		out[dirs[i]] = d
 		return nil
 	})
-	return out, err
 }
 
 // parseTree reads a raw tree object ("mode name\0" and a 20-byte id per

@@ -18,6 +18,7 @@ func TestEditTree(t *testing.T) {
 	p := newProject(t, map[string]string{
 		"a.txt": "a", "a-b": "dash sorts before the directory a/", "a/x.txt": "x", "a/deep/y.txt": "y",
 		"a/deep/z.txt": "z", "solo/only.txt": "only", "f": "a file", "with space/t\tab.txt": "tab",
+		"new\nline/in.txt": "nl", "new\nline/sub/deep.txt": "deep",
 	})
 	b := p.store.git
 	ctx := context.Background()
@@ -42,8 +43,10 @@ func TestEditTree(t *testing.T) {
 		{"removing an absent path changes nothing", []change{{path: "no/such/file"}}, nil},
 		{"executable bit and symlink", []change{{path: "a.txt", mode: "100755", blob: blob}, {path: "a/link", mode: "120000", blob: blob}}, []string{"a/link"}},
 		{"names with spaces, tabs and a newline", []change{{path: "with space/t\tab.txt", mode: "100644", blob: blob}, {path: "with space/new\nline", mode: "100644", blob: blob}}, []string{"with space/new\nline"}},
+		{"directories with a newline in their path", []change{{path: "new\nline/in.txt", mode: "100644", blob: blob},
+			{path: "new\nline/sub/deep.txt"}, {path: "new\nline/sub/x\ny/new.txt", mode: "100644", blob: blob}}, []string{"new\nline/sub/x\ny/new.txt"}},
 		{"everything removed", []change{{path: "a.txt"}, {path: "a-b"}, {path: "a/x.txt"}, {path: "a/deep/y.txt"}, {path: "a/deep/z.txt"},
-			{path: "solo/only.txt"}, {path: "f"}, {path: "with space/t\tab.txt"}}, nil},
+			{path: "solo/only.txt"}, {path: "f"}, {path: "with space/t\tab.txt"}, {path: "new\nline/in.txt"}, {path: "new\nline/sub/deep.txt"}}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
