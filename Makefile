@@ -73,16 +73,28 @@ cross:
 # a -race build of their own. test-all sets it to the binary it built: the
 # binary-driven tests then cost less than half the CPU, and -race still
 # covers the in-process tests, which run the same agent code.
+# -parallel 4: most end-to-end tests run in parallel (t.Parallel) and spend
+# their time waiting on the processes they drive, so more of them than
+# GOMAXPROCS (2 on CI) keep the cores busy. -timeout 15m: a package's
+# default 10 minutes is too tight for e2e on a loaded machine.
 E2E_BIN ?=
 test:
-	GORACE=atexit_sleep_ms=0 COMPANION_E2E_BIN=$(E2E_BIN) $(GO) test -race -count=1 ./...
+	GORACE=atexit_sleep_ms=0 COMPANION_E2E_BIN=$(E2E_BIN) $(GO) test -race -count=1 -parallel 4 -timeout 15m ./...
 
 # test-all is what CI runs. Fuzzing is not part of it: each fuzz target's
 # seed corpus runs in `make test`, while a fuzzing pass rebuilds the
 # packages with coverage instrumentation (about 460 CPU-seconds on a fresh
 # machine) to search for new inputs; run `make fuzz` for that.
+#
+# After build it runs two lanes side by side (.ci/lanes): the Go tests, and
+# lint, cross, conformance and the editor suites. Each lane waits in places
+# (test processes, npm, browsers, Node) where the other can use the CPU; the
+# sub-makes take the binary as built (-o build) and never relink it under
+# the running tests.
 test-all: E2E_BIN = $(CURDIR)/$(BIN)
-test-all: build lint cross test-deps test conformance editors
+test-all: build
+	.ci/lanes "go-test: $(MAKE) --no-print-directory -o build test-deps test E2E_BIN=$(E2E_BIN)" \
+		"lint-editors: $(MAKE) --no-print-directory -o build lint cross conformance editors"
 
 # test-deps installs the real MCP servers from npm that tools/mcp and e2e
 # test against (their tests skip, saying so, when these are missing).

@@ -15,7 +15,10 @@ import (
 // These Test functions start the real binary on purpose (onBinary), as the
 // smoke subset; inprocess_test.go plays the same scenarios in process.
 
-func TestPromptStreamsToEndTurn(t *testing.T) { testPromptStreamsToEndTurn(t, onBinary) }
+func TestPromptStreamsToEndTurn(t *testing.T) {
+	t.Parallel()
+	testPromptStreamsToEndTurn(t, onBinary)
+}
 
 func testPromptStreamsToEndTurn(t *testing.T, start starter) {
 	ed := start(t, `{"turns":[{"chunks":[{"thought":"Thinking it over."},{"text":"Hello, "},{"text":"editor."}],
@@ -58,7 +61,10 @@ func testPromptStreamsToEndTurn(t *testing.T, start starter) {
 // TestReadFileThroughClient checks that read_file reads the editor's buffer
 // (not the disk) and that the model receives it: the second turn only
 // matches a request carrying the buffer's text.
-func TestReadFileThroughClient(t *testing.T) { testReadFileThroughClient(t, onBinary) }
+func TestReadFileThroughClient(t *testing.T) {
+	t.Parallel()
+	testReadFileThroughClient(t, onBinary)
+}
 
 func testReadFileThroughClient(t *testing.T, start starter) {
 	ws := workspace(t, map[string]string{"notes.txt": "text on disk\n"})
@@ -109,7 +115,10 @@ func testReadFileThroughClient(t *testing.T, start starter) {
 	ed.Close()
 }
 
-func TestCancelDuringStreaming(t *testing.T) { testCancelDuringStreaming(t, onBinary) }
+func TestCancelDuringStreaming(t *testing.T) {
+	t.Parallel()
+	testCancelDuringStreaming(t, onBinary)
+}
 
 func testCancelDuringStreaming(t *testing.T, start starter) {
 	ed := start(t, `{"turns":[{"chunks":[{"text":"Starting a long answer"}],"hang":true}]}`, nil)
@@ -130,7 +139,10 @@ func testCancelDuringStreaming(t *testing.T, start starter) {
 
 // TestCancelDuringTool cancels while the editor holds an fs read: the agent
 // must withdraw its request ($/cancel_request) and end the turn cancelled.
-func TestCancelDuringTool(t *testing.T) { testCancelDuringTool(t, onBinary) }
+func TestCancelDuringTool(t *testing.T) {
+	t.Parallel()
+	testCancelDuringTool(t, onBinary)
+}
 
 func testCancelDuringTool(t *testing.T, start starter) {
 	ws := workspace(t, map[string]string{"big.txt": "x\n"})
@@ -159,7 +171,10 @@ func testCancelDuringTool(t *testing.T, start starter) {
 	ed.Close()
 }
 
-func TestTwoSessionsAtOnce(t *testing.T) { testTwoSessionsAtOnce(t, onBinary) }
+func TestTwoSessionsAtOnce(t *testing.T) {
+	t.Parallel()
+	testTwoSessionsAtOnce(t, onBinary)
+}
 
 func testTwoSessionsAtOnce(t *testing.T, start starter) {
 	ed := start(t, `{"turns":[
@@ -189,6 +204,7 @@ func testTwoSessionsAtOnce(t *testing.T, start starter) {
 }
 
 func TestBusySessionRefusesSecondPrompt(t *testing.T) {
+	t.Parallel()
 	testBusySessionRefusesSecondPrompt(t, onBinary)
 }
 
@@ -209,7 +225,10 @@ func testBusySessionRefusesSecondPrompt(t *testing.T, start starter) {
 	ed.Close()
 }
 
-func TestModesAndConfigOptions(t *testing.T) { testModesAndConfigOptions(t, onBinary) }
+func TestModesAndConfigOptions(t *testing.T) {
+	t.Parallel()
+	testModesAndConfigOptions(t, onBinary)
+}
 
 func testModesAndConfigOptions(t *testing.T, start starter) {
 	ed := start(t, `{"turns":[]}`, nil)
@@ -261,6 +280,7 @@ func testModesAndConfigOptions(t *testing.T, start starter) {
 }
 
 func TestAuthentication(t *testing.T) {
+	t.Parallel()
 	ed := startAgent(t, agentOpts{})
 	init := ed.Initialize(map[string]any{})
 	if !strings.Contains(string(init.Result), `"id":"gemini-api-key"`) {
@@ -280,7 +300,10 @@ func TestAuthentication(t *testing.T) {
 
 // TestLogout: after logout every method that needs credentials answers
 // -32000 (new sessions and prompts to old ones) until authenticate.
-func TestLogout(t *testing.T) { testLogout(t, onBinary) }
+func TestLogout(t *testing.T) {
+	t.Parallel()
+	testLogout(t, onBinary)
+}
 
 func testLogout(t *testing.T, start starter) {
 	ed := start(t, `{"turns":[],"fallback":"echo"}`, nil)
@@ -315,7 +338,10 @@ func testLogout(t *testing.T, start starter) {
 
 // TestMalformedInput sends bad input and checks each answer, then that the
 // agent still serves a good request.
-func TestMalformedInput(t *testing.T) { testMalformedInput(t, onBinary) }
+func TestMalformedInput(t *testing.T) {
+	t.Parallel()
+	testMalformedInput(t, onBinary)
+}
 
 func testMalformedInput(t *testing.T, start starter) {
 	ws := workspace(t, nil)
@@ -358,7 +384,10 @@ func testMalformedInput(t *testing.T, start starter) {
 	ed.Close()
 }
 
-func TestVersionNegotiation(t *testing.T) { testVersionNegotiation(t, onBinary) }
+func TestVersionNegotiation(t *testing.T) {
+	t.Parallel()
+	testVersionNegotiation(t, onBinary)
+}
 
 func testVersionNegotiation(t *testing.T, start starter) {
 	ed := start(t, `{"turns":[]}`, nil)
@@ -371,7 +400,10 @@ func testVersionNegotiation(t *testing.T, start starter) {
 	ed.Close()
 }
 
-func TestSlashCommandAndTitle(t *testing.T) { testSlashCommandAndTitle(t, onBinary) }
+func TestSlashCommandAndTitle(t *testing.T) {
+	t.Parallel()
+	testSlashCommandAndTitle(t, onBinary)
+}
 
 func testSlashCommandAndTitle(t *testing.T, start starter) {
 	ed := start(t, `{"turns":[]}`, nil)

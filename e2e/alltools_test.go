@@ -17,6 +17,7 @@ import (
 // with an editor that offers fs and terminals and with a bare client, and
 // checks each call completes (and what it changed).
 func TestEveryTool(t *testing.T) {
+	t.Parallel()
 	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		fmt.Fprint(w, "plain page text")
 	}))

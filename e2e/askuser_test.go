@@ -21,6 +21,7 @@ const askCall = `{"functionCall":{"name":"ask_user","args":{"questions":[
 // on, a cancel ends the turn, and a client without forms gets the model
 // told no one can answer.
 func TestAskUserOverACP(t *testing.T) {
+	t.Parallel()
 	form := map[string]any{"elicitation": map[string]any{"form": map[string]any{}}}
 	tests := []struct {
 		name   string
@@ -80,6 +81,7 @@ func jsonInner(s string) string {
 // TestAskUserHeadless: in `companion -p` no one can answer, so the model is
 // told to go on on stated assumptions, and the run ends normally.
 func TestAskUserHeadless(t *testing.T) {
+	t.Parallel()
 	sc := script(t, `{"turns":[{"chunks":[`+askCall+`]},
 		{"match":"No one can answer questions here","chunks":[{"text":"Assuming SQLite."}]}],"fallback":"error"}`)
 	o := runCompanion(t, runOpts{args: []string{"-p", "plan storage", "--script", sc}})

@@ -12,6 +12,7 @@ import (
 // expanded prompt (what @{} and !{} insert comes inside data frames); the
 // !{} command goes through the permission policy.
 func TestFileCommands(t *testing.T) {
+	t.Parallel()
 	ws := workspace(t, map[string]string{
 		".companion/commands/git/summary.toml": "description = \"Summarise a file\"\nprompt = \"\"\"Summarise {{args}}.\nFile: @{notes.txt}\nShell: !{echo from-shell {{args}}}\"\"\"\n",
 		"notes.txt":                            "the notes body",

@@ -45,6 +45,7 @@ func serverStatuses(ctx context.Context, t *testing.T, s *sdktest.Session) map[s
 // server, a stdio server, one that exits at once and an unreachable HTTP
 // one.
 func TestControlMCPServerStatus(t *testing.T) {
+	t.Parallel()
 	entry := everything(t)
 	ctx := sdkContext(t)
 	s := startSDK(t, `{"turns":[{"chunks":[{"functionCall":{"name":"`+echoTool+`","args":{"message":"hello stdio"}}}]},
@@ -84,6 +85,7 @@ func TestControlMCPServerStatus(t *testing.T) {
 // tool_result; a notification from the SDK's server (tools changed) makes
 // companion list the tools again.
 func TestControlSDKMCPServer(t *testing.T) {
+	t.Parallel()
 	ctx := sdkContext(t)
 	calc := calcServer()
 	s := startSDK(t, `{"turns":[{"chunks":[{"functionCall":{"name":"`+calcTool+`","args":{"a":2,"b":3}}}]},

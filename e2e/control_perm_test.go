@@ -17,6 +17,7 @@ import (
 // TestControlCanUseTool answers can_use_tool for a write_file call in
 // every way the SDK can, and checks the file and what the model is told.
 func TestControlCanUseTool(t *testing.T) {
+	t.Parallel()
 	deny := func(msg string, interrupt bool) sdktest.CanUseToolFunc {
 		return func(context.Context, sdktest.CanUseToolRequest) (sdktest.PermissionResult, error) {
 			return sdktest.PermissionResult{Behavior: "deny", Message: msg, Interrupt: interrupt}, nil
@@ -103,6 +104,7 @@ func runCanUseToolCase(t *testing.T, tt canUseToolCase) {
 // the same call (edits to the same file) for the rest of the session
 // without asking.
 func TestControlUpdatedPermissions(t *testing.T) {
+	t.Parallel()
 	ctx := sdkContext(t)
 	ws := workspace(t, nil)
 	always := func(context.Context, sdktest.CanUseToolRequest) (sdktest.PermissionResult, error) {
@@ -123,6 +125,7 @@ func TestControlUpdatedPermissions(t *testing.T) {
 // TestControlSetPermissionMode validates the mode, announces a change and
 // applies it: in yolo no can_use_tool is sent, back in default it is.
 func TestControlSetPermissionMode(t *testing.T) {
+	t.Parallel()
 	ctx := sdkContext(t)
 	ws := workspace(t, nil)
 	deny := func(context.Context, sdktest.CanUseToolRequest) (sdktest.PermissionResult, error) {
@@ -163,6 +166,7 @@ func TestControlSetPermissionMode(t *testing.T) {
 // shell command (in both hook shapes and both blocking answers): the
 // command does not run and the reason reaches the model.
 func TestControlHookCallback(t *testing.T) {
+	t.Parallel()
 	mapShape := map[string][]sdktest.HookMatcher{"PreToolUse": {{Matcher: "run_shell_command", HookCallbackIDs: []string{"guard"}}, {Matcher: "read_file", HookCallbackIDs: []string{"unused"}}}}
 	listShape := []any{map[string]any{"event": "PreToolUse", "callback_id": "guard", "matcher": "run_shell_command"},
 		map[string]any{"event": "PreToolUse", "callback_id": "unused", "matcher": "read_file"}}
@@ -211,6 +215,7 @@ func TestControlHookCallback(t *testing.T) {
 // is asked); a PostToolUse callback's systemMessage reaches the SDK as a
 // notice.
 func TestControlHookTimeoutAndMessage(t *testing.T) {
+	t.Parallel()
 	ctx := sdkContext(t)
 	ws := workspace(t, nil)
 	stuck := func(ctx context.Context, _ sdktest.HookInput) (map[string]any, error) {
@@ -243,6 +248,7 @@ func TestControlHookTimeoutAndMessage(t *testing.T) {
 // TestControlBlockedPath: a write outside the project is put to the SDK
 // with blocked_path set; denied, nothing is written there.
 func TestControlBlockedPath(t *testing.T) {
+	t.Parallel()
 	ctx := sdkContext(t)
 	outside := filepath.Join(t.TempDir(), "outside.txt")
 	deny := func(context.Context, sdktest.CanUseToolRequest) (sdktest.PermissionResult, error) {

@@ -15,6 +15,7 @@ import (
 // ignore the SDK's late allow; a control_cancel_request from the SDK for
 // a request still running answers it once, with "cancelled".
 func TestControlCancelRequest(t *testing.T) {
+	t.Parallel()
 	ctx := sdkContext(t)
 	ws := workspace(t, nil)
 	cancelled := make(chan string, 1)
@@ -70,6 +71,7 @@ func TestControlCancelRequest(t *testing.T) {
 // TestControlConcurrentRequests fires many control requests at once while
 // a turn runs: each is answered exactly once, on whole lines.
 func TestControlConcurrentRequests(t *testing.T) {
+	t.Parallel()
 	ctx := sdkContext(t)
 	s := startSDK(t, `{"turns":[],"fallback":"echo"}`, workspace(t, nil), sdktest.Options{})
 	must(t, s, s.SendUser("keep busy"))
@@ -93,6 +95,7 @@ func TestControlConcurrentRequests(t *testing.T) {
 // control_response when it carries a request_id, else a system/notice)
 // and the session goes on.
 func TestControlMalformed(t *testing.T) {
+	t.Parallel()
 	ctx := sdkContext(t)
 	s := startSDK(t, `{"turns":[{"match":"still there?","chunks":[{"text":"Yes."}]}],"fallback":"error"}`, workspace(t, nil), sdktest.Options{})
 	_, err := s.Initialize(ctx, sdktest.InitializeRequest{})
@@ -152,6 +155,7 @@ func TestControlMalformed(t *testing.T) {
 // a turn runs, user messages not echoed, get_context_usage, initialize
 // refused after a prompt, and answers flushed when stdin ends at once.
 func TestControlStreamInput(t *testing.T) {
+	t.Parallel()
 	ctx := sdkContext(t)
 	s := startSDK(t, `{"turns":[{"match":"block prompt","chunks":[{"text":"Blocks seen."}]},
 		{"match":"image/png","chunks":[{"text":"An image."}]}],"fallback":"echo"}`, workspace(t, nil), sdktest.Options{})
@@ -216,6 +220,7 @@ func TestControlStreamInput(t *testing.T) {
 // turn failed, and 130 on SIGINT during a turn, after writing that turn's
 // cancelled result.
 func TestControlExitCodes(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, script string
 		prompts      []string

@@ -124,6 +124,7 @@ const greetCommand = "description = \"Say hello\"\nprompt = \"Say hello to {{arg
 // and the agent are announced in system/init, the appended system prompt
 // reaches the model, the hook is called, the subagent answers.
 func TestControlInitialize(t *testing.T) {
+	t.Parallel()
 	ctx := sdkContext(t)
 	ws := workspace(t, map[string]string{"notes.txt": "remember the milk\n", ".companion/commands/greet.toml": greetCommand})
 	s := startSDK(t, `{"turns":[
@@ -181,6 +182,7 @@ func TestControlInitialize(t *testing.T) {
 // TestControlInitializeShapes: agents and sdkMcpServers as a list or as
 // a map are both set up.
 func TestControlInitializeShapes(t *testing.T) {
+	t.Parallel()
 	reviewer := map[string]any{"description": "Reviews notes", "prompt": "You review.", "tools": []string{"read_file"}}
 	tests := []struct {
 		name           string
@@ -211,6 +213,7 @@ func TestControlInitializeShapes(t *testing.T) {
 // base instructions (the first turn answers only a request that still has
 // them).
 func TestControlSystemPrompt(t *testing.T) {
+	t.Parallel()
 	ctx := sdkContext(t)
 	s := startSDK(t, `{"turns":[{"match":"You are companion, a coding agent","chunks":[{"text":"BASE KEPT"}]},
 		{"match":"You are SYSTEM-PROMPT-9.","chunks":[{"text":"REPLACED"}]}],"fallback":"error"}`, workspace(t, nil), sdktest.Options{})
@@ -228,6 +231,7 @@ func TestControlSystemPrompt(t *testing.T) {
 // turn ends cancelled long before the sleep would, and the session takes
 // the next prompt.
 func TestControlInterrupt(t *testing.T) {
+	t.Parallel()
 	ctx := sdkContext(t)
 	ws := workspace(t, nil)
 	s := startSDK(t, `{"turns":[{"chunks":[`+shellCall("touch started && sleep 30")+`]},
@@ -276,6 +280,7 @@ func assistantModel(turn []sdktest.Message) string {
 // goes to it and the change is announced; a bad name is refused and
 // changes nothing.
 func TestControlSetModel(t *testing.T) {
+	t.Parallel()
 	ctx := sdkContext(t)
 	s := startSDK(t, `{"turns":[],"fallback":"echo"}`, workspace(t, nil), sdktest.Options{}, "--model", "gemini-2.5-pro")
 	_, turn, err := s.Prompt(ctx, "one")
@@ -319,6 +324,7 @@ func TestControlSetModel(t *testing.T) {
 // when its first request fails, the session goes back to the previous
 // model, announces it with a reason, and the request is answered by it.
 func TestControlSetModelRollback(t *testing.T) {
+	t.Parallel()
 	ctx := sdkContext(t)
 	s := startSDK(t, `{"turns":[{"match":"this fails","status":404,"message":"model not found"}],"fallback":"echo"}`,
 		workspace(t, nil), sdktest.Options{}, "--model", "gemini-2.5-pro")
@@ -356,6 +362,7 @@ func TestControlSetModelRollback(t *testing.T) {
 // succeeds is kept and saved with the session: resuming it in a new
 // process starts on that model, and it is offered.
 func TestControlSetModelSaved(t *testing.T) {
+	t.Parallel()
 	ctx := sdkContext(t)
 	e, ws := env(t), workspace(t, nil)
 	first := startSDK(t, `{"turns":[],"fallback":"echo"}`, ws, sdktest.Options{Env: e})
@@ -385,6 +392,7 @@ func TestControlSetModelSaved(t *testing.T) {
 // TestControlSupportedCommands lists the built-in and the project's file
 // commands, the same list initialize gave.
 func TestControlSupportedCommands(t *testing.T) {
+	t.Parallel()
 	ctx := sdkContext(t)
 	s := startSDK(t, `{"turns":[]}`, workspace(t, map[string]string{".companion/commands/greet.toml": greetCommand}), sdktest.Options{})
 	init, err := s.Initialize(ctx, sdktest.InitializeRequest{})

@@ -58,6 +58,7 @@ func daemonUsers() []daemonUser {
 // and checks, once the daemons' sleep is over, that none did its last
 // step. Each daemon's first step proves it ran.
 func TestDaemonsDieWithAgent(t *testing.T) {
+	t.Parallel()
 	exe := companionBin(t)
 	for _, u := range daemonUsers() {
 		for _, backend := range []string{"", "bwrap", "landlock"} {

@@ -6,4 +6,13 @@
 // process (`companion run`, process death, the sandbox, the process
 // environment) run the binary the first of them builds (companionBin), so
 // a run of in-process tests alone builds nothing.
+//
+// Top-level tests call t.Parallel: each has its own HOME, workspace and
+// agent (in process, the agent reads its environment only through the
+// getenv it is given), and much of its time is spent waiting on the
+// processes it drives (make test runs them with -parallel 4). Serial, and
+// run before the parallel ones start: a test that changes the test
+// process (t.Setenv), one that needs the machine to itself (the fork bomb,
+// the peak-RSS probe), and the in-process twins of the binary smoke tests
+// (inprocess_test.go), which stay as they were.
 package e2e

@@ -27,6 +27,7 @@ func readFile(t *testing.T, path string) string {
 }
 
 func TestReplaceEverywhere(t *testing.T) {
+	t.Parallel()
 	for name, caps := range clientCaps() {
 		t.Run(name, func(t *testing.T) {
 			ws := workspace(t, map[string]string{"app.go": "package app\r\n\r\nfunc Old() {}\r\n"})
@@ -69,6 +70,7 @@ func TestReplaceEverywhere(t *testing.T) {
 }
 
 func TestPermissionAnswers(t *testing.T) {
+	t.Parallel()
 	modified := "user version\n"
 	tests := []struct {
 		name     string
@@ -115,6 +117,7 @@ func TestPermissionAnswers(t *testing.T) {
 }
 
 func TestCancelWhileAsking(t *testing.T) {
+	t.Parallel()
 	ws := workspace(t, map[string]string{"f.txt": "v0\n"})
 	fake := acptest.NewFake()
 	asked := make(chan struct{}, 1)
@@ -142,6 +145,7 @@ func TestCancelWhileAsking(t *testing.T) {
 }
 
 func TestPlanModeAndTodos(t *testing.T) {
+	t.Parallel()
 	ws := workspace(t, map[string]string{"f.txt": "v0\n"})
 	fake := acptest.NewFake()
 	ed := startAgent(t, agentOpts{script: `{"turns":[{"chunks":[

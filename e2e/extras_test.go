@@ -12,6 +12,7 @@ import (
 )
 
 func TestWebFetch(t *testing.T) {
+	t.Parallel()
 	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		fmt.Fprint(w, "<html><body><h1>Release notes</h1><p>Version 42 is out.</p></body></html>")
@@ -48,6 +49,7 @@ func TestWebFetch(t *testing.T) {
 }
 
 func TestMentionsAndReadManyFiles(t *testing.T) {
+	t.Parallel()
 	ws := workspace(t, map[string]string{"docs/a.md": "alpha notes\n", "docs/b.md": "beta notes\n", "main.go": "package main // gamma\n"})
 	fake := acptest.NewFake()
 	ed := startAgent(t, agentOpts{script: `{"turns":[

@@ -14,6 +14,7 @@ import (
 // name, tool name and input shape, block with exit code 2, and have their
 // timeouts in seconds (issue 29, item 2).
 func TestClaudeHooks(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		file      string // "companion", "home" (~/.claude/settings.json) or "project" (.claude/settings.json)

@@ -42,6 +42,7 @@ func shellRun(t *testing.T, e []string, ws, line string, extra ...string) string
 // written, stops `rm` inside a longer line even in yolo mode; without it
 // the same run removes the file.
 func TestClaudeDenyRules(t *testing.T) {
+	t.Parallel()
 	const claudeDeny = "{\n  \"permissions\": {\n    \"deny\": [\n      \"Bash(rm:*)\"\n    ]\n  }\n}\n"
 	tests := []struct {
 		name      string
@@ -84,6 +85,7 @@ func TestClaudeDenyRules(t *testing.T) {
 // what they name and nothing more; a project's allow rule waits until
 // the user accepts the project's settings.
 func TestClaudeAllowRules(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		home, ws string // ~/.claude/settings.json, .claude/settings.json

@@ -49,6 +49,7 @@ var frontScenarios = []frontScenario{
 // TestFrontEndsAgree plays every scenario through both front ends and
 // expects the same outcome.
 func TestFrontEndsAgree(t *testing.T) {
+	t.Parallel()
 	for _, sc := range frontScenarios {
 		t.Run(sc.name, func(t *testing.T) {
 			for name, play := range map[string]func(*testing.T, frontScenario, string) frontOutcome{

@@ -21,6 +21,7 @@ import (
 // own, under a new guard whose lifeline only the test process (companion,
 // here) holds; the guard leaves once the command's group is gone.
 func TestInProcessCommandGuarded(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash: procgroup guards with the running executable, and a test binary is none")
 	}
@@ -102,6 +103,7 @@ func holdsLifeline(pid int) bool {
 // run: given a group on its lifeline, it kills the group when the
 // lifeline ends.
 func TestMainServesGuard(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("COMPANION_E2E_GUARD_CHILD") != "" {
 		t.Skip("inside a guard that failed to dispatch") // never recurse
 	}

@@ -52,6 +52,7 @@ func holeTree(t *testing.T, dir string) map[string]string {
 // later/x.txt, and while it is open turns later into a symbolic link to an
 // outside folder, then allows: nothing may land outside.
 func TestHoleSymlinkSwappedWhileAsking(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		call string
@@ -105,6 +106,7 @@ func TestHoleSymlinkSwappedWhileAsking(t *testing.T) {
 // reading it, replace refuses it for its size, grep says which file it
 // skipped, and the agent's peak memory stays far below the file.
 func TestHoleHugeFiles(t *testing.T) {
+	t.Parallel()
 	ws := workspace(t, map[string]string{"big.log": strings.Repeat("needle in a big log\n", 60_000)})
 	huge := filepath.Join(ws, "huge.dat")
 	if err := os.WriteFile(huge, nil, 0o644); err != nil {
@@ -192,6 +194,7 @@ func holeVmHWM(status string) (uint64, bool) {
 // beside a file and checks the next write_file in that folder removes
 // them, and only them.
 func TestHoleStaleTempFiles(t *testing.T) {
+	t.Parallel()
 	gone := 1<<22 + 4242 // above Linux's default pid_max: no such process
 	stale := []string{fmt.Sprintf(".a.txt.companion-%d-x1y2.tmp", gone), ".a.txt.companion-2716057731"}
 	kept := []string{".a.txt.companion-notes", "notes.companion-1.txt"}

@@ -29,6 +29,7 @@ func exists(path string) bool {
 // write outside/PWNED, because bash follows link before "..". Every
 // redirect form must be asked about, and once rejected nothing is written.
 func TestHoleRedirectThroughSymlink(t *testing.T) {
+	t.Parallel()
 	lines := map[string]string{
 		">":         "ls > link/../PWNED",
 		">|":        "ls >| link/../PWNED",
@@ -78,6 +79,7 @@ func TestHoleRedirectThroughSymlink(t *testing.T) {
 // a link to it are asked about, with the card saying why; rejected, they
 // stay as they were.
 func TestHoleAutoEditPowerFiles(t *testing.T) {
+	t.Parallel()
 	ws := workspace(t, map[string]string{".git/config": "[core]\n"})
 	if err := os.Symlink(".git/config", filepath.Join(ws, "cfg")); err != nil {
 		t.Fatal(err)
@@ -139,6 +141,7 @@ func powerSettings(t *testing.T, dir string) string {
 // what the file would add. After `companion settings accept`, a new
 // session uses them all.
 func TestHoleUnacceptedProjectSettings(t *testing.T) {
+	t.Parallel()
 	marks := t.TempDir()
 	ws := workspace(t, map[string]string{".companion/settings.json": powerSettings(t, marks)})
 	shellMark := filepath.Join(marks, "shell.marker")
@@ -194,6 +197,7 @@ func TestHoleUnacceptedProjectSettings(t *testing.T) {
 // TestHoleAcceptSettingsCommand: /accept-settings in a session accepts the
 // file as it was shown; the next session uses it.
 func TestHoleAcceptSettingsCommand(t *testing.T) {
+	t.Parallel()
 	marks := t.TempDir()
 	ws := workspace(t, map[string]string{".companion/settings.json": powerSettings(t, marks)})
 	shellMark := filepath.Join(marks, "shell.marker")
@@ -219,6 +223,7 @@ func TestHoleAcceptSettingsCommand(t *testing.T) {
 // invalid params (-32602), not an internal error; an unknown well-formed
 // one stays "not found" (-32002).
 func TestHoleInvalidSessionID(t *testing.T) {
+	t.Parallel()
 	ws := workspace(t, nil)
 	ed := startAgent(t, agentOpts{script: `{"turns":[{"chunks":[{"text":"ok"}]}]}`, handler: acptest.NewFake().Handle})
 	ed.Initialize(map[string]any{})

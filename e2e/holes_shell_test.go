@@ -98,6 +98,7 @@ func noFile(t *testing.T, path string) {
 // lines hiding a command in a value bash evaluates are still asked about;
 // rejected, nothing runs.
 func TestHoleValuesEvaluated(t *testing.T) {
+	t.Parallel()
 	ws := workspace(t, nil)
 	const x = `x='a[$(touch PWNED)]'; `
 	crafted := []string{
@@ -113,6 +114,7 @@ func TestHoleValuesEvaluated(t *testing.T) {
 // TestHoleCdMovesBase (issue 14, hole 3): after "always allow cd, ls",
 // a write after cd is asked about, since its folder is not the workspace.
 func TestHoleCdMovesBase(t *testing.T) {
+	t.Parallel()
 	ws := workspace(t, nil)
 	outside := t.TempDir()
 	crafted := []string{
@@ -129,6 +131,7 @@ func TestHoleCdMovesBase(t *testing.T) {
 // TestHoleDenyByPath (issue 14, hole 4): a deny rule for rm holds for rm
 // by path and through wrappers, even though the editor would allow.
 func TestHoleDenyByPath(t *testing.T) {
+	t.Parallel()
 	ws := workspace(t, map[string]string{"keep.txt": "keep\n"})
 	var crafted []string
 	for _, rm := range []string{"/bin/rm", "/usr/bin/rm"} {
@@ -156,6 +159,7 @@ func TestHoleDenyByPath(t *testing.T) {
 // options that run programs or write files, and the "always" option says
 // exactly which commands it allows.
 func TestHoleBroadRule(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}

@@ -14,6 +14,7 @@ import (
 // replace the input, block by exit code 2, and a hook that times out
 // (reported; the default policy decides).
 func TestHooks(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, hook string
 		asked      int
@@ -74,6 +75,7 @@ func TestHooks(t *testing.T) {
 // TestHookTranscript: a hook gets transcript_path, the session's log, and
 // the log already holds the prompt the tool call answers.
 func TestHookTranscript(t *testing.T) {
+	t.Parallel()
 	ws, dir := workspace(t, nil), t.TempDir()
 	hookFile, copied := filepath.Join(dir, "hook.sh"), filepath.Join(dir, "transcript.copy")
 	script := "#!/bin/sh\np=$(sed -n 's/.*\"transcript_path\":\"\\([^\"]*\\)\".*/\\1/p')\ncp \"$p\" " + copied + "\necho '{}'\n"

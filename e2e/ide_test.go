@@ -12,6 +12,7 @@ import (
 // notification and checks the model receives it: in full on the first
 // prompt, only the change on the next, nothing when nothing changed.
 func TestIDEContextOverACP(t *testing.T) {
+	t.Parallel()
 	ws := workspace(t, map[string]string{"main.go": "package main\n\nfunc main() {\n\tprintln(\"hi\")\n}\n"})
 	uri := "file://" + filepath.Join(ws, "main.go")
 	fake := acptest.NewFake()

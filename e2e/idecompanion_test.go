@@ -16,6 +16,7 @@ import (
 // opens its native diff, and the user's accepted (edited) text is written,
 // or a rejection writes nothing.
 func TestIDECompanion(t *testing.T) {
+	t.Parallel()
 	for _, accept := range []bool{true, false} {
 		name := map[bool]string{true: "accepted with edits", false: "rejected"}[accept]
 		t.Run(name, func(t *testing.T) {

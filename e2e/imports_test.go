@@ -94,6 +94,7 @@ func impScript(t *testing.T, s string) string {
 // in a trusted workspace (once its settings are accepted, as companion's
 // own), and neither is in an untrusted one, accepted or not.
 func TestImportsFollowTrust(t *testing.T) {
+	t.Parallel()
 	t.Run("trusted", func(t *testing.T) {
 		url, hits := impMCP(t)
 		env, ws := impSetup(t, url)

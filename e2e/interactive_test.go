@@ -142,6 +142,7 @@ func iaShell(command string) string {
 // streamed answer, a shell command asked about and allowed inline (the
 // file it creates is the proof), a slash command, then end of input.
 func TestInteractiveChat(t *testing.T) {
+	t.Parallel()
 	it := iaStart(t, `{"turns":[
 		{"match":"say hello","chunks":[{"text":"Hello "},{"text":"from the script."}]},
 		{"match":"make the file","chunks":[`+iaShell("touch made.txt")+`]},
@@ -181,6 +182,7 @@ func TestInteractiveChat(t *testing.T) {
 
 // TestInteractiveRefuse: "n" refuses the call; the command does not run.
 func TestInteractiveRefuse(t *testing.T) {
+	t.Parallel()
 	it := iaStart(t, `{"turns":[
 		{"match":"make the file","chunks":[`+iaShell("touch made.txt")+`]},
 		{"match":"functionResponse","chunks":[{"text":"Not made, then."}]}
@@ -206,6 +208,7 @@ func TestInteractiveRefuse(t *testing.T) {
 // waiting on a question (whose command then never runs), and the chat
 // goes on; at the prompt a first Ctrl-C warns and a second one exits.
 func TestInteractiveCtrlC(t *testing.T) {
+	t.Parallel()
 	it := iaStart(t, `{"turns":[
 		{"match":"work long","chunks":[{"text":"working"}],"hang":true},
 		{"match":"ask me","chunks":[`+iaShell("touch asked.txt")+`]},
@@ -240,6 +243,7 @@ func TestInteractiveCtrlC(t *testing.T) {
 // numbered; a number picks an option, "Other" by its number takes the
 // person's own words, and both reach the model.
 func TestInteractiveAskUser(t *testing.T) {
+	t.Parallel()
 	it := iaStart(t, `{"turns":[
 		{"match":"plan storage","chunks":[`+askCall+`]},
 		{"match":"1. Storage: SQLite\\n2. Extras: Search; in their own words: nightly backups","chunks":[{"text":"SQLite it is."}]}

@@ -20,6 +20,7 @@ import (
 // key in a file only the user can read, after which authenticate succeeds
 // without any key in the environment; logout forgets it.
 func TestLoginForEditors(t *testing.T) {
+	t.Parallel()
 	e := env(t, "COMPANION_KEYCHAIN=off")
 	home := strings.TrimPrefix(e[0], "HOME=")
 

@@ -70,6 +70,7 @@ func mmCount(ed *acptest.Editor, s string) int {
 // file:// URI; when the editor's trusted workspace folders add a root,
 // the server is told and sees it.
 func TestMCPRootsOverACP(t *testing.T) {
+	t.Parallel()
 	bin := mmServer(t)
 	ws, other := workspace(t, nil), workspace(t, nil)
 	ed := startAgent(t, agentOpts{binary: true, handler: acptest.NewFake().Handle, script: `{"turns":[
@@ -105,6 +106,7 @@ func TestMCPRootsOverACP(t *testing.T) {
 // reaches the server (and its tool result the model); rejected, the
 // server is told no and the model never sees the request.
 func TestMCPSamplingOverACP(t *testing.T) {
+	t.Parallel()
 	bin := mmServer(t)
 	tests := []struct {
 		name, answer, script, want string
@@ -162,6 +164,7 @@ func TestMCPSamplingOverACP(t *testing.T) {
 // restarted (after 1 s, then 2 s) and its tools then work; the editor is
 // told once that it failed and once that it is back, not once per crash.
 func TestMCPRestartOverACP(t *testing.T) {
+	t.Parallel()
 	bin := mmServer(t)
 	count := filepath.Join(t.TempDir(), "count")
 	ed := startAgent(t, agentOpts{binary: true, handler: acptest.NewFake().Handle, script: `{"turns":[
@@ -185,6 +188,7 @@ func TestMCPRestartOverACP(t *testing.T) {
 // sampling request is refused unless the user's settings allow it for
 // that server; then the model's answer reaches the server.
 func TestMCPSamplingInRun(t *testing.T) {
+	t.Parallel()
 	bin := mmServer(t)
 	tests := []struct {
 		name, sampling, script, want string
@@ -216,6 +220,7 @@ func TestMCPSamplingInRun(t *testing.T) {
 // spares the server's tools the permission card in a trusted workspace
 // only; in an untrusted one they ask like any other.
 func TestMCPTrustNeedsTrustedWorkspace(t *testing.T) {
+	t.Parallel()
 	bin := mmServer(t)
 	tests := []struct {
 		name, settings string

@@ -65,6 +65,7 @@ var oaURL = regexp.MustCompile(`<(https?://[^>]+/authorize\?[^>]+)>`)
 // test's browser has answered, the server's tool appears, the model calls
 // it, and /mcp shows the server authorised.
 func TestMCPOAuthOverACP(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{"notice", "elicitation"} {
 		t.Run(mode, func(t *testing.T) { oaOverACP(t, mode) })
 	}
@@ -210,6 +211,7 @@ func oaText(raw json.RawMessage) string {
 // in a 0600 file, `companion mcp list` shows the server authorised, and
 // `companion mcp logout NAME` forgets it.
 func TestMCPOAuthCommand(t *testing.T) {
+	t.Parallel()
 	srv := oauthtest.Start(oauthtest.Options{})
 	defer srv.Close()
 	browser, urls := oaBrowser(t)

@@ -42,6 +42,7 @@ func waitConnected(ed *acptest.Editor, name string) {
 // user approves it, and one that exits at once, which must not break the
 // session and shows in /mcp.
 func TestMCPFromSessionNew(t *testing.T) {
+	t.Parallel()
 	entry := everything(t)
 	ws := workspace(t, nil)
 	fake := acptest.NewFake()
@@ -92,6 +93,7 @@ func TestMCPFromSessionNew(t *testing.T) {
 // put to the editor as elicitation/create, tied to the session, and the
 // user's answer reaches the server, whose result reaches the model.
 func TestMCPElicitation(t *testing.T) {
+	t.Parallel()
 	entry := everything(t)
 	ws := workspace(t, nil)
 	fake := acptest.NewFake()

@@ -10,6 +10,7 @@ import (
 const fastRetries = `{"retry":{"maxAttempts":3,"baseDelayMs":5,"maxDelayMs":20}}`
 
 func TestScriptedModelOutcomes(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, script, settings string
 		flags                  cli.Flags

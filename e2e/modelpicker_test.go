@@ -12,6 +12,7 @@ import (
 // lists the configured model and the server's own (GET /v1/models), never
 // Gemini's; a "models" setting still wins.
 func TestOpenAIModelPicker(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, settings string
 		want           []string

@@ -28,6 +28,7 @@ func replayable(us []acptest.Update) []string {
 // companion, loads the session and compares the replay with the live
 // updates; then prompts the loaded session again.
 func TestLoadReplaysWhatWasSent(t *testing.T) {
+	t.Parallel()
 	e := env(t)
 	ws := workspace(t, map[string]string{"notes.txt": "remember the milk\n"})
 	sc := `{"turns":[
@@ -81,6 +82,7 @@ func TestLoadReplaysWhatWasSent(t *testing.T) {
 // editor) and loads the session in a new process: what was sent before
 // the kill is replayed and the unfinished call is sealed as failed.
 func TestLoadAfterKill(t *testing.T) {
+	t.Parallel()
 	e := env(t)
 	ws := workspace(t, map[string]string{"a.txt": "a\n"})
 	sc := `{"turns":[{"chunks":[{"text":"Reading a.txt."},{"functionCall":{"name":"read_file","args":{"file_path":"a.txt"}}}]},
@@ -118,6 +120,7 @@ func TestLoadAfterKill(t *testing.T) {
 }
 
 func TestLoadUnknownSession(t *testing.T) {
+	t.Parallel()
 	ed := inProcess(t, `{"turns":[]}`, nil)
 	ed.Initialize(map[string]any{})
 	m := ed.Call("session/load", map[string]any{"sessionId": "sess_nope", "cwd": workspace(t, nil), "mcpServers": []any{}})
@@ -133,6 +136,7 @@ func TestLoadUnknownSession(t *testing.T) {
 // TestProjectSettings checks a trusted project's settings choose the model
 // and add permission rules.
 func TestProjectSettings(t *testing.T) {
+	t.Parallel()
 	ws := workspace(t, map[string]string{".companion/settings.json": `{"model":"project-model","permissions":{"allow":["write_file"]}}`})
 	e := env(t)
 	// An allow rule applies once the user accepts the file (a subcommand: the real binary).
@@ -163,6 +167,7 @@ func TestProjectSettings(t *testing.T) {
 // project files, not companion's, which does not exist), in the session's
 // notice, in /accept-settings' answer and in `companion settings accept`.
 func TestPendingSettingsNameTheirFiles(t *testing.T) {
+	t.Parallel()
 	ws := workspace(t, map[string]string{
 		".gemini/settings.json": `{"mcpServers":{"g":{"command":"true"}}}`,
 		".mcp.json":             `{"mcpServers":{"c":{"command":"true"}}}`,

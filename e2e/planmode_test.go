@@ -21,6 +21,7 @@ const planCall = `{"functionCall":{"name":"exit_plan_mode","args":{"plan":"# Bum
 // the edit is asked; keeping planning stays in plan mode and passes the
 // user's note (_meta.companion.message) to the model.
 func TestPlanApprovalOverACP(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		choice string

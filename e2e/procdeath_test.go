@@ -22,6 +22,7 @@ import (
 // with itself): within a second no process of the command's group is
 // left, and the command's last step never happens.
 func TestCommandsDieWithAgent(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("commands are guarded on Linux only")
 	}

@@ -11,6 +11,7 @@ import (
 // provider (against the OpenAI-shaped scripted server) and through the
 // text protocol (tool calls written in the model's text).
 func TestOtherProviders(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, script string
 		flags        cli.Flags

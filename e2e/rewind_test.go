@@ -59,6 +59,7 @@ type rwResult struct {
 // session loads with one user message, the original still with two; a
 // fork copies the whole conversation; /rewind 0 puts the original back.
 func TestRewindThroughACP(t *testing.T) {
+	t.Parallel()
 	ws := workspace(t, map[string]string{"f.txt": "v0\n"})
 	ed := startAgent(t, agentOpts{script: rwScript, handler: acptest.NewFake().Handle,
 		settings: `{"permissions":{"allow":["edit"]}}`})
@@ -117,6 +118,7 @@ func TestRewindThroughACP(t *testing.T) {
 // TestRewindRefusals: unknown sessions and prompts out of range are
 // invalid params.
 func TestRewindRefusals(t *testing.T) {
+	t.Parallel()
 	ws := workspace(t, nil)
 	ed := startAgent(t, agentOpts{script: `{"turns":[{"chunks":[{"text":"hi"}]}]}`, handler: acptest.NewFake().Handle})
 	ed.Initialize(map[string]any{})
@@ -142,6 +144,7 @@ func TestRewindRefusals(t *testing.T) {
 // TestRewindHeadless: `companion run` edits f.txt, then a resumed run
 // with /rewind 0 puts it back.
 func TestRewindHeadless(t *testing.T) {
+	t.Parallel()
 	e := env(t)
 	ws := workspace(t, map[string]string{"f.txt": "v0\n"})
 	first := runCompanion(t, runOpts{env: e, dir: ws, args: []string{"-p", "edit it", "--output-format", "json",
@@ -163,6 +166,7 @@ func TestRewindHeadless(t *testing.T) {
 // TestRewindBusy: while a turn waits for a permission answer, rewinding
 // or forking its session is refused as busy; after the turn it works.
 func TestRewindBusy(t *testing.T) {
+	t.Parallel()
 	ws := workspace(t, nil)
 	asked, release := make(chan struct{}), make(chan struct{})
 	fake := acptest.NewFake()

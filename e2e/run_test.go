@@ -107,6 +107,7 @@ const okAnswer = "The notes say: remember the milk."
 // TestRunOutputFormats runs the same scripted outcomes in every output
 // format and checks the exit code and the exact shape of stdout.
 func TestRunOutputFormats(t *testing.T) {
+	t.Parallel()
 	outcomes := []struct {
 		name, script string
 		args         []string
@@ -281,6 +282,7 @@ func checkInterrupted(t *testing.T, format string, o sdktest.RunOutput) {
 
 // TestRunBadUsage: exit code 2, a message on stderr, nothing on stdout.
 func TestRunBadUsage(t *testing.T) {
+	t.Parallel()
 	sc := `{"turns":[],"fallback":"echo"}`
 	tests := []struct {
 		name  string
@@ -315,6 +317,7 @@ func TestRunBadUsage(t *testing.T) {
 // stdin appended after a blank line: the scripted turn only answers a
 // request carrying the expected text.
 func TestRunPromptSources(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, match string
 		args        []string
@@ -338,6 +341,7 @@ func TestRunPromptSources(t *testing.T) {
 // TestRunResume continues a stored session in a second process: its model
 // request carries the first run's answer, and the session id is kept.
 func TestRunResume(t *testing.T) {
+	t.Parallel()
 	e := env(t)
 	ws := workspace(t, nil)
 	first := runCompanion(t, runOpts{env: e, dir: ws, args: []string{"-p", "First question", "--output-format", "json",
@@ -368,6 +372,7 @@ const writeScript = `{"turns":[{"chunks":[{"functionCall":{"name":"write_file","
 // default and plan modes (the model is told and goes on) and allowed by
 // auto-edit and yolo.
 func TestRunApprovalMode(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		mode    string
 		written bool
@@ -402,6 +407,7 @@ func TestRunApprovalMode(t *testing.T) {
 // TestRunAllowedTools allows `echo` through --allowed-tools (one flag,
 // repeated, comma-separated); without it the call is refused.
 func TestRunAllowedTools(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		allowed []string
@@ -452,6 +458,7 @@ type streamEvent struct {
 // message_stop before its assistant message, whose deltas (text, thinking,
 // tool input JSON) add up to that message.
 func TestRunPartialMessages(t *testing.T) {
+	t.Parallel()
 	sc := `{"turns":[{"chunks":[{"thought":"Pondering."},{"text":"Hello, "},{"text":"partial world."},
 		{"functionCall":{"name":"list_directory","args":{"dir_path":"."}}}]},{"chunks":[{"text":"Listed."}]}],"fallback":"error"}`
 	for _, partial := range []bool{true, false} {
@@ -499,6 +506,7 @@ func TestRunPartialMessages(t *testing.T) {
 // TestRunTextStdoutIsTheAnswer: in text mode a hook's message is a warning
 // for stderr, not part of the answer on stdout.
 func TestRunTextStdoutIsTheAnswer(t *testing.T) {
+	t.Parallel()
 	hook := filepath.Join(t.TempDir(), "hook.sh")
 	if err := os.WriteFile(hook, []byte("#!/bin/sh\ncat >/dev/null\necho '{\"systemMessage\":\"HOOK-SAYS-HI\"}'\n"), 0o755); err != nil {
 		t.Fatal(err)

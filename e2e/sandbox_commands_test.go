@@ -117,6 +117,7 @@ func sbxHook(files ...string) map[string]any {
 // outside it. A user server's "sandbox": false runs it outside; the same
 // opt-out in the project's settings is ignored.
 func TestSandboxHooksAndMCP(t *testing.T) {
+	t.Parallel()
 	base := sbxBase(t)
 	// Writes go into a folder: the top level of a workspace without .git
 	// is read-only in the sandbox.
@@ -180,6 +181,7 @@ func TestSandboxHooksAndMCP(t *testing.T) {
 // TestSandboxFileCommand: a file command's !{} runs in the sandbox: its
 // write in the workspace lands, its write outside does not.
 func TestSandboxFileCommand(t *testing.T) {
+	t.Parallel()
 	base := sbxBase(t)
 	// Writes go into a folder: the top level of a workspace without .git
 	// is read-only in the sandbox.

@@ -91,6 +91,7 @@ func sbxKinds(r acptest.PermissionRequest) []string {
 // after "always allow" for that command and in yolo mode, offering only
 // allow once and reject. Rejecting leaves no file; allowing creates it.
 func TestSandboxOutside(t *testing.T) {
+	t.Parallel()
 	base := sbxBase(t)
 	ws, outside := filepath.Join(base, "ws"), filepath.Join(base, "outside")
 	for _, d := range []string{ws, outside} {

@@ -25,6 +25,7 @@ const fakeNoBackend = "fake probe: PROBE-4711 finds no backend"
 // all, through the prober the server was given; each of them reports
 // that probe's answer.
 func TestSandboxProbedOnce(t *testing.T) {
+	t.Parallel()
 	var probes atomic.Int32
 	probe := sandbox.NewProber(func(sandbox.Backend, string) (sandbox.ProbeResult, error) {
 		probes.Add(1)
@@ -73,6 +74,7 @@ func TestSandboxProbedOnce(t *testing.T) {
 // hook probes for the backend once: the shell tool and the hook's
 // command sandbox ask the prober the run was given.
 func TestSandboxProbedOnceInRun(t *testing.T) {
+	t.Parallel()
 	var probes atomic.Int32
 	probe := sandbox.NewProber(func(sandbox.Backend, string) (sandbox.ProbeResult, error) {
 		probes.Add(1)

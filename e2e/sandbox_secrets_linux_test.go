@@ -17,6 +17,7 @@ import (
 // through /proc (root's can: docs/sandbox.md). Run as nobody's uid when
 // the test runs as root, as CI does.
 func TestSecretsSandboxOff(t *testing.T) {
+	t.Parallel()
 	base := sandboxBase(t)
 	if err := os.Chmod(base, 0o755); err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 // TestSandboxStatusCommand: /status is offered in available_commands and
 // names the mode, the backend in use and the network, under each backend.
 func TestSandboxStatusCommand(t *testing.T) {
+	t.Parallel()
 	for _, backend := range sandboxBackends {
 		t.Run(backend, func(t *testing.T) {
 			needBackend(t, backend)

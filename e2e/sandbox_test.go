@@ -247,6 +247,7 @@ func runEscapes(t *testing.T, fx *sbxFixture, rows []escape, backend, mode strin
 // control that every attempt would work there. Every row is checked by its
 // side effect: a file made or changed, a connection accepted.
 func TestSandbox(t *testing.T) {
+	t.Parallel()
 	for _, fresh := range []bool{false, true} {
 		testSandbox(t, fresh)
 	}
@@ -399,6 +400,7 @@ func killMarked(mark string) {
 // Landlock helper became, and everything it started) is gone and its last
 // step never happens.
 func TestSandboxKilledWithAgent(t *testing.T) {
+	t.Parallel()
 	for _, backend := range sandboxBackends {
 		t.Run(backend, func(t *testing.T) {
 			needBackend(t, backend)
@@ -444,6 +446,7 @@ func TestSandboxKilledWithAgent(t *testing.T) {
 // confined; with bwrap forced, commands are refused, saying why, and
 // nothing runs unsandboxed.
 func TestSandboxWithoutBwrap(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		force, engine string
 		ran           bool

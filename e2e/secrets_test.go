@@ -18,6 +18,7 @@ import (
 // model-run `env` does not see it, and after a file holding the key was
 // read, no session file, log line or message the editor received holds it.
 func TestSecretsStayOut(t *testing.T) {
+	t.Parallel()
 	const marker = "MARKED-KEY-1234"
 	ws := workspace(t, map[string]string{"notes.txt": "the key is " + marker + "\n"})
 	// The command names only a prefix of the marker, so the command line

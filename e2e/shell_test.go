@@ -14,6 +14,7 @@ func shellCall(cmd string) string {
 }
 
 func TestShellEverywhere(t *testing.T) {
+	t.Parallel()
 	for name, caps := range clientCaps() {
 		t.Run(name, func(t *testing.T) {
 			ws := workspace(t, nil)
@@ -56,6 +57,7 @@ func TestShellEverywhere(t *testing.T) {
 }
 
 func TestShellPolicyNeverBypassed(t *testing.T) {
+	t.Parallel()
 	// "echo" is allowed always; each line also runs something else, which
 	// must still be asked about (and is rejected here, so nothing runs).
 	lines := []string{

@@ -86,6 +86,7 @@ func sklActivations(fake *acptest.Fake) []string {
 // outside the workspace, can then be read; /lint-rules sends the skill
 // and the request; /skills lists both.
 func TestSkills(t *testing.T) {
+	t.Parallel()
 	ws := workspace(t, map[string]string{
 		".companion/skills/lint-rules/SKILL.md": sklSkill("lint-rules", "Apply the team lint rules.", "LINTBODY run the linter before committing."),
 		".companion/skills/lint-rules/rules.md": "no globals\n",
@@ -162,6 +163,7 @@ func sklText(ed *acptest.Editor, id string) string {
 // command, while the user's is; the model's attempt to activate it fails
 // without asking.
 func TestSkillsUntrusted(t *testing.T) {
+	t.Parallel()
 	ws := workspace(t, map[string]string{
 		".companion/skills/lint-rules/SKILL.md": sklSkill("lint-rules", "Apply the team lint rules.", "LINTBODY"),
 	})

@@ -65,6 +65,7 @@ func stFetch(t *testing.T, ed *acptest.Editor, id string) stStats {
 // three tool calls, _companion/session/stats answers the session's
 // figures, /stats shows them as text, and an unknown session is an error.
 func TestStatsThroughACP(t *testing.T) {
+	t.Parallel()
 	fake := acptest.NewFake()
 	fake.Answer = func(req acptest.PermissionRequest) (string, map[string]any) {
 		if strings.Contains(req.ToolCall.Title, "rm") {
@@ -120,6 +121,7 @@ const stRunScript = `{"turns":[
 // figures Gemini CLI names (errors, latency, per-tool counts and time,
 // decisions) besides the ones it had.
 func TestStatsInRunJSON(t *testing.T) {
+	t.Parallel()
 	ws := workspace(t, map[string]string{"a.txt": "a"})
 	e := withSettings(t, env(t), fastRetries)
 	o := runCompanion(t, runOpts{dir: ws, env: e, args: []string{"-p", "go", "--output-format", "json", "--script", script(t, stRunScript)}})

@@ -14,6 +14,7 @@ const readerAgent = "---\nname: reader\ndescription: Reads files and reports wha
 // only tool is read_file; the subagent's progress streams in one tool call
 // and its answer comes back as the result.
 func TestSubagent(t *testing.T) {
+	t.Parallel()
 	ws := workspace(t, map[string]string{".companion/agents/reader.md": readerAgent, "a.txt": "alpha\n"})
 	fake := acptest.NewFake()
 	ed := startAgent(t, agentOpts{script: `{"turns":[
@@ -47,6 +48,7 @@ func TestSubagent(t *testing.T) {
 }
 
 func TestSubagentCancelled(t *testing.T) {
+	t.Parallel()
 	ws := workspace(t, map[string]string{".companion/agents/reader.md": readerAgent, "a.txt": "alpha\n"})
 	release := make(chan struct{})
 	defer close(release)

@@ -16,6 +16,7 @@ import (
 // here the collector must have been dialled, so the exit really went
 // through the unanswered flush.
 func TestTelemetryExitSilentCollector(t *testing.T) {
+	t.Parallel()
 	for _, proto := range []string{"grpc", "http"} {
 		t.Run(proto, func(t *testing.T) {
 			collector := testio.Listen(t, true)

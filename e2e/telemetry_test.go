@@ -54,6 +54,7 @@ func telSpanNames(recs []map[string]any) map[string]int {
 // with the metrics and the session start, and without the prompt's text;
 // without --telemetry no file appears.
 func TestTelemetryRunOutfile(t *testing.T) {
+	t.Parallel()
 	ws := workspace(t, map[string]string{"notes.txt": "remember the milk"})
 	out := filepath.Join(t.TempDir(), "telemetry.jsonl")
 	sc := script(t, telScript)

@@ -21,6 +21,7 @@ import (
 // they: not a file a live writer still locks, not one written seconds
 // ago, not names companion does not make.
 func TestStaleTempsSweptAtStart(t *testing.T) {
+	t.Parallel()
 	gone := 1<<22 + 4243 // above Linux's default pid_max: no such process
 	name := func(file string) string { return fmt.Sprintf(".%s.companion-%d-k3j9.tmp", file, gone) }
 	stale := []string{name("a.txt"), "src/deep/" + name("b.go"), "src/.c.companion-2716057731"}

@@ -41,6 +41,7 @@ func sbxLines(file string) int {
 // process is gone and stays gone, and the project's hook no longer runs;
 // the user's hook still does.
 func TestTrustDroppedStopsProjectCommands(t *testing.T) {
+	t.Parallel()
 	ws := workspace(t, nil)
 	dir := t.TempDir()
 	srv := sbxMCPServer(t, dir)

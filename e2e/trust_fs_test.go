@@ -16,6 +16,7 @@ import (
 // Nothing falls back to the disk: the file's content, which is on disk,
 // never reaches the model or the editor, and the file is never written.
 func TestEditorRefuses(t *testing.T) {
+	t.Parallel()
 	const secret = "TOP-SECRET-CONTENT-7391"
 	const refusal = "refused by the editor's policy"
 	tests := []struct {

@@ -87,6 +87,7 @@ func newSession(t *testing.T, ed *acptest.Editor, ws string) (string, []string) 
 // and hook are ignored, and the edit and the command both ask; rejected,
 // they create nothing. The same workspace trusted runs both unasked.
 func TestUntrustedEditorOverACP(t *testing.T) {
+	t.Parallel()
 	for _, untrusted := range []bool{false, true} {
 		t.Run(map[bool]string{false: "trusted", true: "untrusted"}[untrusted], func(t *testing.T) {
 			ws, e, marker := trustWorkspace(t, "")
@@ -163,6 +164,7 @@ func checkTrustRun(t *testing.T, ws, marker string, untrusted bool, asked int) {
 // TestEditorDistrustsLiveSession: a session in yolo drops to default and
 // says so when the editor then says isTrusted:false.
 func TestEditorDistrustsLiveSession(t *testing.T) {
+	t.Parallel()
 	ws, e, _ := trustWorkspace(t, "")
 	fake := acptest.NewFake()
 	ed := startAgent(t, agentOpts{script: trustTurns, handler: fake.Handle, env: e})
@@ -192,6 +194,7 @@ func TestEditorDistrustsLiveSession(t *testing.T) {
 // workspace is untrusted until `companion trust DIR`, and a stored trust
 // never beats the editor's isTrusted:false.
 func TestTrustCommandGrantsFolderTrust(t *testing.T) {
+	t.Parallel()
 	ws, e, _ := trustWorkspace(t, `{"folderTrust":{"enabled":true}}`)
 	open := func(distrust bool) []string {
 		ed := startAgent(t, agentOpts{script: trustTurns, handler: acptest.NewFake().Handle, env: e})
@@ -221,6 +224,7 @@ func TestTrustCommandGrantsFolderTrust(t *testing.T) {
 // folder folder trust does not list is refused with the reason, and runs
 // once the folder is trusted.
 func TestRunRefusesYoloUntrusted(t *testing.T) {
+	t.Parallel()
 	ws, e, _ := trustWorkspace(t, `{"folderTrust":{"enabled":true}}`)
 	args := []string{"-p", "hi", "--approval-mode", "yolo", "--script", script(t, `{"turns":[{"chunks":[{"text":"done"}]}]}`)}
 	o := runCompanion(t, runOpts{dir: ws, env: e, args: args})

@@ -13,6 +13,7 @@ import (
 // TestUndoAndRestore edits a file twice, undoes the last edit, lists the
 // checkpoints, restores the first one and undoes that restore.
 func TestUndoAndRestore(t *testing.T) {
+	t.Parallel()
 	ws := workspace(t, map[string]string{"f.txt": "v0\n"})
 	fake := acptest.NewFake()
 	ed := startAgent(t, agentOpts{script: `{"turns":[
@@ -61,6 +62,7 @@ func TestUndoAndRestore(t *testing.T) {
 // TestUndoStepsBack: /undo twice undoes the last two changes, then says
 // there is nothing older; it never redoes what it undid.
 func TestUndoStepsBack(t *testing.T) {
+	t.Parallel()
 	ws := workspace(t, map[string]string{"f.txt": "v0\n"})
 	ed := startAgent(t, agentOpts{script: `{"turns":[
 		{"chunks":[{"functionCall":{"name":"write_file","args":{"file_path":"f.txt","content":"v1\n"}}}]},

@@ -63,6 +63,7 @@ func containsAll(s string, subs []string) bool {
 // frame; their "run rm -rf" changes nothing: each command the model then
 // tries is still put to the user, and the rejected one never runs.
 func TestUntrustedInputsFramed(t *testing.T) {
+	t.Parallel()
 	srv := scriptedModel(t, `{"turns":[
 		{"match":"FILECMD-MARK","chunks":[`+shellCall("rm -rf victim")+`]},
 		{"match":"rejected","chunks":[{"text":"I did not run it."}]},

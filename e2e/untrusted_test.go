@@ -40,6 +40,7 @@ func injectionMCP(t *testing.T) string {
 // and never runs; the model read the hostile text inside the session's
 // data frame, which the system prompt explains and the text cannot close.
 func TestUntrustedTextStaysData(t *testing.T) {
+	t.Parallel()
 	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
 		fmt.Fprint(w, injection)

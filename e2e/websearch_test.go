@@ -20,6 +20,7 @@ const searchCall = `{"functionCall":{"name":"google_web_search","args":{"query":
 // citation markers at the grounded spans (after multi-byte text) and the
 // sources, and the editor's card shows the sources as links.
 func TestWebSearchGrounded(t *testing.T) {
+	t.Parallel()
 	answer := "Zürich has about 440,000 people. It is Switzerland's largest city."
 	script := fmt.Sprintf(`{"turns":[
 		{"chunks":[%s]},
@@ -50,6 +51,7 @@ func TestWebSearchGrounded(t *testing.T) {
 // TestWebSearchFailure: a search the API refuses comes back to the model as
 // one sentence, and the turn goes on.
 func TestWebSearchFailure(t *testing.T) {
+	t.Parallel()
 	script := fmt.Sprintf(`{"turns":[
 		{"chunks":[%s]},
 		{"match":"googleSearch","status":400,"message":"API key not valid."},
@@ -70,6 +72,7 @@ func TestWebSearchFailure(t *testing.T) {
 // exists (the Gemini provider; an OpenAI-compatible one with a SearXNG
 // instance) and absent where none does, so no call can always fail.
 func TestWebSearchOffered(t *testing.T) {
+	t.Parallel()
 	searx := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `{"results":[{"title":"Result for %s","url":"https://example.org/r","content":"snippet"}]}`, r.URL.Query().Get("q"))
 	}))
@@ -99,6 +102,7 @@ func TestWebSearchOffered(t *testing.T) {
 // TestWebSearchSearXNG: with an OpenAI-compatible provider the search runs
 // against the configured SearXNG instance and its results come back cited.
 func TestWebSearchSearXNG(t *testing.T) {
+	t.Parallel()
 	var asked string
 	searx := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		asked = r.URL.Query().Get("q")
@@ -125,6 +129,7 @@ func TestWebSearchSearXNG(t *testing.T) {
 // configured Gemini endpoint: the model (OpenAI-shaped) reads the cited
 // answer and its sources, and the card shows the sources as links.
 func TestWebSearchOpenAIWithGemini(t *testing.T) {
+	t.Parallel()
 	answer := "Zürich has about 440,000 people."
 	search, err := scripted.ParseScript(fmt.Appendf(nil, `{"turns":[{"match":"googleSearch","chunks":[{"text":%q}],
 		"grounding":{"queries":["zurich population"],"sources":[{"title":"City of Zürich","uri":"https://example.org/zh"}],

@@ -14,11 +14,16 @@ import (
 	"companion/agent/model/scripted"
 )
 
-// buildCompanion builds the companion binary into a test folder.
+// buildCompanion builds the companion binary into a test folder, or
+// returns the prebuilt one COMPANION_E2E_BIN names (make test-all sets it
+// to the binary it built, which the e2e tests drive too).
 func buildCompanion(t *testing.T) string {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not on PATH")
+	}
+	if p := os.Getenv("COMPANION_E2E_BIN"); p != "" {
+		return p
 	}
 	bin := filepath.Join(t.TempDir(), "companion")
 	out, err := exec.Command("go", "build", "-ldflags=-s -w", "-o", bin, "companion/cmd/companion").CombinedOutput()
