@@ -77,6 +77,12 @@ test("an MCP server's whole form is asked through the editor and the answer reac
   ], { home, approvalMode: "yolo" });
   editor.onPick = () => [0];
   editor.onInput = (prompt, value) => (prompt.includes("legal name") ? "VS Code User" : value);
+  // The first prompt waits for MCP servers only briefly, and Node may start
+  // server-everything more slowly on a loaded machine; its prompts listed
+  // as commands say it has connected.
+  await editor.waitFor("server-everything's prompts among the commands", () =>
+    editor.posted.some((m) => m.type === "update" && m.update.sessionUpdate === "available_commands_update" &&
+      m.update.availableCommands.some((c) => c.name.startsWith("everything:"))));
   await controller.handle({ type: "prompt", text: "sign me up", mentions: [] });
   await turnEnded(editor);
   assert.equal(editor.agentText(), "The form came back.");
