@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -57,6 +58,10 @@ type Editor struct {
 	// it at once, as a crash would.
 	wait func() error
 	stop func()
+	// closed is set once the test closed stdin (Close): an answer to an
+	// agent request still being made then has nowhere to go, as when an
+	// editor quits with a question open, and is dropped.
+	closed atomic.Bool
 
 	// mu guards the fields below.
 	mu       sync.Mutex
@@ -333,7 +338,7 @@ func (e *Editor) write(v any, validate bool) {
 }
 
 func (e *Editor) writeBytes(b []byte) {
-	if _, err := e.stdin.Write(b); err != nil {
+	if _, err := e.stdin.Write(b); err != nil && !e.closed.Load() {
 		e.problem("write to agent: %v", err)
 	}
 }
@@ -355,6 +360,7 @@ func (e *Editor) Stderr() string {
 // invalid message seen in either direction.
 func (e *Editor) Close() {
 	e.t.Helper()
+	e.closed.Store(true)
 	e.stdin.Close()
 	select {
 	case err := <-e.exited:
