@@ -23,7 +23,10 @@ import (
 // while the session runs it, announces it, keeps it in history and sends
 // the next request: it may add at most twice the content (plus a constant)
 // to the content the call already holds, so the write peaks at three times
-// its content. Without the race detector, whose shadow memory would count.
+// its content. It may allocate at most half the content (plus a constant)
+// on the way, so the content is never copied: the tool binds the
+// provider's string. Without the race detector, whose shadow memory would
+// count.
 func TestLargeWritePeak(t *testing.T) {
 	if !testio.ResetPeakRSS() {
 		t.Skip("the peak RSS cannot be reset here")
@@ -44,18 +47,29 @@ func TestLargeWritePeak(t *testing.T) {
 		t.Skip("no VmRSS here")
 	}
 	testio.ResetPeakRSS()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	allocated := ms.TotalAlloc
 	if reason, err := s.Prompt(context.Background(), userText("write big.txt")); err != nil || reason != EndTurn {
 		t.Fatalf("Prompt = %q, %v", reason, err)
 	}
 	peak := testio.PeakRSS()
+	runtime.ReadMemStats(&ms)
+	allocated = ms.TotalAlloc - allocated
 	if fi, err := os.Stat(filepath.Join(s.Root(), "big.txt")); err != nil || fi.Size() != int64(n) {
 		t.Fatalf("big.txt: %v", err)
 	}
 	added := int64(peak) - int64(before)
-	t.Logf("content %d MiB, RSS before %d MiB, peak %d MiB: %.2fx the content added", n>>20, before>>20, peak>>20,
-		float64(added)/float64(n))
+	t.Logf("content %d MiB, RSS before %d MiB, peak %d MiB: %.2fx the content added; %.2fx allocated",
+		n>>20, before>>20, peak>>20, float64(added)/float64(n), float64(allocated)/float64(n))
 	if limit := int64(2*n + 32<<20); added > limit {
 		t.Errorf("running a write of %d MiB added %d MiB to the peak RSS, over %d MiB", n>>20, added>>20, limit>>20)
+	}
+	// The tool binds the provider's string itself: encoding the arguments
+	// to JSON and decoding them again allocated 4.2x the content.
+	if limit := uint64(n/2 + 8<<20); allocated > limit {
+		t.Errorf("running a write of %d MiB allocated %d MiB, over %d MiB: the content was copied",
+			n>>20, allocated>>20, limit>>20)
 	}
 	if m.resent >= n {
 		t.Errorf("the next request resends the whole content (%d bytes)", m.resent)

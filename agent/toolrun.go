@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"runtime"
 	"sync"
 
 	"companion/agent/hooks"
@@ -102,51 +101,64 @@ func (s *engine) runBatch(ctx context.Context, batch []*prepared) {
 	wg.Wait()
 }
 
+// valuePreparer is a tool that binds arguments already decoded
+// (tools.Define's tools): it is handed the provider's values, so a long
+// string is bound as it is rather than encoded to JSON for the tool to
+// decode again (four times the text of a large write_file allocated).
+type valuePreparer interface {
+	PrepareValues(env *tools.Env, args map[string]any) (tools.Invocation, error)
+}
+
 // prepare looks the tool up and validates the arguments.
 func (s *engine) prepare(fc *model.FunctionCall) *prepared {
 	p := &prepared{fc: fc, id: s.nextCallID()}
-	p.args, _ = marshalArgs(fc.Args)
 	p.shown = shownInput(fc.Args)
-	if p.shown != nil {
-		// The JSON input holds the long texts now; the tool binds from it.
-		// A call of megabytes (a large write_file) has just been copied:
-		// collect the parsed arguments before binding copies it again, or
-		// the heap grows to several times the text before the next
-		// collection.
-		fc.Args, _ = compactArgs(fc.Args, maxResentArg)
-		if len(p.args) > maxResentArg {
-			runtime.GC()
-		}
-	}
-	if fc.Args == nil {
-		p.args = []byte("{}")
-	}
 	tool, ok := s.findTool(fc.Name)
+	byValue, isValue := tool.(valuePreparer)
+	switch {
+	case fc.Args == nil:
+		p.args = []byte("{}")
+	case p.shown != nil && isValue && !s.hooksReadInput():
+		// Nothing reads the long texts as JSON: the front end, telemetry
+		// and the journal see the input without them.
+		p.args = p.shown
+	default:
+		p.args, _ = marshalArgs(fc.Args)
+	}
 	if !ok {
 		p.res = tools.ErrorResult(fmt.Sprintf("There is no tool named %q.", fc.Name))
 		return p
 	}
 	p.tool = tool
-	inv, err := tool.Prepare(s.env, p.args)
+	var inv tools.Invocation
+	var err error
+	if isValue {
+		inv, err = byValue.PrepareValues(s.env, fc.Args)
+	} else {
+		inv, err = tool.Prepare(s.env, p.args)
+	}
+	if p.shown != nil {
+		// The invocation holds the long texts it needs; history and the
+		// loop check keep a note of them.
+		fc.Args, _ = compactArgs(fc.Args, maxResentArg)
+	}
 	if err != nil {
 		p.res = tools.ErrorResult(fmt.Sprintf("Invalid call of %s: %v", fc.Name, err))
 		return p
 	}
 	p.inv = inv
-	s.dropLongArgs(p)
+	if p.shown != nil && !s.hooksReadInput() {
+		// The invocation holds the long texts now.
+		p.args = p.shown
+	}
 	return p
 }
 
-// dropLongArgs lets go of a prepared call's long texts, which the bound
-// invocation now holds: its JSON input is kept whole only for tool hooks,
-// which read it.
-func (s *engine) dropLongArgs(p *prepared) {
-	if p.shown == nil {
-		return
-	}
-	if r := s.opts.Hooks; r == nil || !(r.Has(hooks.BeforeTool) || r.Has(hooks.AfterTool)) {
-		p.args = p.shown
-	}
+// hooksReadInput reports whether tool hooks read a call's whole input,
+// which then keeps its long texts as JSON.
+func (s *engine) hooksReadInput() bool {
+	r := s.opts.Hooks
+	return r != nil && (r.Has(hooks.BeforeTool) || r.Has(hooks.AfterTool))
 }
 
 // input is the call's input for the front end, telemetry and the journal.

@@ -49,19 +49,31 @@ func TestBind(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := Bind[bindSample](json.RawMessage(tt.args))
-			if tt.wantErr != "" {
-				if err == nil || err.Error() != tt.wantErr || !errors.Is(err, ErrInvalidArgs) {
-					t.Fatalf("Bind(%s) error = %v, want %q wrapping ErrInvalidArgs", tt.args, err, tt.wantErr)
-				}
+			checkBind(t, "Bind", tt.args, got, err, tt.want, tt.wantErr)
+			// The same arguments decoded first, as a provider hands them
+			// over, bind alike.
+			var values map[string]any
+			if json.Unmarshal([]byte(tt.args), &values) != nil || values == nil {
 				return
 			}
-			if err != nil {
-				t.Fatalf("Bind(%s): %v", tt.args, err)
-			}
-			if !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("Bind(%s) = %+v, want %+v", tt.args, got, tt.want)
-			}
+			got, err = BindValues[bindSample](values)
+			checkBind(t, "BindValues", tt.args, got, err, tt.want, tt.wantErr)
 		})
+	}
+}
+
+func checkBind(t *testing.T, how, args string, got bindSample, err error, want bindSample, wantErr string) {
+	t.Helper()
+	if wantErr != "" {
+		if err == nil || err.Error() != wantErr || !errors.Is(err, ErrInvalidArgs) {
+			t.Errorf("%s(%s) error = %v, want %q wrapping ErrInvalidArgs", how, args, err, wantErr)
+		}
+		return
+	}
+	if err != nil {
+		t.Errorf("%s(%s): %v", how, args, err)
+	} else if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s(%s) = %+v, want %+v", how, args, got, want)
 	}
 }
 

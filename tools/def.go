@@ -32,14 +32,19 @@ func Define[P any](d Def[P]) Tool {
 	if d.Schema == nil {
 		d.Schema = SchemaFor[P]()
 	}
-	if d.Bind == nil {
+	custom := d.Bind != nil
+	if !custom {
 		d.Bind = Bind[P]
 	}
-	return &defined[P]{def: d}
+	return &defined[P]{def: d, customBind: custom}
 }
 
-// defined is a Tool made by Define.
-type defined[P any] struct{ def Def[P] }
+// defined is a Tool made by Define; customBind says its Def has a Bind of
+// its own.
+type defined[P any] struct {
+	def        Def[P]
+	customBind bool
+}
 
 func (t *defined[P]) Name() string            { return t.def.Name }
 func (t *defined[P]) Description() string     { return t.def.Description }
@@ -49,6 +54,24 @@ func (t *defined[P]) Kind() Kind              { return t.def.Kind }
 // Prepare binds args and hands them to the definition's Prepare.
 func (t *defined[P]) Prepare(env *Env, args json.RawMessage) (Invocation, error) {
 	p, err := t.def.Bind(args)
+	if err != nil {
+		return nil, err
+	}
+	return t.def.Prepare(env, p)
+}
+
+// PrepareValues is Prepare for arguments already decoded from JSON, bound
+// by BindValues without copying their strings. A Def with a Bind of its
+// own gets them as JSON.
+func (t *defined[P]) PrepareValues(env *Env, args map[string]any) (Invocation, error) {
+	if t.customBind {
+		raw, err := json.Marshal(args)
+		if err != nil {
+			return nil, ArgErrorf("the arguments must be a JSON object of parameters")
+		}
+		return t.Prepare(env, raw)
+	}
+	p, err := BindValues[P](args)
 	if err != nil {
 		return nil, err
 	}

@@ -348,13 +348,24 @@ func TestWriteFileArgs(t *testing.T) {
 		{`[1]`, "", "JSON object"},
 	}
 	for _, tt := range tests {
-		p, err := bindWrite(json.RawMessage(tt.args))
-		switch {
-		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
-			t.Errorf("bindWrite(%s) error = %v, want %q", tt.args, err, tt.wantErr)
-		case tt.wantErr == "" && (err != nil || p.Content != tt.want):
-			t.Errorf("bindWrite(%s) = %q, %v", tt.args, p.Content, err)
+		p, err := tools.Bind[writeFileParams](json.RawMessage(tt.args))
+		checkWriteArgs(t, "Bind", tt.args, p, err, tt.want, tt.wantErr)
+		var values map[string]any
+		if json.Unmarshal([]byte(tt.args), &values) != nil {
+			continue
 		}
+		p, err = tools.BindValues[writeFileParams](values)
+		checkWriteArgs(t, "BindValues", tt.args, p, err, tt.want, tt.wantErr)
+	}
+}
+
+func checkWriteArgs(t *testing.T, how, args string, p writeFileParams, err error, want, wantErr string) {
+	t.Helper()
+	switch {
+	case wantErr != "" && (err == nil || !strings.Contains(err.Error(), wantErr)):
+		t.Errorf("%s(%s) error = %v, want %q", how, args, err, wantErr)
+	case wantErr == "" && (err != nil || p.Content != want):
+		t.Errorf("%s(%s) = %q, %v", how, args, p.Content, err)
 	}
 }
 

@@ -3,7 +3,6 @@ package builtin
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"strings"
 
 	"companion/tools"
@@ -29,7 +28,6 @@ func newWriteFile(o EditOptions) tools.Tool {
 	return tools.Define(tools.Def[writeFileParams]{
 		Name: "write_file", Kind: tools.KindEdit,
 		Description: desc,
-		Bind:        bindWrite,
 		Prepare:     t.prepare,
 	})
 }
@@ -49,21 +47,6 @@ func (t *writeFileTool) prepare(env *tools.Env, p writeFileParams) (tools.Invoca
 		return planWrite(cur, content, abs)
 	}
 	return c, nil
-}
-
-// bindWrite decodes write_file's arguments. Well-formed ones are decoded
-// straight into their fields: Bind's generic path also keeps each raw
-// value, which for a 100 MB content makes three copies instead of two.
-// Anything unusual goes through Bind, for its messages.
-func bindWrite(args json.RawMessage) (writeFileParams, error) {
-	var fast struct {
-		FilePath *string `json:"file_path"`
-		Content  *string `json:"content"`
-	}
-	if err := json.Unmarshal(args, &fast); err == nil && fast.FilePath != nil && fast.Content != nil {
-		return writeFileParams{FilePath: *fast.FilePath, Content: *fast.Content}, nil
-	}
-	return tools.Bind[writeFileParams](args)
 }
 
 // planWrite works out an overwrite: content in the file's line endings, its

@@ -9,8 +9,9 @@
 // (rest.go, stream.go): the request body is a typed struct of genai's
 // types marshalled once, and the reply is read with internal/sse and each
 // event decoded by one json.Unmarshal straight into
-// genai.GenerateContentResponse. genai's own stream reader keeps about five
-// copies of a large chunk alive (a doubling line buffer, a map, a
+// genai.GenerateContentResponse, after one collection when the event is
+// over 16 MiB (releaseBeforeDecode). genai's own stream reader keeps about
+// five copies of a large chunk alive (a doubling line buffer, a map, a
 // re-encode, a decode; 15× the event allocated for one 32 MiB event, 4×
 // here). Vertex AI still streams through genai's GenerateContentStream,
 // with that cost, because its credentials and URLs are genai's; CountTokens
