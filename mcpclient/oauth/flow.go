@@ -53,9 +53,10 @@ type Flow struct {
 	Store *Store
 }
 
-// placeholderRedirect is the redirect URI of the handler that only
-// discovers (it registers nothing and sends no one anywhere).
-const placeholderRedirect = "http://127.0.0.1/oauth/callback"
+// discoveryRedirect is the redirect URI mcp-go requires of every handler,
+// given to the one that only discovers (it registers nothing and sends no
+// one anywhere).
+const discoveryRedirect = "http://127.0.0.1/oauth/callback"
 
 // Run authorizes: discovery, registration when needed (or the client
 // Store kept from an earlier registration), the browser's round trip to
@@ -83,7 +84,7 @@ func (f *Flow) Run(ctx context.Context) (*Grant, error) {
 		run.Settings.Scopes = resourceScopes(ctx, hc, f.ServerURL, f.ResourceMetadataURL)
 		f = &run
 	}
-	md, err := f.newHandler(hc, Client{}, placeholderRedirect, nil).GetServerMetadata(ctx)
+	md, err := f.newHandler(hc, Client{}, discoveryRedirect, nil).GetServerMetadata(ctx)
 	if err != nil {
 		return nil, err
 	}
