@@ -58,6 +58,19 @@ describe('elicitation', function()
       end
       cb(opts.default or '')
     end
+    -- The first prompt gives MCP servers only a short head start; under
+    -- load Node may need longer, so wait for the server's prompts to be
+    -- announced as commands (it is connected then) before asking.
+    require('companion').open()
+    local complete = require('companion.complete')
+    h.wait(function()
+      for _, c in ipairs(complete.get_commands()) do
+        if vim.startswith(c.name, 'everything:') then
+          return true
+        end
+      end
+      return false
+    end, "server-everything's prompts")
     require('companion').open('Sign me up')
     h.wait_turn()
     assert.matches('The form came back filled in.', h.transcript(), 1, true)
