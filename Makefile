@@ -86,15 +86,16 @@ test:
 # packages with coverage instrumentation (about 460 CPU-seconds on a fresh
 # machine) to search for new inputs; run `make fuzz` for that.
 #
-# After build it runs two lanes side by side (.ci/lanes): the Go tests, and
-# lint, cross, conformance and the editor suites. Each lane waits in places
-# (test processes, npm, browsers, Node) where the other can use the CPU; the
-# sub-makes take the binary as built (-o build) and never relink it under
-# the running tests.
+# After build it runs three lanes side by side (.ci/lanes): the Go tests;
+# lint, cross, conformance and the Neovim suite; the VS Code suites. Each
+# lane waits in places (test processes, npm, browsers, Node) where the
+# others can use the CPU; the sub-makes take the binary as built (-o build)
+# and never relink it under the running tests.
 test-all: E2E_BIN = $(CURDIR)/$(BIN)
 test-all: build
 	.ci/lanes "go-test: $(MAKE) --no-print-directory -o build test-deps test E2E_BIN=$(E2E_BIN)" \
-		"lint-editors: $(MAKE) --no-print-directory -o build lint cross conformance editors"
+		"lint-nvim: $(MAKE) --no-print-directory -o build lint cross conformance nvim" \
+		"vscode: $(MAKE) --no-print-directory -o build vscode vscode-e2e"
 
 # test-deps installs the real MCP servers from npm that tools/mcp and e2e
 # test against (their tests skip, saying so, when these are missing).
