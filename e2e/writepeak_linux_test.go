@@ -8,27 +8,66 @@ import (
 	"testing"
 	"time"
 
+	"companion/agent/model/scripted"
 	"companion/internal/testkit/acptest"
 )
 
 // TestWriteFilePeakRSS writes a file of COMPANION_WRITE_MB megabytes
 // (unset: skipped, it is a measurement) with write_file through the real
-// binary and logs the agent's peak RSS as a multiple of the content.
+// binary and the Gemini provider, and logs the agent's peak RSS as a
+// multiple of the content.
 func TestWriteFilePeakRSS(t *testing.T) {
+	content := writePeakContent(t)
+	srv := scriptedModel(t, writePeakScript(content))
+	writePeak(t, content, "GEMINI_API_KEY=test-key", "GOOGLE_GEMINI_BASE_URL="+srv.URL())
+}
+
+// TestOpenAIWriteFilePeakRSS is TestWriteFilePeakRSS through the
+// OpenAI-compatible provider: the scripted server streams the call's
+// arguments as many small deltas, as OpenAI's servers do.
+func TestOpenAIWriteFilePeakRSS(t *testing.T) {
+	content := writePeakContent(t)
+	script := strings.Replace(writePeakScript(content), `"match":"functionResponse"`, `"match":"\"role\":\"tool\""`, 1)
+	s, err := scripted.ParseScript([]byte(script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := scripted.NewOpenAIServer(s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	writePeak(t, content, "COMPANION_PROVIDER=openai", "OPENAI_API_KEY=test-key", "OPENAI_BASE_URL="+srv.URL())
+}
+
+// writePeakContent is the file content of COMPANION_WRITE_MB megabytes,
+// or skips the test when it is unset.
+func writePeakContent(t *testing.T) string {
 	mb, _ := strconv.Atoi(os.Getenv("COMPANION_WRITE_MB"))
 	if mb <= 0 {
 		t.Skip("set COMPANION_WRITE_MB to measure")
 	}
 	line := "a line of a big file written by write_file in one call, numbered 0000000\n"
-	content := strings.Repeat(line, (mb<<20)/len(line))
+	return strings.Repeat(line, (mb<<20)/len(line))
+}
+
+// writePeakScript is a turn that writes content to big.txt, and one that
+// ends the prompt once the result is in (matched in Gemini's shape).
+func writePeakScript(content string) string {
+	return holeTurn(modelCall("write_file", map[string]any{"file_path": "big.txt", "content": content}))
+}
+
+// writePeak runs the write with the agent's environment modelEnv, checks
+// the file and logs the agent's peak RSS.
+func writePeak(t *testing.T, content string, modelEnv ...string) {
 	ws := workspace(t, nil)
 	fake := acptest.NewFake()
 	fake.Answer = func(acptest.PermissionRequest) (string, map[string]any) { return "proceed_once", nil }
-	srv := scriptedModel(t, holeTurn(modelCall("write_file", map[string]any{"file_path": "big.txt", "content": content})))
 	ed := startAgent(t, agentOpts{binary: os.Getenv("COMPANION_WRITE_INPROC") == "", handler: fake.Handle,
-		env: env(t, "GEMINI_API_KEY=test-key", "GOOGLE_GEMINI_BASE_URL="+srv.URL())})
+		env: env(t, modelEnv...)})
 	ed.Initialize(map[string]any{})
 	id := ed.NewSession(ws)
+	start := time.Now()
 	var done acptest.Msg
 	select {
 	case done = <-ed.Prompt(id, "write big.txt"):
@@ -36,13 +75,14 @@ func TestWriteFilePeakRSS(t *testing.T) {
 		t.Fatalf("no answer within 10 minutes; agent stderr:\n%s", ed.Stderr())
 	}
 	if got := ed.StopReason(done); got != "end_turn" {
-		t.Fatalf("stopReason = %q", got)
+		t.Fatalf("stopReason = %q; agent stderr:\n%s", got, ed.Stderr())
 	}
 	if fi, err := os.Stat(filepath.Join(ws, "big.txt")); err != nil || fi.Size() != int64(len(content)) {
 		t.Fatalf("big.txt: %v", err)
 	}
 	if rss, ok := holeAgentPeakRSS(); ok {
-		t.Logf("content %d MiB, agent peak RSS %d MiB (%.1fx)", len(content)>>20, rss>>20, float64(rss)/float64(len(content)))
+		t.Logf("content %d MiB, agent peak RSS %d MiB (%.1fx), turn %.1f s", len(content)>>20, rss>>20,
+			float64(rss)/float64(len(content)), time.Since(start).Seconds())
 	}
 	ed.Close()
 }

@@ -15,6 +15,12 @@
 //     event becomes an *eventError.
 //   - response.go: deltas (content, reasoning, tool calls split over many
 //     chunks) accumulated into model.Chunk values, with usage.
+//   - args.go: a tool call's argument text, gathered from its deltas in
+//     blocks and joined once into a slice of its exact size, then decoded
+//     once. Before a text over 16 MiB is decoded, memory is released
+//     (debug.FreeOSMemory), so a write_file of 200 MiB streamed a few
+//     bytes per delta peaks at 3x the content plus a constant, as on the
+//     Gemini path (bench/README.md).
 //   - retry.go and errmsg.go: the shared retry loop (model.RetryPolicy:
 //     backoff, the server's delay) told which failures to retry, and the
 //     user-facing error sentences.

@@ -79,7 +79,7 @@ type streamState struct {
 type pendingCall struct {
 	index    int64
 	id, name string
-	args     []byte
+	args     argText
 }
 
 func newStreamState(newID func() string, log *slog.Logger) *streamState {
@@ -156,7 +156,7 @@ func (s *streamState) addCall(tc *toolCallDelta) {
 	if pc.name == "" {
 		pc.name = tc.Function.Name
 	}
-	pc.args = append(pc.args, tc.Function.Arguments...)
+	pc.args.add(tc.Function.Arguments)
 }
 
 // flushCalls turns the pending calls into function call parts and forgets
@@ -177,6 +177,7 @@ func (s *streamState) flushCalls() []model.Part {
 		}
 		parts = append(parts, model.Part{FunctionCall: &model.FunctionCall{ID: id, Name: pc.name, Args: s.parseArgs(pc)}})
 	}
+	clear(s.calls) // so that their text is garbage once decoded
 	s.calls = s.calls[:0]
 	return parts
 }
@@ -186,7 +187,7 @@ func (s *streamState) flushCalls() []model.Part {
 // and yields no arguments, so the tool's own validation tells the model
 // what is missing.
 func (s *streamState) parseArgs(pc *pendingCall) map[string]any {
-	text := bytes.TrimSpace(pc.args)
+	text := bytes.TrimSpace(pc.args.bytes())
 	if len(text) == 0 || string(text) == "null" {
 		return nil
 	}
@@ -201,7 +202,7 @@ func (s *streamState) parseArgs(pc *pendingCall) map[string]any {
 		}
 	}
 	s.log.Warn("openai: tool call arguments are not a JSON object",
-		slog.String("tool", pc.name), slog.String("arguments", string(pc.args)))
+		slog.String("tool", pc.name), slog.String("arguments", string(text)))
 	return nil
 }
 

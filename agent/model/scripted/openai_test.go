@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // serveOpenAI starts an OpenAI-shaped server for the script text.
@@ -184,5 +185,49 @@ func TestOpenAIClientGoneEndsHandler(t *testing.T) {
 		cancel()
 		<-done
 		waitUntil(t, func() bool { return srv.core.inFlight.Load() == 0 })
+	}
+}
+
+// TestOpenAIBigArgumentsInPieces: a call's arguments over bigArgs are
+// streamed as an API server streams them, many deltas of at most
+// argsPiece bytes, each cut at a rune boundary, that join to the call's
+// JSON.
+func TestOpenAIBigArgumentsInPieces(t *testing.T) {
+	t.Parallel()
+	content := strings.Repeat("zwölf \"Grüße\"\n", bigArgs/10)
+	args, _ := json.Marshal(map[string]any{"content": content})
+	script, _ := json.Marshal(map[string]any{"turns": []any{map[string]any{"chunks": []any{
+		map[string]any{"functionCall": map[string]any{"name": "write_file", "args": map[string]any{"content": content}}}}}}})
+	srv := serveOpenAI(t, string(script))
+	status, _, body := postOpenAI(t, srv, "/chat/completions", chatBody(true, false, "write"))
+	if status != http.StatusOK {
+		t.Fatalf("status %d: %s", status, body)
+	}
+	var joined strings.Builder
+	pieces := 0
+	for line := range strings.Lines(body) {
+		data, ok := strings.CutPrefix(strings.TrimSpace(line), "data: ")
+		if !ok || data == "[DONE]" {
+			continue
+		}
+		var c oaCompletion
+		if err := json.Unmarshal([]byte(data), &c); err != nil {
+			t.Fatalf("event %q: %v", data, err)
+		}
+		for _, tc := range c.Choices[0].Delta.ToolCalls {
+			if a := tc.Function.Arguments; a != "" {
+				if len(a) > argsPiece || !utf8.ValidString(a) {
+					t.Fatalf("piece %q: over %d bytes or cut inside a rune", a, argsPiece)
+				}
+				joined.WriteString(a)
+				pieces++
+			}
+		}
+	}
+	if joined.String() != string(args) {
+		t.Fatalf("the pieces join to %d bytes, want the call's %d bytes of JSON", joined.Len(), len(args))
+	}
+	if want := len(args) / argsPiece; pieces < want {
+		t.Errorf("%d pieces, want at least %d", pieces, want)
 	}
 }

@@ -71,8 +71,8 @@ type openAIAnswer struct {
 }
 
 // stream writes the turn as SSE chunks: a role chunk, then per scripted
-// chunk one content or reasoning_content delta, or three tool_calls deltas
-// (id and name, then the arguments in two pieces); then a finish chunk, a
+// chunk one content or reasoning_content delta, or tool_calls deltas (id
+// and name, then the arguments in pieces, see bigArgs); then a finish chunk, a
 // usage chunk when asked for, and [DONE]. A hanging turn stops after the
 // scripted chunks and waits for the client to go away.
 func (a openAIAnswer) stream(ctx context.Context, w http.ResponseWriter) {
@@ -86,10 +86,8 @@ func (a openAIAnswer) stream(ctx context.Context, w http.ResponseWriter) {
 		if !a.pause(ctx) {
 			return
 		}
-		for _, d := range a.deltas(c, &calls) {
-			if !s.send(a.chunk(d, nil)) {
-				return
-			}
+		if !a.deltas(c, &calls, func(d oaDelta) bool { return s.queue(a.chunk(d, nil)) }) || !s.flush() {
+			return
 		}
 	}
 	if a.turn.Hang {
@@ -138,31 +136,62 @@ func (a openAIAnswer) chunk(d oaDelta, finish *string) oaCompletion {
 		Choices: []oaChoice{{Delta: &d, FinishReason: finish}}}
 }
 
-// deltas renders one scripted chunk; *calls counts the turn's function
-// calls so far, which is the tool call's index. A chunk with only a thought
+// Tool call arguments over bigArgs bytes are streamed in pieces of at
+// most argsPiece bytes, as OpenAI's servers stream a call a few tokens per
+// delta; smaller ones come in two pieces, split mid-text.
+const (
+	bigArgs   = 64 << 10
+	argsPiece = 32
+)
+
+// deltas renders one scripted chunk as deltas given to emit, and reports
+// whether emit took them all; *calls counts the turn's function calls so
+// far, which is the tool call's index. A chunk with only a thought
 // signature, which this wire has no place for, renders as nothing.
-func (a openAIAnswer) deltas(c Chunk, calls *int) []oaDelta {
+func (a openAIAnswer) deltas(c Chunk, calls *int, emit func(oaDelta) bool) bool {
 	switch {
 	case c.Text != "":
-		return []oaDelta{{Content: &c.Text}}
+		return emit(oaDelta{Content: &c.Text})
 	case c.Thought != "":
-		return []oaDelta{{ReasoningContent: c.Thought}}
+		return emit(oaDelta{ReasoningContent: c.Thought})
 	case c.FunctionCall != nil:
 		index := *calls
 		*calls++
-		args := argsJSON(c.FunctionCall.Args)
+		if !emit(oaDelta{ToolCalls: []oaToolCall{{Index: &index, ID: a.callID(c.FunctionCall), Type: "function",
+			Function: oaFunction{Name: c.FunctionCall.Name}}}}) {
+			return false
+		}
+		return argsDeltas(index, argsJSON(c.FunctionCall.Args), emit)
+	default:
+		return true
+	}
+}
+
+// argsDeltas gives emit the deltas that stream call index's arguments
+// args: two pieces split mid-text, or for arguments over bigArgs pieces of
+// at most argsPiece bytes; every piece ends at a rune boundary.
+func argsDeltas(index int, args string, emit func(oaDelta) bool) bool {
+	piece := func(s string) oaDelta {
+		return oaDelta{ToolCalls: []oaToolCall{{Index: &index, Function: oaFunction{Arguments: s}}}}
+	}
+	if len(args) <= bigArgs {
 		mid := len(args) / 2
 		for mid > 0 && !utf8.RuneStart(args[mid]) {
 			mid--
 		}
-		return []oaDelta{
-			{ToolCalls: []oaToolCall{{Index: &index, ID: a.callID(c.FunctionCall), Type: "function", Function: oaFunction{Name: c.FunctionCall.Name}}}},
-			{ToolCalls: []oaToolCall{{Index: &index, Function: oaFunction{Arguments: args[:mid]}}}},
-			{ToolCalls: []oaToolCall{{Index: &index, Function: oaFunction{Arguments: args[mid:]}}}},
-		}
-	default:
-		return nil
+		return emit(piece(args[:mid])) && emit(piece(args[mid:]))
 	}
+	for args != "" {
+		n := min(argsPiece, len(args))
+		for n < len(args) && !utf8.RuneStart(args[n]) {
+			n--
+		}
+		if !emit(piece(args[:n])) {
+			return false
+		}
+		args = args[n:]
+	}
+	return true
 }
 
 // callID is the scripted id of a call, or a fresh one; the OpenAI API

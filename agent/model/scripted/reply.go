@@ -82,14 +82,20 @@ func startSSE(w http.ResponseWriter, end string) *sse {
 // flush sends what was written so far; false when the client is gone.
 func (s *sse) flush() bool { return s.rc.Flush() == nil }
 
-// send writes v as the JSON payload of one event; false when the client is
-// gone.
-func (s *sse) send(v any) bool {
+// send writes v as the JSON payload of one event and flushes it; false
+// when the client is gone.
+func (s *sse) send(v any) bool { return s.queue(v) && s.flush() }
+
+// queue writes v as the JSON payload of one event, sent when the response
+// buffer fills or at the next flush; false when the client is gone.
+func (s *sse) queue(v any) bool {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return false
 	}
-	return s.data(data)
+	data = append(append([]byte("data: "), data...), s.end...)
+	_, err = s.w.Write(data)
+	return err == nil
 }
 
 // data writes one event with payload as it is; false when the client is

@@ -1,0 +1,6 @@
+//go:build !race
+
+package openai
+
+// raceEnabled is false: allocation bounds are checked.
+const raceEnabled = false
