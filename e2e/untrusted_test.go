@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -105,11 +106,18 @@ func TestUntrustedTextStaysData(t *testing.T) {
 // requests the agent sent.
 func scriptedModel(t *testing.T, script string) *scripted.Server {
 	t.Helper()
+	return scriptedWith(t, scripted.NewServer, script)
+}
+
+// scriptedWith serves script in this process with newServer (the Gemini
+// or the OpenAI shape) until the test ends.
+func scriptedWith[S interface{ Close() }](t *testing.T, newServer func(*scripted.Script, *slog.Logger) (S, error), script string) S {
+	t.Helper()
 	s, err := scripted.ParseScript([]byte(script))
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := scripted.NewServer(s, nil)
+	srv, err := newServer(s, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,15 +28,7 @@ func TestWriteFilePeakRSS(t *testing.T) {
 func TestOpenAIWriteFilePeakRSS(t *testing.T) {
 	content := writePeakContent(t)
 	script := strings.Replace(writePeakScript(content), `"match":"functionResponse"`, `"match":"\"role\":\"tool\""`, 1)
-	s, err := scripted.ParseScript([]byte(script))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := scripted.NewOpenAIServer(s, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Close)
+	srv := scriptedWith(t, scripted.NewOpenAIServer, script)
 	writePeak(t, content, "COMPANION_PROVIDER=openai", "OPENAI_API_KEY=test-key", "OPENAI_BASE_URL="+srv.URL())
 }
 
