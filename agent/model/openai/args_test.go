@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"bytes"
 	"encoding/json"
 	"log/slog"
 	"runtime"
@@ -82,5 +83,25 @@ func TestHugeStreamedCallAllocations(t *testing.T) {
 	}
 	if n := after.NumForcedGC - before.NumForcedGC; n != 1 {
 		t.Errorf("%d forced collections for one huge call, want 1 (releaseBeforeDecode)", n)
+	}
+}
+
+// TestMalformedHugeCallLogsItsStart: arguments that are not JSON are
+// logged by their size and start, not whole (a malformed write_file may be
+// a whole file).
+func TestMalformedHugeCallLogsItsStart(t *testing.T) {
+	t.Parallel()
+	var log bytes.Buffer
+	st := newStreamState(newCallID, slog.New(slog.NewTextHandler(&log, nil)))
+	c := chunk{Choices: []choice{{Delta: delta{ToolCalls: []toolCallDelta{{ID: "c"}}}}}}
+	c.Choices[0].Delta.ToolCalls[0].Function.Name = "write_file"
+	c.Choices[0].Delta.ToolCalls[0].Function.Arguments = `{"content":"` + strings.Repeat("x", 1<<20)
+	st.add(&c)
+	out := st.end()
+	if len(out.Parts) != 1 || out.Parts[0].FunctionCall.Args != nil {
+		t.Fatalf("parts = %+v, want the call without arguments", out.Parts)
+	}
+	if !strings.Contains(log.String(), "bytes=1048588") || log.Len() > 2*maxLoggedArgs {
+		t.Errorf("log of %d bytes, want the size and at most %d bytes of the text:\n%.300s", log.Len(), maxLoggedArgs, log.String())
 	}
 }

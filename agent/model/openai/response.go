@@ -182,6 +182,10 @@ func (s *streamState) flushCalls() []model.Part {
 	return parts
 }
 
+// maxLoggedArgs bounds the argument text a warning quotes: a malformed
+// call may be a whole file.
+const maxLoggedArgs = 1 << 10
+
 // parseArgs decodes a call's argument text: a JSON object, or a JSON
 // string holding one (some models encode twice). Anything else is logged
 // and yields no arguments, so the tool's own validation tells the model
@@ -201,8 +205,8 @@ func (s *streamState) parseArgs(pc *pendingCall) map[string]any {
 			return m
 		}
 	}
-	s.log.Warn("openai: tool call arguments are not a JSON object",
-		slog.String("tool", pc.name), slog.String("arguments", string(text)))
+	s.log.Warn("openai: tool call arguments are not a JSON object", slog.String("tool", pc.name),
+		slog.Int("bytes", len(text)), slog.String("arguments", string(text[:min(len(text), maxLoggedArgs)])))
 	return nil
 }
 
