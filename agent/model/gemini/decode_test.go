@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"google.golang.org/genai"
+
+	"companion/agent/model"
 )
 
 // responseEvents are Gemini API stream events with every field companion
@@ -50,7 +52,7 @@ func ours(t *testing.T, srv *httptest.Server) ([]*genai.GenerateContentResponse,
 		t.Fatal(err)
 	}
 	var got []*genai.GenerateContentResponse
-	err = p.restStream(context.Background(), "gemini-2.5-pro", []byte("{}"), func(r *genai.GenerateContentResponse) bool {
+	err = p.restStream(context.Background(), geminiEndpoint(p.cfg), "gemini-2.5-pro", []byte("{}"), func(r *genai.GenerateContentResponse) bool {
 		got = append(got, r)
 		return true
 	})
@@ -151,8 +153,9 @@ func TestStreamErrorsMatchGenai(t *testing.T) {
 	}
 }
 
-// TestHugeEventAllocations decodes one 16 MiB function call event and
-// bounds the bytes allocated from the request to the decoded response
+// TestHugeEventAllocations decodes one 16 MiB function call event, from
+// the Gemini API and from Vertex AI, through the provider's own sender,
+// and bounds the bytes allocated from the request to the decoded response
 // (GC-independent, unlike a peak). genai's reader allocated 15.5× a
 // 32 MiB event (a doubling line buffer, a map, a re-encode, a decode);
 // this one reads the line in blocks joined once and decodes it once
@@ -165,20 +168,43 @@ func TestHugeEventAllocations(t *testing.T) {
 	event := `{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"write_file","args":{"file_path":"big.txt","content":` +
 		`"` + strings.ReplaceAll(content, "\n", `\n`) + `"}}}]},"finishReason":"STOP"}]}`
 	srv := sseServer(t, event)
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	got, err := ours(t, srv)
-	runtime.ReadMemStats(&after)
+	for _, backend := range []string{"gemini", "vertex"} {
+		cfg := Config{APIKey: "k", BaseURL: srv.URL, UseVertexAI: backend == "vertex"}
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		got, err := sent(t, cfg)
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatalf("%s: %v", backend, err)
+		}
+		if args := got[0].Candidates[0].Content.Parts[0].FunctionCall.Args; args["content"] != content {
+			t.Fatalf("%s: content of %d bytes decoded wrong", backend, len(content))
+		}
+		ratio := float64(after.TotalAlloc-before.TotalAlloc) / float64(len(event))
+		t.Logf("%s: allocated %.2f× the %d MiB event", backend, ratio, len(event)>>20)
+		if ratio > 5 {
+			t.Errorf("%s: decoding one %d MiB event allocated %.2f× it, want at most 5×", backend, len(event)>>20, ratio)
+		}
+	}
+}
+
+// sent streams one request through a provider made of cfg, as Stream
+// sends it, and returns the responses.
+func sent(t *testing.T, cfg Config) ([]*genai.GenerateContentResponse, error) {
+	t.Helper()
+	p, err := New(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if args := got[0].Candidates[0].Content.Parts[0].FunctionCall.Args; args["content"] != content {
-		t.Fatalf("content of %d bytes decoded wrong", len(content))
+	send, err := p.sender(context.Background(), &model.Request{Model: "gemini-2.5-pro"})
+	if err != nil {
+		t.Fatal(err)
 	}
-	ratio := float64(after.TotalAlloc-before.TotalAlloc) / float64(len(event))
-	t.Logf("allocated %.2f× the %d MiB event", ratio, len(event)>>20)
-	if ratio > 5 {
-		t.Errorf("decoding one %d MiB event allocated %.2f× it, want at most 5×", len(event)>>20, ratio)
-	}
+	var got []*genai.GenerateContentResponse
+	err = send(context.Background(), func(r *genai.GenerateContentResponse) bool {
+		got = append(got, r)
+		return true
+	})
+	return got, err
 }
