@@ -44,26 +44,23 @@ func sseServer(t *testing.T, events ...string) *httptest.Server {
 	return srv
 }
 
-// ours streams events through restStream.
-func ours(t *testing.T, srv *httptest.Server) ([]*genai.GenerateContentResponse, error) {
+// ours streams the events srv serves through the provider, from the
+// Gemini API or from Vertex AI (express mode).
+func ours(t *testing.T, srv *httptest.Server, vertex bool) ([]*genai.GenerateContentResponse, error) {
 	t.Helper()
-	p, err := New(context.Background(), Config{APIKey: "k", BaseURL: srv.URL})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []*genai.GenerateContentResponse
-	err = p.restStream(context.Background(), geminiEndpoint(p.cfg), "gemini-2.5-pro", []byte("{}"), func(r *genai.GenerateContentResponse) bool {
-		got = append(got, r)
-		return true
-	})
-	return got, err
+	return sent(t, Config{APIKey: "k", BaseURL: srv.URL, UseVertexAI: vertex})
 }
 
-// theirs streams events through genai's GenerateContentStream.
-func theirs(t *testing.T, srv *httptest.Server) ([]*genai.GenerateContentResponse, error) {
+// theirs streams the events srv serves through genai's
+// GenerateContentStream, for the same backend.
+func theirs(t *testing.T, srv *httptest.Server, vertex bool) ([]*genai.GenerateContentResponse, error) {
 	t.Helper()
+	backend := genai.BackendGeminiAPI
+	if vertex {
+		backend = genai.BackendVertexAI
+	}
 	client, err := genai.NewClient(context.Background(), &genai.ClientConfig{
-		APIKey: "k", Backend: genai.BackendGeminiAPI, HTTPOptions: genai.HTTPOptions{BaseURL: srv.URL},
+		APIKey: "k", Backend: backend, HTTPOptions: genai.HTTPOptions{BaseURL: srv.URL},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -85,11 +82,11 @@ func TestDecodeMatchesGenai(t *testing.T) {
 	t.Parallel()
 	for name, event := range responseEvents {
 		srv := sseServer(t, event)
-		got, err := ours(t, srv)
+		got, err := ours(t, srv, false)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		want, err := theirs(t, srv)
+		want, err := theirs(t, srv, false)
 		if err != nil {
 			t.Fatalf("%s: genai: %v", name, err)
 		}
@@ -112,7 +109,8 @@ func TestDecodeMatchesGenai(t *testing.T) {
 }
 
 // TestStreamErrorsMatchGenai: an error status, with a JSON, plain or empty
-// body, and an error event mid-stream are the genai.APIError genai returns.
+// body or Vertex AI's list of errors, and an error event mid-stream are
+// the genai.APIError genai returns, from either API.
 func TestStreamErrorsMatchGenai(t *testing.T) {
 	t.Parallel()
 	tests := map[string]http.HandlerFunc{
@@ -129,6 +127,11 @@ func TestStreamErrorsMatchGenai(t *testing.T) {
 			fmt.Fprint(w, `{"oops":1}`)
 		},
 		"empty body": func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(503) },
+		"error list": func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+			w.WriteHeader(403)
+			fmt.Fprint(w, `[{"error":{"code":403,"message":"Permission 'aiplatform.endpoints.predict' denied","status":"PERMISSION_DENIED"}}]`)
+		},
 		"json error with 200": func(w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Type", "application/json; charset=UTF-8")
 			fmt.Fprint(w, `{"error":{"code":400,"message":"API key not valid.","status":"INVALID_ARGUMENT"}}`)
@@ -140,16 +143,18 @@ func TestStreamErrorsMatchGenai(t *testing.T) {
 	}
 	for name, h := range tests {
 		srv := httptest.NewServer(h)
-		gotR, gotErr := ours(t, srv)
-		wantR, wantErr := theirs(t, srv)
+		for _, vertex := range []bool{false, true} {
+			gotR, gotErr := ours(t, srv, vertex)
+			wantR, wantErr := theirs(t, srv, vertex)
+			var got, want genai.APIError
+			if !errors.As(gotErr, &got) || !errors.As(wantErr, &want) {
+				t.Fatalf("%s (vertex %v): errors %v and genai's %v, want genai.APIError", name, vertex, gotErr, wantErr)
+			}
+			if !reflect.DeepEqual(got, want) || len(gotR) != len(wantR) {
+				t.Errorf("%s (vertex %v): %#v after %d responses, genai: %#v after %d", name, vertex, got, len(gotR), want, len(wantR))
+			}
+		}
 		srv.Close()
-		var got, want genai.APIError
-		if !errors.As(gotErr, &got) || !errors.As(wantErr, &want) {
-			t.Fatalf("%s: errors %v and genai's %v, want genai.APIError", name, gotErr, wantErr)
-		}
-		if !reflect.DeepEqual(got, want) || len(gotR) != len(wantR) {
-			t.Errorf("%s: %#v after %d responses, genai: %#v after %d", name, got, len(gotR), want, len(wantR))
-		}
 	}
 }
 
