@@ -109,7 +109,7 @@ func TestVertexRequestMatchesGenai(t *testing.T) {
 			t.Errorf("%s: %s %s, genai sends %s %s", c.name, got.method, got.url, want.method, want.url)
 		}
 		for _, h := range []string{"Authorization", "x-goog-api-key", "Content-Type", "x-server-timeout", "x-goog-user-project"} {
-			if g, w := got.header.Get(h), want.header.Get(h); g != w {
+			if g, w := got.header.Values(h), want.header.Values(h); !reflect.DeepEqual(g, w) {
 				t.Errorf("%s: %s = %q, genai sends %q", c.name, h, g, w)
 			}
 		}
