@@ -77,33 +77,49 @@ func theirs(t *testing.T, srv *httptest.Server, vertex bool) ([]*genai.GenerateC
 }
 
 // TestDecodeMatchesGenai: each event decodes to exactly the response genai
-// makes of it, except that a candidate's finishMessage is kept.
+// makes of it, from the Gemini API (responseEvents) and from Vertex AI
+// (vertexEvents), except that a Gemini API candidate's finishMessage is
+// kept.
 func TestDecodeMatchesGenai(t *testing.T) {
 	t.Parallel()
-	for name, event := range responseEvents {
-		srv := sseServer(t, event)
-		got, err := ours(t, srv, false)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
+	for _, vertex := range []bool{false, true} {
+		events := responseEvents
+		if vertex {
+			events = vertexEvents
 		}
-		want, err := theirs(t, srv, false)
-		if err != nil {
-			t.Fatalf("%s: genai: %v", name, err)
-		}
-		// genai's Gemini API converter drops a candidate's finishMessage;
-		// companion keeps it for its "stopped early" sentence.
-		for _, r := range got {
-			for _, c := range r.Candidates {
-				if name == "safety" && c.FinishMessage != "no" {
-					t.Errorf("finishMessage = %q, want no", c.FinishMessage)
-				}
-				c.FinishMessage = ""
+		for name, event := range events {
+			srv := sseServer(t, event)
+			got, err := ours(t, srv, vertex)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			want, err := theirs(t, srv, vertex)
+			if err != nil {
+				t.Fatalf("%s: genai: %v", name, err)
+			}
+			if !vertex {
+				keptFinishMessage(t, name, got)
+			}
+			if !reflect.DeepEqual(got, want) {
+				g, _ := json.Marshal(got)
+				w, _ := json.Marshal(want)
+				t.Errorf("%s (vertex %v): decoded\n%s\ngenai decodes\n%s", name, vertex, g, w)
 			}
 		}
-		if !reflect.DeepEqual(got, want) {
-			g, _ := json.Marshal(got)
-			w, _ := json.Marshal(want)
-			t.Errorf("%s: decoded\n%s\ngenai decodes\n%s", name, g, w)
+	}
+}
+
+// keptFinishMessage checks and clears the candidates' finishMessage:
+// genai's Gemini API converter drops it, companion keeps it for its
+// "stopped early" sentence.
+func keptFinishMessage(t *testing.T, name string, got []*genai.GenerateContentResponse) {
+	t.Helper()
+	for _, r := range got {
+		for _, c := range r.Candidates {
+			if name == "safety" && c.FinishMessage != "no" {
+				t.Errorf("finishMessage = %q, want no", c.FinishMessage)
+			}
+			c.FinishMessage = ""
 		}
 	}
 }

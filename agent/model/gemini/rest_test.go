@@ -78,7 +78,8 @@ func canonical(t *testing.T, b []byte) []byte {
 
 // TestRESTBodyMatchesGenai: the body companion marshals is, field for
 // field, the one genai builds for the same request (testdata/body/*.json
-// hold it), and it goes to the same URL.
+// hold it), and it goes to the same URL; on Vertex AI the body is the same,
+// and the one genai's Vertex client builds.
 func TestRESTBodyMatchesGenai(t *testing.T) {
 	t.Parallel()
 	for name, req := range bodyCases() {
@@ -96,6 +97,14 @@ func TestRESTBodyMatchesGenai(t *testing.T) {
 		if want := canonical(t, theirs); !bytes.Equal(got, want) {
 			t.Errorf("%s: body\n%s\ngenai sends\n%s", name, got, want)
 		}
+		vertex, err := restBody(contents, config, true)
+		if err != nil {
+			t.Fatalf("%s: Vertex: %v", name, err)
+		}
+		if v := canonical(t, vertex); !bytes.Equal(v, got) {
+			t.Errorf("%s: Vertex body\n%s\nGemini API body\n%s", name, v, got)
+		}
+		compareVertexBody(t, name, req.Model, contents, config)
 		p := &Provider{cfg: Config{APIKey: "k", BaseURL: "http://127.0.0.1:1"}, http: &http.Client{}}
 		r, err := p.restRequest(context.Background(), geminiEndpoint(p.cfg), req.Model, ours)
 		if err != nil {
