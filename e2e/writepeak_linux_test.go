@@ -13,7 +13,8 @@ import (
 
 // TestWriteFilePeakRSS writes a file of COMPANION_WRITE_MB megabytes
 // (unset: skipped, it is a measurement) with write_file through the real
-// binary and logs the agent's peak RSS as a multiple of the content.
+// binary and logs the agent's peak RSS as a multiple of the content;
+// COMPANION_WRITE_VERTEX=1 sends it through Vertex AI (express mode).
 func TestWriteFilePeakRSS(t *testing.T) {
 	mb, _ := strconv.Atoi(os.Getenv("COMPANION_WRITE_MB"))
 	if mb <= 0 {
@@ -25,8 +26,13 @@ func TestWriteFilePeakRSS(t *testing.T) {
 	fake := acptest.NewFake()
 	fake.Answer = func(acptest.PermissionRequest) (string, map[string]any) { return "proceed_once", nil }
 	srv := scriptedModel(t, holeTurn(modelCall("write_file", map[string]any{"file_path": "big.txt", "content": content})))
+	vars := []string{"GEMINI_API_KEY=test-key", "GOOGLE_GEMINI_BASE_URL=" + srv.URL()}
+	if os.Getenv("COMPANION_WRITE_VERTEX") != "" {
+		// Vertex AI in express mode (the key), against the same server.
+		vars = append(vars, "GOOGLE_GENAI_USE_VERTEXAI=true")
+	}
 	ed := startAgent(t, agentOpts{binary: os.Getenv("COMPANION_WRITE_INPROC") == "", handler: fake.Handle,
-		env: env(t, "GEMINI_API_KEY=test-key", "GOOGLE_GEMINI_BASE_URL="+srv.URL())})
+		env: env(t, vars...)})
 	ed.Initialize(map[string]any{})
 	id := ed.NewSession(ws)
 	var done acptest.Msg
