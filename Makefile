@@ -12,7 +12,7 @@ FUZZTIME  ?= 10s
 VERSION       ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 RELEASE_FLAGS = -trimpath -tags=grpcnotrace -ldflags="-s -w -X main.version=$(VERSION)"
 
-.PHONY: help build release dist cross test test-all test-deps conformance editors nvim vscode vscode-e2e fuzz lint generate check bench bench-linux eval clean
+.PHONY: help build release dist cross test test-all test-deps lint-tools conformance editors nvim vscode vscode-e2e fuzz lint generate check bench bench-linux eval clean
 
 help:
 	@echo "build        build $(BIN)"
@@ -29,6 +29,7 @@ help:
 	@echo "vscode-e2e   the extension inside a real VS Code (code-server) driven by Playwright, and its mocha suite"
 	@echo "fuzz         run each fuzz target for FUZZTIME (default $(FUZZTIME))"
 	@echo "lint         go vet, staticcheck and import grouping (goimports -local companion)"
+	@echo "lint-tools   build staticcheck and goimports into the Go cache (CI does it while installing)"
 	@echo "generate     regenerate the ACP types from acp/schema"
 	@echo "check        go mod tidy + generate, then fail if the tree changed"
 	@echo "bench        benchmarks: protocol, agent, start-up and headless runs (see bench/doc.go)"
@@ -87,21 +88,32 @@ test:
 # machine) to search for new inputs; run `make fuzz` for that.
 #
 # After build it runs three lanes side by side (.ci/lanes): the Go tests;
-# lint, cross, conformance and the Neovim suite; the VS Code suites. Each
-# lane waits in places (test processes, npm, browsers, Node) where the
-# others can use the CPU; the sub-makes take the binary as built (-o build)
-# and never relink it under the running tests.
+# the Neovim and conformance suites, then lint and cross; the VS Code
+# suites. Each lane waits in places (test processes, npm, browsers, Node)
+# where the others can use the CPU. The work that only needs CPU time (the
+# Go tests, lint, cross) runs at a lower priority (nice), so the suites
+# that drive an editor or a browser against timeouts get the CPU when they
+# want it and the rest fills the gaps. The sub-makes take the binary as
+# built (-o build) and never relink it under the running tests. The npm
+# MCP servers (test-deps) are installed first: the Go, Neovim and
+# conformance suites all start them.
+SUB = $(MAKE) --no-print-directory -o build
 test-all: E2E_BIN = $(CURDIR)/$(BIN)
-test-all: build
-	.ci/lanes "go-test: $(MAKE) --no-print-directory -o build test-deps test E2E_BIN=$(E2E_BIN)" \
-		"lint-nvim: $(MAKE) --no-print-directory -o build lint cross conformance nvim" \
-		"vscode: $(MAKE) --no-print-directory -o build vscode vscode-e2e"
+test-all: build test-deps
+	.ci/lanes "go-test: nice -n 10 $(SUB) test E2E_BIN=$(E2E_BIN)" \
+		"nvim-lint: $(SUB) nvim conformance && nice -n 10 $(SUB) lint cross" \
+		"vscode: $(SUB) vscode vscode-e2e"
 
-# test-deps installs the real MCP servers from npm that tools/mcp and e2e
-# test against (their tests skip, saying so, when these are missing).
-test-deps:
-	cd tools/mcp/testdata/npm && npm ci --no-audit --no-fund
-	cd tools/lsp/testdata/npm && npm ci --no-audit --no-fund
+# test-deps installs the real MCP servers (and the language server) from
+# npm that tools/mcp, tools/lsp, e2e and the editor suites test against
+# (their tests skip, saying so, when these are missing). Each is installed
+# again only when its lock file is newer than the install (npm writes
+# node_modules/.package-lock.json last), so .ci/run can install them
+# during its set-up and test-all finds them done.
+NPM_TEST_DEPS = tools/mcp/testdata/npm tools/lsp/testdata/npm
+test-deps: $(NPM_TEST_DEPS:%=%/node_modules/.package-lock.json)
+%/node_modules/.package-lock.json: %/package-lock.json
+	cd $* && npm ci --no-audit --no-fund
 
 conformance: build
 	cd conformance && npm ci --no-audit --no-fund && COMPANION_BIN=$(CURDIR)/$(BIN) npm test
@@ -126,6 +138,11 @@ fuzz:
 # GOIMPORTS checks import grouping: the standard library, other modules,
 # then companion's own packages, each a group of its own.
 GOIMPORTS = $(GO) run golang.org/x/tools/cmd/goimports@v0.50.0
+# lint-tools builds staticcheck and goimports into Go's cache (go run keeps
+# the executables it builds), so .ci/run can do it during its set-up.
+lint-tools:
+	$(STATICCHECK) -version
+	$(GOIMPORTS) -l .ci/typecheck
 lint:
 	$(GO) vet ./...
 	$(STATICCHECK) ./...

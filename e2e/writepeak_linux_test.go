@@ -15,11 +15,17 @@ import (
 // TestWriteFilePeakRSS writes a file of COMPANION_WRITE_MB megabytes
 // (unset: skipped, it is a measurement) with write_file through the real
 // binary and the Gemini provider, and logs the agent's peak RSS as a
-// multiple of the content.
+// multiple of the content; COMPANION_WRITE_VERTEX=1 sends it through
+// Vertex AI (express mode).
 func TestWriteFilePeakRSS(t *testing.T) {
 	content := writePeakContent(t)
 	srv := scriptedModel(t, writePeakScript(content))
-	writePeak(t, content, "GEMINI_API_KEY=test-key", "GOOGLE_GEMINI_BASE_URL="+srv.URL())
+	vars := []string{"GEMINI_API_KEY=test-key", "GOOGLE_GEMINI_BASE_URL=" + srv.URL()}
+	if os.Getenv("COMPANION_WRITE_VERTEX") != "" {
+		// Vertex AI in express mode (the key), against the same server.
+		vars = append(vars, "GOOGLE_GENAI_USE_VERTEXAI=true")
+	}
+	writePeak(t, content, vars...)
 }
 
 // TestOpenAIWriteFilePeakRSS is TestWriteFilePeakRSS through the

@@ -10,7 +10,7 @@ import (
 )
 
 // BenchmarkStreamPerChunk streams text chunks from the scripted server
-// through the real genai client and the provider, and reports the cost of
+// through the provider's stream client, and reports the cost of
 // one chunk end to end (see modeltest.BenchStream).
 func BenchmarkStreamPerChunk(b *testing.B) {
 	modeltest.BenchStream(b, start, "gemini-2.5-flash", 0)

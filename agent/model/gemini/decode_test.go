@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"google.golang.org/genai"
+
+	"companion/agent/model"
 )
 
 // responseEvents are Gemini API stream events with every field companion
@@ -42,26 +44,23 @@ func sseServer(t *testing.T, events ...string) *httptest.Server {
 	return srv
 }
 
-// ours streams events through restStream.
-func ours(t *testing.T, srv *httptest.Server) ([]*genai.GenerateContentResponse, error) {
+// ours streams the events srv serves through the provider, from the
+// Gemini API or from Vertex AI (express mode).
+func ours(t *testing.T, srv *httptest.Server, vertex bool) ([]*genai.GenerateContentResponse, error) {
 	t.Helper()
-	p, err := New(context.Background(), Config{APIKey: "k", BaseURL: srv.URL})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []*genai.GenerateContentResponse
-	err = p.restStream(context.Background(), "gemini-2.5-pro", []byte("{}"), func(r *genai.GenerateContentResponse) bool {
-		got = append(got, r)
-		return true
-	})
-	return got, err
+	return sent(t, Config{APIKey: "k", BaseURL: srv.URL, UseVertexAI: vertex})
 }
 
-// theirs streams events through genai's GenerateContentStream.
-func theirs(t *testing.T, srv *httptest.Server) ([]*genai.GenerateContentResponse, error) {
+// theirs streams the events srv serves through genai's
+// GenerateContentStream, for the same backend.
+func theirs(t *testing.T, srv *httptest.Server, vertex bool) ([]*genai.GenerateContentResponse, error) {
 	t.Helper()
+	backend := genai.BackendGeminiAPI
+	if vertex {
+		backend = genai.BackendVertexAI
+	}
 	client, err := genai.NewClient(context.Background(), &genai.ClientConfig{
-		APIKey: "k", Backend: genai.BackendGeminiAPI, HTTPOptions: genai.HTTPOptions{BaseURL: srv.URL},
+		APIKey: "k", Backend: backend, HTTPOptions: genai.HTTPOptions{BaseURL: srv.URL},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -78,39 +77,56 @@ func theirs(t *testing.T, srv *httptest.Server) ([]*genai.GenerateContentRespons
 }
 
 // TestDecodeMatchesGenai: each event decodes to exactly the response genai
-// makes of it, except that a candidate's finishMessage is kept.
+// makes of it, from the Gemini API (responseEvents) and from Vertex AI
+// (vertexEvents), except that a Gemini API candidate's finishMessage is
+// kept.
 func TestDecodeMatchesGenai(t *testing.T) {
 	t.Parallel()
-	for name, event := range responseEvents {
-		srv := sseServer(t, event)
-		got, err := ours(t, srv)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
+	for _, vertex := range []bool{false, true} {
+		events := responseEvents
+		if vertex {
+			events = vertexEvents
 		}
-		want, err := theirs(t, srv)
-		if err != nil {
-			t.Fatalf("%s: genai: %v", name, err)
-		}
-		// genai's Gemini API converter drops a candidate's finishMessage;
-		// companion keeps it for its "stopped early" sentence.
-		for _, r := range got {
-			for _, c := range r.Candidates {
-				if name == "safety" && c.FinishMessage != "no" {
-					t.Errorf("finishMessage = %q, want no", c.FinishMessage)
-				}
-				c.FinishMessage = ""
+		for name, event := range events {
+			srv := sseServer(t, event)
+			got, err := ours(t, srv, vertex)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			want, err := theirs(t, srv, vertex)
+			if err != nil {
+				t.Fatalf("%s: genai: %v", name, err)
+			}
+			if !vertex {
+				keptFinishMessage(t, name, got)
+			}
+			if !reflect.DeepEqual(got, want) {
+				g, _ := json.Marshal(got)
+				w, _ := json.Marshal(want)
+				t.Errorf("%s (vertex %v): decoded\n%s\ngenai decodes\n%s", name, vertex, g, w)
 			}
 		}
-		if !reflect.DeepEqual(got, want) {
-			g, _ := json.Marshal(got)
-			w, _ := json.Marshal(want)
-			t.Errorf("%s: decoded\n%s\ngenai decodes\n%s", name, g, w)
+	}
+}
+
+// keptFinishMessage checks and clears the candidates' finishMessage:
+// genai's Gemini API converter drops it, companion keeps it for its
+// "stopped early" sentence.
+func keptFinishMessage(t *testing.T, name string, got []*genai.GenerateContentResponse) {
+	t.Helper()
+	for _, r := range got {
+		for _, c := range r.Candidates {
+			if name == "safety" && c.FinishMessage != "no" {
+				t.Errorf("finishMessage = %q, want no", c.FinishMessage)
+			}
+			c.FinishMessage = ""
 		}
 	}
 }
 
 // TestStreamErrorsMatchGenai: an error status, with a JSON, plain or empty
-// body, and an error event mid-stream are the genai.APIError genai returns.
+// body or Vertex AI's list of errors, and an error event mid-stream are
+// the genai.APIError genai returns, from either API.
 func TestStreamErrorsMatchGenai(t *testing.T) {
 	t.Parallel()
 	tests := map[string]http.HandlerFunc{
@@ -127,6 +143,11 @@ func TestStreamErrorsMatchGenai(t *testing.T) {
 			fmt.Fprint(w, `{"oops":1}`)
 		},
 		"empty body": func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(503) },
+		"error list": func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+			w.WriteHeader(403)
+			fmt.Fprint(w, `[{"error":{"code":403,"message":"Permission 'aiplatform.endpoints.predict' denied","status":"PERMISSION_DENIED"}}]`)
+		},
 		"json error with 200": func(w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Type", "application/json; charset=UTF-8")
 			fmt.Fprint(w, `{"error":{"code":400,"message":"API key not valid.","status":"INVALID_ARGUMENT"}}`)
@@ -138,21 +159,24 @@ func TestStreamErrorsMatchGenai(t *testing.T) {
 	}
 	for name, h := range tests {
 		srv := httptest.NewServer(h)
-		gotR, gotErr := ours(t, srv)
-		wantR, wantErr := theirs(t, srv)
+		for _, vertex := range []bool{false, true} {
+			gotR, gotErr := ours(t, srv, vertex)
+			wantR, wantErr := theirs(t, srv, vertex)
+			var got, want genai.APIError
+			if !errors.As(gotErr, &got) || !errors.As(wantErr, &want) {
+				t.Fatalf("%s (vertex %v): errors %v and genai's %v, want genai.APIError", name, vertex, gotErr, wantErr)
+			}
+			if !reflect.DeepEqual(got, want) || len(gotR) != len(wantR) {
+				t.Errorf("%s (vertex %v): %#v after %d responses, genai: %#v after %d", name, vertex, got, len(gotR), want, len(wantR))
+			}
+		}
 		srv.Close()
-		var got, want genai.APIError
-		if !errors.As(gotErr, &got) || !errors.As(wantErr, &want) {
-			t.Fatalf("%s: errors %v and genai's %v, want genai.APIError", name, gotErr, wantErr)
-		}
-		if !reflect.DeepEqual(got, want) || len(gotR) != len(wantR) {
-			t.Errorf("%s: %#v after %d responses, genai: %#v after %d", name, got, len(gotR), want, len(wantR))
-		}
 	}
 }
 
-// TestHugeEventAllocations decodes one 16 MiB function call event and
-// bounds the bytes allocated from the request to the decoded response
+// TestHugeEventAllocations decodes one 16 MiB function call event, from
+// the Gemini API and from Vertex AI, through the provider's own sender,
+// and bounds the bytes allocated from the request to the decoded response
 // (GC-independent, unlike a peak). genai's reader allocated 15.5× a
 // 32 MiB event (a doubling line buffer, a map, a re-encode, a decode);
 // this one reads the line in blocks joined once and decodes it once
@@ -165,20 +189,43 @@ func TestHugeEventAllocations(t *testing.T) {
 	event := `{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"write_file","args":{"file_path":"big.txt","content":` +
 		`"` + strings.ReplaceAll(content, "\n", `\n`) + `"}}}]},"finishReason":"STOP"}]}`
 	srv := sseServer(t, event)
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	got, err := ours(t, srv)
-	runtime.ReadMemStats(&after)
+	for _, backend := range []string{"gemini", "vertex"} {
+		cfg := Config{APIKey: "k", BaseURL: srv.URL, UseVertexAI: backend == "vertex"}
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		got, err := sent(t, cfg)
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatalf("%s: %v", backend, err)
+		}
+		if args := got[0].Candidates[0].Content.Parts[0].FunctionCall.Args; args["content"] != content {
+			t.Fatalf("%s: content of %d bytes decoded wrong", backend, len(content))
+		}
+		ratio := float64(after.TotalAlloc-before.TotalAlloc) / float64(len(event))
+		t.Logf("%s: allocated %.2f× the %d MiB event", backend, ratio, len(event)>>20)
+		if ratio > 5 {
+			t.Errorf("%s: decoding one %d MiB event allocated %.2f× it, want at most 5×", backend, len(event)>>20, ratio)
+		}
+	}
+}
+
+// sent streams one request through a provider made of cfg, as Stream
+// sends it, and returns the responses.
+func sent(t *testing.T, cfg Config) ([]*genai.GenerateContentResponse, error) {
+	t.Helper()
+	p, err := New(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if args := got[0].Candidates[0].Content.Parts[0].FunctionCall.Args; args["content"] != content {
-		t.Fatalf("content of %d bytes decoded wrong", len(content))
+	send, err := p.sender(context.Background(), &model.Request{Model: "gemini-2.5-pro"})
+	if err != nil {
+		t.Fatal(err)
 	}
-	ratio := float64(after.TotalAlloc-before.TotalAlloc) / float64(len(event))
-	t.Logf("allocated %.2f× the %d MiB event", ratio, len(event)>>20)
-	if ratio > 5 {
-		t.Errorf("decoding one %d MiB event allocated %.2f× it, want at most 5×", len(event)>>20, ratio)
-	}
+	var got []*genai.GenerateContentResponse
+	err = send(context.Background(), func(r *genai.GenerateContentResponse) bool {
+		got = append(got, r)
+		return true
+	})
+	return got, err
 }

@@ -51,8 +51,7 @@ func New(_ context.Context, cfg Config) (*Provider, error) {
 // Stream sends req and yields its chunks, retrying failed attempts that
 // yielded nothing (see model.RetryPolicy). A final failure is a
 // *model.APIError; a cancelled ctx ends the sequence with an error wrapping
-// ctx.Err(). The Gemini API is called by restStream; Vertex AI through
-// genai's GenerateContentStream.
+// ctx.Err(). Both APIs are called by restStream.
 func (p *Provider) Stream(ctx context.Context, req *model.Request) iter.Seq2[*model.Chunk, error] {
 	return func(yield func(*model.Chunk, error) bool) {
 		send, err := p.sender(ctx, req)
@@ -86,36 +85,29 @@ func (p *Provider) Stream(ctx context.Context, req *model.Request) iter.Seq2[*mo
 // until each returns false.
 type sendFunc func(ctx context.Context, each func(*genai.GenerateContentResponse) bool) error
 
-// sender prepares req once for every attempt: the REST body for the Gemini
-// API, genai's contents and config for Vertex AI.
+// sender prepares req once for every attempt: the REST body, marshalled
+// once, and the endpoint. On Vertex AI the endpoint and the credentials
+// are those genai resolved for the configuration (genaiClient), so both
+// APIs stream through restStream.
 func (p *Provider) sender(ctx context.Context, req *model.Request) (sendFunc, error) {
 	contents, config, err := buildRequest(req)
 	if err != nil {
 		return nil, err
 	}
-	if !p.cfg.UseVertexAI {
-		body, err := restBody(contents, config)
+	ep := geminiEndpoint(p.cfg)
+	if p.cfg.UseVertexAI {
+		client, err := p.genaiClient(ctx)
 		if err != nil {
 			return nil, err
 		}
-		return func(ctx context.Context, each func(*genai.GenerateContentResponse) bool) error {
-			return p.restStream(ctx, req.Model, body, each)
-		}, nil
+		ep = vertexEndpoint(client.ClientConfig())
 	}
-	client, err := p.genaiClient(ctx)
+	body, err := restBody(contents, config, p.cfg.UseVertexAI)
 	if err != nil {
 		return nil, err
 	}
 	return func(ctx context.Context, each func(*genai.GenerateContentResponse) bool) error {
-		for resp, err := range client.Models.GenerateContentStream(ctx, req.Model, contents, config) {
-			if err != nil {
-				return err
-			}
-			if !each(resp) {
-				return nil
-			}
-		}
-		return nil
+		return p.restStream(ctx, ep, req.Model, body, each)
 	}, nil
 }
 
@@ -175,7 +167,9 @@ func (p *Provider) genaiClient(ctx context.Context) (*genai.Client, error) {
 		cc.Backend = genai.BackendVertexAI
 		cc.Project, cc.Location = p.cfg.Project, p.cfg.Location
 		// With our own HTTP client genai does not attach credentials, so
-		// look them up here, unless a key or a bare proxy URL is used.
+		// look them up here, unless a key or a bare proxy URL is used:
+		// genai's UseDefaultCredentials adds them to p.http, which
+		// restStream sends with too.
 		proxyOnly := p.cfg.BaseURL != "" && p.cfg.Project == ""
 		if p.cfg.APIKey == "" && !proxyOnly {
 			if err := cc.UseDefaultCredentials(); err != nil {

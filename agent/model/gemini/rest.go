@@ -35,25 +35,21 @@ type restGenerationConfig struct {
 	ThinkingConfig  *genai.ThinkingConfig `json:"thinkingConfig,omitempty"`
 }
 
-// restBody marshals contents and config once into the Gemini API's request
-// body. It refuses what the Developer API does not take (as genai's own
-// converter does) and anything of config it does not map, so that no
-// setting is silently dropped.
-func restBody(contents []*genai.Content, config *genai.GenerateContentConfig) ([]byte, error) {
+// restBody marshals contents and config once into the request body of
+// the Gemini API, or of Vertex AI when vertex is set: the two take the same
+// REST shape for every field restBody maps. It refuses what the chosen API
+// does not take (as genai's own converters do) and anything of config it
+// does not map, so that no setting is silently dropped.
+func restBody(contents []*genai.Content, config *genai.GenerateContentConfig, vertex bool) ([]byte, error) {
 	if err := unmapped(config); err != nil {
 		return nil, err
 	}
-	for _, s := range config.SafetySettings {
-		if s != nil && s.Method != "" {
-			return nil, fmt.Errorf("gemini: safety setting method is only supported on Vertex AI")
-		}
+	refuse := geminiRefusals
+	if vertex {
+		refuse = vertexRefusals
 	}
-	for _, c := range contents {
-		for _, p := range c.Parts {
-			if fc := p.FunctionCall; fc != nil && (fc.PartialArgs != nil || fc.WillContinue != nil) {
-				return nil, fmt.Errorf("gemini: partial function call arguments are only supported on Vertex AI")
-			}
-		}
+	if err := refuse(contents, config); err != nil {
+		return nil, err
 	}
 	body := restRequest{
 		Contents:          contents,
@@ -75,6 +71,24 @@ func restBody(contents []*genai.Content, config *genai.GenerateContentConfig) ([
 		body.Contents = []*genai.Content{}
 	}
 	return json.Marshal(&body)
+}
+
+// geminiRefusals reports what the Developer API does not take: a safety
+// setting's method and partial function call arguments.
+func geminiRefusals(contents []*genai.Content, config *genai.GenerateContentConfig) error {
+	for _, s := range config.SafetySettings {
+		if s != nil && s.Method != "" {
+			return fmt.Errorf("gemini: safety setting method is only supported on Vertex AI")
+		}
+	}
+	for _, c := range contents {
+		for _, p := range c.Parts {
+			if fc := p.FunctionCall; fc != nil && (fc.PartialArgs != nil || fc.WillContinue != nil) {
+				return fmt.Errorf("gemini: partial function call arguments are only supported on Vertex AI")
+			}
+		}
+	}
+	return nil
 }
 
 // unmapped reports a config field restBody does not carry: config with the

@@ -78,7 +78,8 @@ func canonical(t *testing.T, b []byte) []byte {
 
 // TestRESTBodyMatchesGenai: the body companion marshals is, field for
 // field, the one genai builds for the same request (testdata/body/*.json
-// hold it), and it goes to the same URL.
+// hold it), and it goes to the same URL; on Vertex AI the body is the same,
+// and the one genai's Vertex client builds.
 func TestRESTBodyMatchesGenai(t *testing.T) {
 	t.Parallel()
 	for name, req := range bodyCases() {
@@ -86,7 +87,7 @@ func TestRESTBodyMatchesGenai(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ours, err := restBody(contents, config)
+		ours, err := restBody(contents, config, false)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -96,8 +97,16 @@ func TestRESTBodyMatchesGenai(t *testing.T) {
 		if want := canonical(t, theirs); !bytes.Equal(got, want) {
 			t.Errorf("%s: body\n%s\ngenai sends\n%s", name, got, want)
 		}
+		vertex, err := restBody(contents, config, true)
+		if err != nil {
+			t.Fatalf("%s: Vertex: %v", name, err)
+		}
+		if v := canonical(t, vertex); !bytes.Equal(v, got) {
+			t.Errorf("%s: Vertex body\n%s\nGemini API body\n%s", name, v, got)
+		}
+		compareVertexBody(t, name, req.Model, contents, config)
 		p := &Provider{cfg: Config{APIKey: "k", BaseURL: "http://127.0.0.1:1"}, http: &http.Client{}}
-		r, err := p.restRequest(context.Background(), req.Model, ours)
+		r, err := p.restRequest(context.Background(), geminiEndpoint(p.cfg), req.Model, ours)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -131,7 +140,7 @@ func TestRESTBodyRefusesWhatItCannotSend(t *testing.T) {
 		if config == nil {
 			config = &genai.GenerateContentConfig{}
 		}
-		if b, err := restBody(contents, config); err == nil {
+		if b, err := restBody(contents, config, false); err == nil {
 			t.Errorf("%s: sent %s", name, b)
 		}
 	}
@@ -145,7 +154,7 @@ func TestRESTBodyRefusesWhatItCannotSend(t *testing.T) {
 		ThinkingConfig: &genai.ThinkingConfig{ThinkingBudget: genai.Ptr[int32](0)},
 	}
 	contents := []*genai.Content{genai.NewContentFromText("hi", genai.RoleUser)}
-	ours, err := restBody(contents, full)
+	ours, err := restBody(contents, full, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +171,7 @@ func TestRESTHeaders(t *testing.T) {
 	p := &Provider{cfg: Config{APIKey: "secret"}, http: &http.Client{}}
 	ctx, cancel := context.WithTimeout(context.Background(), 90e9)
 	defer cancel()
-	r, err := p.restRequest(ctx, "gemini-2.5-pro", []byte("{}"))
+	r, err := p.restRequest(ctx, geminiEndpoint(p.cfg), "gemini-2.5-pro", []byte("{}"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +190,7 @@ func TestRESTHeaders(t *testing.T) {
 	if !strings.HasPrefix(clientHeader(), "companion gl-go/go") {
 		t.Errorf("client header %q", clientHeader())
 	}
-	if _, err := p.restRequest(ctx, "../x", nil); err == nil {
+	if _, err := p.restRequest(ctx, geminiEndpoint(p.cfg), "../x", nil); err == nil {
 		t.Error("a model name with .. was accepted")
 	}
 }

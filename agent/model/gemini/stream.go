@@ -19,7 +19,8 @@ import (
 	"companion/internal/sse"
 )
 
-// defaultBaseURL is the Gemini Developer API's endpoint.
+// defaultBaseURL is the Gemini Developer API's endpoint; Vertex AI's
+// depends on the location and is genai's (vertexEndpoint).
 const defaultBaseURL = "https://generativelanguage.googleapis.com/"
 
 // maxEvent bounds one streamed event, as genai's own reader does (256 MiB).
@@ -51,13 +52,34 @@ func releaseBeforeDecode() { runtime.GC() }
 // x-goog-api-client, the headers Google's SDKs identify themselves by.
 func clientHeader() string { return "companion gl-go/" + runtime.Version() }
 
-// restStream sends one streamGenerateContent request with body and calls
-// each for every response it streams back, until each returns false, the
-// stream ends or fails. An HTTP error status and an error event in the
-// stream are a genai.APIError, as genai returns them, so the retry and
-// message code sees one kind of error whichever client made the call.
-func (p *Provider) restStream(ctx context.Context, modelName string, body []byte, each func(*genai.GenerateContentResponse) bool) error {
-	req, err := p.restRequest(ctx, modelName, body)
+// endpoint is where a streamGenerateContent request goes and how it is
+// authenticated beyond the HTTP client's own credentials.
+type endpoint struct {
+	base    string // the API's base URL
+	version string // v1beta (Gemini API), v1beta1 (Vertex AI)
+	apiKey  string // sent as x-goog-api-key when set
+	// vertex selects Vertex AI's model names; with project and location
+	// set, the model is named under the project's location.
+	vertex            bool
+	project, location string
+}
+
+// geminiEndpoint is the Gemini Developer API's endpoint for cfg.
+func geminiEndpoint(cfg Config) endpoint {
+	base := cfg.BaseURL
+	if base == "" {
+		base = defaultBaseURL
+	}
+	return endpoint{base: base, version: "v1beta", apiKey: cfg.APIKey}
+}
+
+// restStream sends one streamGenerateContent request with body to ep and
+// calls each for every response it streams back, until each returns
+// false, the stream ends or fails. An HTTP error status and an error event
+// in the stream are a genai.APIError, as genai returns them, so the retry
+// and message code sees one kind of error whichever client made the call.
+func (p *Provider) restStream(ctx context.Context, ep endpoint, modelName string, body []byte, each func(*genai.GenerateContentResponse) bool) error {
+	req, err := p.restRequest(ctx, ep, modelName, body)
 	if err != nil {
 		return err
 	}
@@ -93,22 +115,19 @@ func (p *Provider) restStream(ctx context.Context, modelName string, body []byte
 	}
 }
 
-// restRequest builds the HTTP request: BaseURL (or the default endpoint),
-// v1beta, the model, ?alt=sse, the API key header and the client headers.
-func (p *Provider) restRequest(ctx context.Context, modelName string, body []byte) (*http.Request, error) {
-	name, err := restModel(modelName)
+// restRequest builds the HTTP request as genai builds it for ep: the base
+// URL, the API version, the model's resource path, ?alt=sse, the API key
+// header when there is a key, and the client headers.
+func (p *Provider) restRequest(ctx context.Context, ep endpoint, modelName string, body []byte) (*http.Request, error) {
+	name, err := ep.modelPath(modelName)
 	if err != nil {
 		return nil, err
 	}
-	base := p.cfg.BaseURL
-	if base == "" {
-		base = defaultBaseURL
-	}
-	u, err := url.Parse(base)
+	u, err := url.Parse(ep.base)
 	if err != nil {
 		return nil, fmt.Errorf("gemini: base URL: %w", err)
 	}
-	u = u.JoinPath("v1beta", name+":streamGenerateContent")
+	u = u.JoinPath(ep.version, name+":streamGenerateContent")
 	u.RawQuery = "alt=sse"
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(body))
 	if err != nil {
@@ -117,11 +136,30 @@ func (p *Provider) restRequest(ctx context.Context, modelName string, body []byt
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", clientHeader())
 	req.Header.Set("x-goog-api-client", clientHeader())
-	req.Header.Set("x-goog-api-key", p.cfg.APIKey)
+	if ep.apiKey != "" {
+		req.Header.Set("x-goog-api-key", ep.apiKey)
+	}
 	if t := serverTimeout(ctx, p.http.Timeout); t > 0 {
 		req.Header.Set("x-server-timeout", strconv.FormatInt(int64(math.Ceil(t.Seconds())), 10))
 	}
 	return req, nil
+}
+
+// modelPath is the model's resource path under the API version: Vertex
+// AI's publisher model, under the project's location when ep names one,
+// or the Gemini API's model name.
+func (ep endpoint) modelPath(name string) (string, error) {
+	if !ep.vertex {
+		return restModel(name)
+	}
+	path, err := vertexModel(name)
+	if err != nil {
+		return "", err
+	}
+	if ep.project != "" && ep.location != "" && !strings.HasPrefix(path, "projects/") {
+		path = "projects/" + ep.project + "/locations/" + ep.location + "/" + path
+	}
+	return path, nil
 }
 
 // serverTimeout is the time the request has, from ctx's deadline and the
