@@ -90,21 +90,18 @@ func (s *sse) send(v any) bool { return s.queue(v) && s.flush() }
 // buffer fills or at the next flush; false when the client is gone.
 func (s *sse) queue(v any) bool {
 	data, err := json.Marshal(v)
-	if err != nil {
-		return false
-	}
-	data = append(append([]byte("data: "), data...), s.end...)
-	_, err = s.w.Write(data)
-	return err == nil
+	return err == nil && s.write(data)
 }
 
-// data writes one event with payload as it is; false when the client is
-// gone.
-func (s *sse) data(payload []byte) bool {
-	if _, err := s.w.Write(append(append([]byte("data: "), payload...), s.end...)); err != nil {
-		return false
-	}
-	return s.flush()
+// data writes one event with payload as it is and flushes it; false when
+// the client is gone.
+func (s *sse) data(payload []byte) bool { return s.write(payload) && s.flush() }
+
+// write writes one event with payload, unflushed; false when the client
+// is gone.
+func (s *sse) write(payload []byte) bool {
+	_, err := s.w.Write(append(append([]byte("data: "), payload...), s.end...))
+	return err == nil
 }
 
 // writeJSON writes v as a 200 JSON response.
