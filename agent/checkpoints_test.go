@@ -3,6 +3,8 @@ package agent
 import (
 	"context"
 	"testing"
+
+	"companion/internal/testkit/agenttest"
 )
 
 // preparingCheckpointer is a Checkpointer whose preparation runs until
@@ -27,7 +29,7 @@ func (p *preparingCheckpointer) Prepare(ctx context.Context) func() {
 // anyway, and Close stops the preparation.
 func TestSessionPreparesCheckpointsInBackground(t *testing.T) {
 	cp := &preparingCheckpointer{started: make(chan struct{}), ended: make(chan struct{})}
-	s, _ := newTestSession(t, &fakeModel{}, func(o *Options) { o.Checkpoints = cp })
+	s, _ := newTestSession(t, &agenttest.Model{}, func(o *Options) { o.Checkpoints = cp })
 	<-cp.started
 	select {
 	case <-cp.ended:

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"companion/agent/model"
+	"companion/internal/testkit/agenttest"
 )
 
 // fakeCommands is a command layer with one command of each kind: /answer
@@ -31,7 +32,7 @@ func (f *fakeCommands) Run(_ context.Context, text string) ([]model.Part, string
 // layer is built with its session and lists the commands. Without one,
 // such a prompt goes to the model as it is.
 func TestSlashPromptsGoToTheCommandLayer(t *testing.T) {
-	m := &fakeModel{}
+	m := &agenttest.Model{}
 	var layer *fakeCommands
 	s, rec := newTestSession(t, m, func(o *Options) {
 		o.Commands = func(s *Session, opts Options) CommandLayer {
@@ -43,11 +44,11 @@ func TestSlashPromptsGoToTheCommandLayer(t *testing.T) {
 		t.Errorf("Commands() = %v", got)
 	}
 	mustPrompt(t, s, "/answer now")
-	if got := rec.all(); len(m.requests()) != 0 || len(got) != 1 || got[0].(MessageChunk).Text != "answered /answer now for s1" {
-		t.Errorf("/answer: %d requests, events %#v", len(m.requests()), got)
+	if got := rec.All(); len(m.Requests()) != 0 || len(got) != 1 || got[0].(MessageChunk).Text != "answered /answer now for s1" {
+		t.Errorf("/answer: %d requests, events %#v", len(m.Requests()), got)
 	}
 	mustPrompt(t, s, "/expand")
-	if reqs := m.requests(); len(reqs) != 1 || !strings.Contains(lastUserText(reqs[0]), "the expanded prompt") || strings.Contains(lastUserText(reqs[0]), "/expand") {
+	if reqs := m.Requests(); len(reqs) != 1 || !strings.Contains(lastUserText(reqs[0]), "the expanded prompt") || strings.Contains(lastUserText(reqs[0]), "/expand") {
 		t.Errorf("/expand: %d requests, the model read %q", len(reqs), lastUserText(reqs[len(reqs)-1]))
 	}
 	if strings.Join(layer.seen, "|") != "/answer now|/expand" {
@@ -56,7 +57,7 @@ func TestSlashPromptsGoToTheCommandLayer(t *testing.T) {
 
 	bare, _ := newTestSession(t, m)
 	mustPrompt(t, bare, "/answer")
-	if reqs := m.requests(); len(reqs) != 2 || !strings.Contains(lastUserText(reqs[1]), "/answer") || bare.Commands() != nil {
+	if reqs := m.Requests(); len(reqs) != 2 || !strings.Contains(lastUserText(reqs[1]), "/answer") || bare.Commands() != nil {
 		t.Errorf("without a command layer: %d requests, commands %v", len(reqs), bare.Commands())
 	}
 }

@@ -8,26 +8,29 @@ import (
 	"testing"
 
 	"companion/agent/model"
+	"companion/internal/testkit/agenttest"
 )
 
 func usage(n int) *model.Chunk { return &model.Chunk{Usage: &model.Usage{PromptTokens: n}} }
 
 func TestCompression(t *testing.T) {
 	big := strings.Repeat("context ", 200)
-	answer := func(s string, used int) fakeTurn { return fakeTurn{chunks: []*model.Chunk{text(s), usage(used)}} }
+	answer := func(s string, used int) agenttest.Turn {
+		return agenttest.Turn{Chunks: []*model.Chunk{agenttest.Text(s), usage(used)}}
+	}
 	tests := []struct {
 		name    string
-		summary fakeTurn
+		summary agenttest.Turn
 		want    string // in the first content of the request after compression
 		status  string
 	}{
-		{"summary", fakeTurn{chunks: []*model.Chunk{text("## Goal\nship it")}}, "<state_snapshot>\n## Goal\nship it", "completed"},
-		{"failed summary trims", fakeTurn{err: errors.New("quota")}, "earlier turns of this conversation were dropped", "failed"},
-		{"inflating summary trims", fakeTurn{chunks: []*model.Chunk{text(strings.Repeat("x", 20000))}}, "were dropped", "failed"},
+		{"summary", agenttest.Turn{Chunks: []*model.Chunk{agenttest.Text("## Goal\nship it")}}, "<state_snapshot>\n## Goal\nship it", "completed"},
+		{"failed summary trims", agenttest.Turn{Err: errors.New("quota")}, "earlier turns of this conversation were dropped", "failed"},
+		{"inflating summary trims", agenttest.Turn{Chunks: []*model.Chunk{agenttest.Text(strings.Repeat("x", 20000))}}, "were dropped", "failed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := &fakeModel{turns: []fakeTurn{
+			m := &agenttest.Model{Turns: []agenttest.Turn{
 				answer("one", 100), answer("two", 200), answer("three", 300), answer("four", 600),
 				tt.summary, answer("five", 100),
 			}}
@@ -37,7 +40,7 @@ func TestCompression(t *testing.T) {
 					t.Fatalf("prompt %d = %q, %v", i, r, err)
 				}
 			}
-			reqs := m.requests()
+			reqs := m.Requests()
 			last := reqs[len(reqs)-1].Contents
 			if first := last[0].Parts[0].Text; !strings.Contains(first, tt.want) {
 				t.Errorf("first content after compression = %q", first)
@@ -50,7 +53,7 @@ func TestCompression(t *testing.T) {
 				t.Errorf("request did not shrink: %d >= %d", sizeOf(last), sizeOf(reqs[3].Contents))
 			}
 			var statuses []string
-			for _, ev := range rec.all() {
+			for _, ev := range rec.All() {
 				if c, ok := ev.(CompactionUpdated); ok {
 					statuses = append(statuses, c.Status)
 				}
@@ -82,15 +85,15 @@ func TestMaskOldOutputs(t *testing.T) {
 }
 
 // countingModel reports no usage but counts tokens on request.
-type countingModel struct{ fakeModel }
+type countingModel struct{ agenttest.Model }
 
 func (m *countingModel) CountTokens(context.Context, *model.Request) (int, error) { return 777, nil }
 
 func TestUsageFromCountTokens(t *testing.T) {
-	m := &countingModel{fakeModel{turns: []fakeTurn{{chunks: []*model.Chunk{text("hi")}}}}}
+	m := &countingModel{agenttest.Model{Turns: []agenttest.Turn{{Chunks: []*model.Chunk{agenttest.Text("hi")}}}}}
 	s, rec := newTestSession(t, m)
 	s.Prompt(context.Background(), userText("x"))
-	if !hasEvent(rec.all(), UsageUpdated{Used: 777, Size: 1000}) {
-		t.Errorf("no usage from countTokens: %#v", rec.all())
+	if !hasEvent(rec.All(), UsageUpdated{Used: 777, Size: 1000}) {
+		t.Errorf("no usage from countTokens: %#v", rec.All())
 	}
 }

@@ -8,12 +8,13 @@ import (
 	"time"
 
 	"companion/agent/model"
+	"companion/internal/testkit/agenttest"
 )
 
 // TestHistoryJournalReplay: every change the history makes is journalled,
 // and applying the journal to an empty history rebuilds it.
 func TestHistoryJournalReplay(t *testing.T) {
-	j := &memJournal{}
+	j := &agenttest.Journal{}
 	h := &history{journal: &journalWriter{j: j, log: slog.New(slog.DiscardHandler), now: time.Now}}
 	msg := func(role model.Role, text string) model.Content {
 		return model.Content{Role: role, Parts: []model.Part{{Text: text}}}
@@ -27,7 +28,7 @@ func TestHistoryJournalReplay(t *testing.T) {
 	want := h.curated()
 
 	replayed := &history{}
-	for _, r := range j.records() {
+	for _, r := range j.Records() {
 		var hr historyRecord
 		if r.Type != recHistory || json.Unmarshal(r.Data, &hr) != nil {
 			t.Fatalf("unexpected record %+v", r)

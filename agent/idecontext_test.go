@@ -9,6 +9,7 @@ import (
 
 	"companion/agent/model"
 	"companion/ide"
+	"companion/internal/testkit/agenttest"
 	"companion/tools"
 )
 
@@ -26,7 +27,7 @@ func lastUserText(req *model.Request) string {
 }
 
 func TestIDEContextInPrompts(t *testing.T) {
-	m := &fakeModel{}
+	m := &agenttest.Model{}
 	s, _ := newTestSession(t, m)
 	file := filepath.Join(s.Root(), "a.go")
 	open := func(line uint32) ide.Context {
@@ -52,9 +53,9 @@ func TestIDEContextInPrompts(t *testing.T) {
 			s.ClearHistory()
 			continue
 		}
-		n := len(m.requests())
+		n := len(m.Requests())
 		s.Prompt(context.Background(), userText(st.prompt))
-		got := lastUserText(m.requests()[n])
+		got := lastUserText(m.Requests()[n])
 		if has := strings.Contains(got, "<editor_context>"); has != (st.want != "") {
 			t.Errorf("%s: editor context in request = %v:\n%s", st.prompt, has, got)
 		}
@@ -65,7 +66,7 @@ func ptr[T any](v T) *T { return &v }
 
 func TestEditDiagnostics(t *testing.T) {
 	et := &editTool{}
-	m := &fakeModel{turns: []fakeTurn{editTurn("one"), {chunks: []*model.Chunk{text("ok")}}}}
+	m := &agenttest.Model{Turns: []agenttest.Turn{editTurn("one"), {Chunks: []*model.Chunk{agenttest.Text("ok")}}}}
 	s, _ := newTestSession(t, m, func(o *Options) {
 		o.Tools = tools.NewRegistry(diffTool{et})
 		o.Mode = ModeYolo
@@ -74,7 +75,7 @@ func TestEditDiagnostics(t *testing.T) {
 	s.UpdateIDEContext(ide.Context{Diagnostics: []ide.FileDiagnostics{{URI: ide.URIFromPath(path),
 		Diagnostics: []ide.Diagnostic{{Severity: ide.SeverityError, Message: "undefined: foo", Range: ide.Range{Start: ide.Position{Line: 2}}}}}}})
 	s.Prompt(context.Background(), userText("edit"))
-	resp := m.requests()[1].Contents
+	resp := m.Requests()[1].Contents
 	out := resp[len(resp)-1].Parts[0].FunctionResponse.Response["output"]
 	if got, _ := out.(string); !strings.Contains(got, "line 3: error: undefined: foo") {
 		t.Errorf("edit result = %q, want the editor's error", got)

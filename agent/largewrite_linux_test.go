@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"companion/agent/model"
+	"companion/internal/testkit/agenttest"
 	"companion/internal/testkit/testio"
 	"companion/tools"
 	"companion/tools/builtin"
@@ -100,7 +101,7 @@ func (m *handOverModel) Stream(_ context.Context, req *model.Request) iter.Seq2[
 			yield(&model.Chunk{Parts: []model.Part{{FunctionCall: call}}}, nil)
 			return
 		}
-		yield(text("done"), nil)
+		yield(agenttest.Text("done"), nil)
 	}
 }
 

@@ -56,7 +56,7 @@ func TestLongSessionStaysInWindow(t *testing.T) {
 		}
 	}
 	compactions := 0
-	for _, ev := range rec.all() {
+	for _, ev := range rec.All() {
 		if c, ok := ev.(CompactionUpdated); ok && c.Status == "completed" {
 			compactions++
 		}

@@ -7,37 +7,38 @@ import (
 	"testing"
 
 	"companion/agent/model"
+	"companion/internal/testkit/agenttest"
 )
 
 func TestLoopDetection(t *testing.T) {
-	same := fakeTurn{chunks: []*model.Chunk{call("echo", map[string]any{"text": "same"})}}
+	same := agenttest.Turn{Chunks: []*model.Chunk{agenttest.Call("echo", map[string]any{"text": "same"})}}
 	var repeated []*model.Chunk
 	for range 12 {
-		repeated = append(repeated, text("I will now check the file again.\n"))
+		repeated = append(repeated, agenttest.Text("I will now check the file again.\n"))
 	}
-	textLoop := fakeTurn{chunks: repeated}
-	done := fakeTurn{chunks: []*model.Chunk{text("Finished differently.")}}
+	textLoop := agenttest.Turn{Chunks: repeated}
+	done := agenttest.Turn{Chunks: []*model.Chunk{agenttest.Text("Finished differently.")}}
 	tests := []struct {
 		name  string
-		turns []fakeTurn
+		turns []agenttest.Turn
 		want  StopReason
 		nudge bool
 	}{
-		{"calls nudged then recovers", []fakeTurn{same, same, same, same, same, done}, EndTurn, true},
-		{"calls loop twice ends", []fakeTurn{same, same, same, same, same, same, same, same, same, same}, MaxTurnRequests, true},
-		{"four repeats are fine", []fakeTurn{same, same, same, same, done}, EndTurn, false},
-		{"text nudged then recovers", []fakeTurn{textLoop, done}, EndTurn, true},
-		{"text loop twice ends", []fakeTurn{textLoop, textLoop}, MaxTurnRequests, true},
+		{"calls nudged then recovers", []agenttest.Turn{same, same, same, same, same, done}, EndTurn, true},
+		{"calls loop twice ends", []agenttest.Turn{same, same, same, same, same, same, same, same, same, same}, MaxTurnRequests, true},
+		{"four repeats are fine", []agenttest.Turn{same, same, same, same, done}, EndTurn, false},
+		{"text nudged then recovers", []agenttest.Turn{textLoop, done}, EndTurn, true},
+		{"text loop twice ends", []agenttest.Turn{textLoop, textLoop}, MaxTurnRequests, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := &fakeModel{turns: tt.turns}
+			m := &agenttest.Model{Turns: tt.turns}
 			s, _ := newTestSession(t, m)
 			r, err := s.Prompt(context.Background(), userText("go"))
 			if err != nil || r != tt.want {
 				t.Fatalf("Prompt = %q, %v; want %q", r, err, tt.want)
 			}
-			reqs := m.requests()
+			reqs := m.Requests()
 			last, _ := json.Marshal(reqs[len(reqs)-1].Contents)
 			if got := strings.Contains(string(last), "stuck in a loop"); got != tt.nudge {
 				t.Errorf("nudge in last request = %v, want %v", got, tt.nudge)
@@ -52,16 +53,16 @@ func TestLoopDetection(t *testing.T) {
 // text saying why, between the model's message before it and the one
 // after the nudge. The echo tool runs only for the calls before the loop.
 func TestLoopBlockedCallShown(t *testing.T) {
-	same := fakeTurn{chunks: []*model.Chunk{text("Checking again."), call("echo", map[string]any{"text": "same"})}}
-	done := fakeTurn{chunks: []*model.Chunk{text("Trying something else.")}}
-	m := &fakeModel{turns: []fakeTurn{same, same, same, same, same, done}}
+	same := agenttest.Turn{Chunks: []*model.Chunk{agenttest.Text("Checking again."), agenttest.Call("echo", map[string]any{"text": "same"})}}
+	done := agenttest.Turn{Chunks: []*model.Chunk{agenttest.Text("Trying something else.")}}
+	m := &agenttest.Model{Turns: []agenttest.Turn{same, same, same, same, same, done}}
 	s, rec := newTestSession(t, m)
 	if r, err := s.Prompt(context.Background(), userText("go")); err != nil || r != EndTurn {
 		t.Fatalf("Prompt = %q, %v", r, err)
 	}
 	var trail []string
 	ran := 0
-	for _, ev := range rec.all() {
+	for _, ev := range rec.All() {
 		switch ev := ev.(type) {
 		case MessageChunk:
 			trail = append(trail, "message: "+ev.Text)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"companion/agent/model"
+	"companion/internal/testkit/agenttest"
 )
 
 func TestTrySetModel(t *testing.T) {
@@ -14,7 +15,7 @@ func TestTrySetModel(t *testing.T) {
 	tests := []struct {
 		name       string
 		model      string
-		turns      []fakeTurn
+		turns      []agenttest.Turn
 		wantErr    bool
 		wantModels []string // models of the requests made
 		wantAfter  string   // ModelName after the prompt
@@ -22,14 +23,14 @@ func TestTrySetModel(t *testing.T) {
 		wantRoll   bool     // a ModelChanged back to m1
 	}{
 		{"unlisted model works", "m-new", nil, false, []string{"m-new"}, "m-new", true, false},
-		{"unlisted model fails: rolled back and retried", "m-new", []fakeTurn{{err: notFound}}, false, []string{"m-new", "m1"}, "m1", false, true},
-		{"listed model is not on trial", "m2", []fakeTurn{{err: notFound}}, true, []string{"m2"}, "m2", true, false},
+		{"unlisted model fails: rolled back and retried", "m-new", []agenttest.Turn{{Err: notFound}}, false, []string{"m-new", "m1"}, "m1", false, true},
+		{"listed model is not on trial", "m2", []agenttest.Turn{{Err: notFound}}, true, []string{"m2"}, "m2", true, false},
 		{"bad shape", "no spaces please", nil, true, nil, "m1", false, false},
 		{"empty", "", nil, true, nil, "m1", false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := &fakeModel{turns: tt.turns}
+			m := &agenttest.Model{Turns: tt.turns}
 			s, rec := newTestSession(t, m)
 			prev, err := s.TrySetModel(tt.model)
 			if err != nil {
@@ -49,7 +50,7 @@ func TestTrySetModel(t *testing.T) {
 				t.Fatalf("Prompt err = %v, wantErr %v", perr, tt.wantErr)
 			}
 			var got []string
-			for _, r := range m.requests() {
+			for _, r := range m.Requests() {
 				got = append(got, r.Model)
 			}
 			if !slices.Equal(got, tt.wantModels) {
@@ -61,7 +62,7 @@ func TestTrySetModel(t *testing.T) {
 			if listed := slices.Contains(s.Models(), tt.model); listed != tt.wantListed {
 				t.Errorf("%q listed = %v, want %v", tt.model, listed, tt.wantListed)
 			}
-			rolled := hasEvent(rec.all(), ModelChanged{Name: "m1", Previous: "m-new", Reason: notFound.Error()})
+			rolled := hasEvent(rec.All(), ModelChanged{Name: "m1", Previous: "m-new", Reason: notFound.Error()})
 			if rolled != tt.wantRoll {
 				t.Errorf("rollback announced = %v, want %v", rolled, tt.wantRoll)
 			}
@@ -74,32 +75,32 @@ func TestQuotaFallback(t *testing.T) {
 	tests := []struct {
 		name     string
 		fallback string
-		turns    []fakeTurn
+		turns    []agenttest.Turn
 		wantErr  bool
 		models   []string // models of the requests made
 	}{
-		{"switches once", "m-small", []fakeTurn{{err: quota}, {chunks: []*model.Chunk{text("ok")}}}, false, []string{"m1", "m-small"}},
-		{"no fallback configured", "", []fakeTurn{{err: quota}}, true, []string{"m1"}},
-		{"fallback also out of quota", "m-small", []fakeTurn{{err: quota}, {err: quota}}, true, []string{"m1", "m-small"}},
-		{"other errors do not switch", "m-small", []fakeTurn{{err: &model.APIError{Status: 500, Message: "boom"}}}, true, []string{"m1"}},
+		{"switches once", "m-small", []agenttest.Turn{{Err: quota}, {Chunks: []*model.Chunk{agenttest.Text("ok")}}}, false, []string{"m1", "m-small"}},
+		{"no fallback configured", "", []agenttest.Turn{{Err: quota}}, true, []string{"m1"}},
+		{"fallback also out of quota", "m-small", []agenttest.Turn{{Err: quota}, {Err: quota}}, true, []string{"m1", "m-small"}},
+		{"other errors do not switch", "m-small", []agenttest.Turn{{Err: &model.APIError{Status: 500, Message: "boom"}}}, true, []string{"m1"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := &fakeModel{turns: tt.turns}
+			m := &agenttest.Model{Turns: tt.turns}
 			s, rec := newTestSession(t, m, func(o *Options) { o.FallbackModel = tt.fallback })
 			_, err := s.Prompt(context.Background(), userText("hi"))
 			if (err != nil) != tt.wantErr {
 				t.Fatalf("err = %v, want error %v", err, tt.wantErr)
 			}
 			var got []string
-			for _, r := range m.requests() {
+			for _, r := range m.Requests() {
 				got = append(got, r.Model)
 			}
 			if len(got) != len(tt.models) || got[0] != tt.models[0] || got[len(got)-1] != tt.models[len(tt.models)-1] {
 				t.Errorf("request models = %q, want %q", got, tt.models)
 			}
 			switched := false
-			for _, ev := range rec.all() {
+			for _, ev := range rec.All() {
 				if mc, ok := ev.(ModelChanged); ok && mc.Name == "m-small" && mc.Previous == "m1" && mc.Reason != "" {
 					switched = true
 				}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"reflect"
 	"testing"
+
+	"companion/internal/testkit/agenttest"
 )
 
 // TestUntrustedModes: losing trust drops yolo to default once and says
@@ -13,14 +15,14 @@ import (
 // listed; trust back makes them available again.
 func TestUntrustedModes(t *testing.T) {
 	ctx := context.Background()
-	s, rec := newTestSession(t, &fakeModel{})
+	s, rec := newTestSession(t, &agenttest.Model{})
 	if err := s.SetMode(ModeYolo); err != nil {
 		t.Fatal(err)
 	}
 	s.SetTrusted(ctx, false, "not trusted: because")
 	s.SetTrusted(ctx, false, "")
 	want := []Event{ModeChanged{ModeDefault}, Notice{Level: "warning", Text: "not trusted: because"}}
-	if got := rec.all(); !reflect.DeepEqual(got, want) {
+	if got := rec.All(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("events = %v, want %v", got, want)
 	}
 	for _, m := range []string{ModeYolo, ModeAutoEdit} {
@@ -42,7 +44,7 @@ func TestUntrustedModes(t *testing.T) {
 		t.Errorf("available modes = %v", ids)
 	}
 	s.SetTrusted(ctx, true, "")
-	if got := rec.all(); len(got) != 3 || got[2] != (ModeChanged{ModePlan}) {
+	if got := rec.All(); len(got) != 3 || got[2] != (ModeChanged{ModePlan}) {
 		t.Errorf("trust back announced %v, want the modes again", got)
 	}
 	if len(s.AvailableModes()) != len(Modes()) || s.SetMode(ModeYolo) != nil {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"companion/internal/testkit/agenttest"
 	"companion/tools"
 )
 
@@ -19,11 +20,11 @@ func TestNewSessionLeavesInputsAlone(t *testing.T) {
 		t.Fatal(err)
 	}
 	state := filepath.Join(t.TempDir(), "state", "s1")
-	reg := tools.NewRegistry(echoTool{})
+	reg := tools.NewRegistry(agenttest.Echo{})
 	models := make([]string, 1, 4) // room to grow: an append would write into it
 	models[0] = "m2"
-	opts := Options{ID: "s1", Roots: roots, Model: &fakeModel{}, ModelName: "m1", Models: models,
-		Tools: reg, Sink: &recorder{seen: make(chan Event, 64)}, StateDir: state,
+	opts := Options{ID: "s1", Roots: roots, Model: &agenttest.Model{}, ModelName: "m1", Models: models,
+		Tools: reg, Sink: &agenttest.Recorder[Event]{Seen: make(chan Event, 64)}, StateDir: state,
 		Agents: []AgentDef{{Name: "helper", Description: "Helps"}}}
 	before := opts
 	s, err := NewSession(opts)

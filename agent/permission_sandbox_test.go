@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"companion/internal/testkit/agenttest"
 	"companion/tools"
 	"companion/tools/policy"
 )
@@ -63,7 +64,7 @@ func TestPermitOutsideSandbox(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			asker := &fakeAsker{answer: Answer{OptionID: tt.answer}}
-			s, _ := newTestSession(t, &fakeModel{}, func(o *Options) {
+			s, _ := newTestSession(t, &agenttest.Model{}, func(o *Options) {
 				o.Tools, o.Mode, o.Asker = tools.NewRegistry(escapeTool{}), tt.mode, asker
 			})
 			if tt.always {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"companion/agent/model"
+	"companion/internal/testkit/agenttest"
 	"companion/tools"
 	"companion/tools/policy"
 )
@@ -73,8 +74,8 @@ func (a *fakeAsker) count() int {
 	return len(a.asked)
 }
 
-func editTurn(text string) fakeTurn {
-	return fakeTurn{chunks: []*model.Chunk{call("fake_edit", map[string]any{"Path": "a.txt", "Text": text})}}
+func editTurn(text string) agenttest.Turn {
+	return agenttest.Turn{Chunks: []*model.Chunk{agenttest.Call("fake_edit", map[string]any{"Path": "a.txt", "Text": text})}}
 }
 
 func TestPermissionFlows(t *testing.T) {
@@ -101,7 +102,7 @@ func TestPermissionFlows(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			et := &editTool{}
 			ask := &fakeAsker{answer: tt.answer}
-			m := &fakeModel{turns: []fakeTurn{editTurn("one"), editTurn("two")}}
+			m := &agenttest.Model{Turns: []agenttest.Turn{editTurn("one"), editTurn("two")}}
 			s, rec := newTestSession(t, m, func(o *Options) {
 				o.Tools = tools.NewRegistry(et)
 				o.Asker = ask
@@ -115,19 +116,19 @@ func TestPermissionFlows(t *testing.T) {
 			if ask.count() != tt.wantAsked {
 				t.Errorf("asked %d times, want %d", ask.count(), tt.wantAsked)
 			}
-			resp := m.requests()[1].Contents
+			resp := m.Requests()[1].Contents
 			got, _ := json.Marshal(resp[len(resp)-1])
 			if tt.errPart != "" && !strings.Contains(string(got), tt.errPart) {
 				t.Errorf("function response %s lacks %q", got, tt.errPart)
 			}
-			if refused := refusedCalls(rec.all()); (len(tt.wantWrote) == 0) != (refused > 0) {
+			if refused := refusedCalls(rec.All()); (len(tt.wantWrote) == 0) != (refused > 0) {
 				t.Errorf("%d calls reported refused, want them refused only when nothing was written", refused)
 			}
 			if q := ask.asked[0]; q.Confirm == nil || len(q.Options) < 3 || q.CallID == "" {
 				t.Errorf("question = %+v", q)
 			}
 			if tt.answer.OptionID == ProceedAlwaysTool {
-				if s.Mode() != ModeAutoEdit || !hasEvent(rec.all(), ModeChanged{ID: ModeAutoEdit}) {
+				if s.Mode() != ModeAutoEdit || !hasEvent(rec.All(), ModeChanged{ID: ModeAutoEdit}) {
 					t.Errorf("allow all edits: mode %q, no ModeChanged event", s.Mode())
 				}
 			}
@@ -147,7 +148,7 @@ func hasEvent(evs []Event, want Event) bool {
 func TestCancelWhileAsking(t *testing.T) {
 	et := &editTool{}
 	ask := &fakeAsker{block: true}
-	m := &fakeModel{turns: []fakeTurn{editTurn("one")}}
+	m := &agenttest.Model{Turns: []agenttest.Turn{editTurn("one")}}
 	s, _ := newTestSession(t, m, func(o *Options) {
 		o.Tools = tools.NewRegistry(et)
 		o.Asker = ask
@@ -176,7 +177,7 @@ func TestCancelWhileAsking(t *testing.T) {
 
 func TestPlanModeRefusesEdits(t *testing.T) {
 	et := &editTool{}
-	m := &fakeModel{turns: []fakeTurn{editTurn("one")}}
+	m := &agenttest.Model{Turns: []agenttest.Turn{editTurn("one")}}
 	s, _ := newTestSession(t, m, func(o *Options) {
 		o.Tools = tools.NewRegistry(et)
 		o.Mode = ModePlan
@@ -186,7 +187,7 @@ func TestPlanModeRefusesEdits(t *testing.T) {
 	if len(et.wrote) != 0 {
 		t.Fatalf("plan mode ran an edit")
 	}
-	resp, _ := json.Marshal(m.requests()[1].Contents)
+	resp, _ := json.Marshal(m.Requests()[1].Contents)
 	if !strings.Contains(string(resp), "Plan mode is read-only") {
 		t.Errorf("model was not told why: %s", resp)
 	}
@@ -209,9 +210,9 @@ func refusedCalls(evs []Event) int {
 func TestAskedEveryTimeOffersNoAlways(t *testing.T) {
 	et := &editTool{}
 	ask := &fakeAsker{answer: Answer{OptionID: ProceedOnce}}
-	m := &fakeModel{turns: []fakeTurn{
-		{chunks: []*model.Chunk{call("fake_edit", map[string]any{"Path": ".git/config", "Text": "x"})}},
-		{chunks: []*model.Chunk{call("fake_edit", map[string]any{"Path": ".git/config", "Text": "y"})}},
+	m := &agenttest.Model{Turns: []agenttest.Turn{
+		{Chunks: []*model.Chunk{agenttest.Call("fake_edit", map[string]any{"Path": ".git/config", "Text": "x"})}},
+		{Chunks: []*model.Chunk{agenttest.Call("fake_edit", map[string]any{"Path": ".git/config", "Text": "y"})}},
 	}}
 	s, _ := newTestSession(t, m, func(o *Options) {
 		o.Tools = tools.NewRegistry(et)
@@ -258,7 +259,7 @@ func TestDecideEachFile(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, _ := newTestSession(t, &fakeModel{})
+			s, _ := newTestSession(t, &agenttest.Model{})
 			s.policy = policy.New(policy.Options{Mode: tt.mode, Trusted: true, Roots: s.opts.Roots, Rules: tt.rules})
 			root := s.Root()
 			conf := &tools.Confirmation{Type: tools.ConfirmEdit, Path: filepath.Join(root, "a.go"), NewText: "x",

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"companion/agent/model"
+	"companion/internal/testkit/agenttest"
 	"companion/tools"
 )
 
@@ -40,9 +41,9 @@ func TestPlanTodos(t *testing.T) {
 const testPlan = "# Cache reads\n1. Add the cache to store.go\n2. Test it"
 
 // lastResponse is the text of the last function response the model read.
-func lastResponse(t *testing.T, m *fakeModel) string {
+func lastResponse(t *testing.T, m *agenttest.Model) string {
 	t.Helper()
-	reqs := m.requests()
+	reqs := m.Requests()
 	cs := reqs[len(reqs)-1].Contents
 	b, err := json.Marshal(cs[len(cs)-1])
 	if err != nil {
@@ -55,8 +56,8 @@ func lastResponse(t *testing.T, m *fakeModel) string {
 // leaves the session in the right mode with the right todo list, and
 // tells the model what happened.
 func TestPlanApproval(t *testing.T) {
-	exit := call("exit_plan_mode", map[string]any{"plan": testPlan})
-	enter := call("enter_plan_mode", map[string]any{"reason": "touches every package"})
+	exit := agenttest.Call("exit_plan_mode", map[string]any{"plan": testPlan})
+	enter := agenttest.Call("enter_plan_mode", map[string]any{"reason": "touches every package"})
 	steps := []string{"Add the cache to store.go", "Test it"}
 	tests := []struct {
 		name      string
@@ -84,7 +85,7 @@ func TestPlanApproval(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ask := &fakeAsker{answer: tt.answer}
-			m := &fakeModel{turns: []fakeTurn{{chunks: []*model.Chunk{tt.call}}, {chunks: []*model.Chunk{text("ok")}}}}
+			m := &agenttest.Model{Turns: []agenttest.Turn{{Chunks: []*model.Chunk{tt.call}}, {Chunks: []*model.Chunk{agenttest.Text("ok")}}}}
 			s, rec := newTestSession(t, m, func(o *Options) { o.Asker, o.Mode = ask, tt.start })
 			if _, err := s.Prompt(context.Background(), userText("cache reads")); err != nil {
 				t.Fatal(err)
@@ -102,7 +103,7 @@ func TestPlanApproval(t *testing.T) {
 			if got := lastResponse(t, m); !strings.Contains(got, tt.wantRead) {
 				t.Errorf("the model read %s, want %q in it", got, tt.wantRead)
 			}
-			changed := slices.ContainsFunc(rec.all(), func(e Event) bool { return e == Event(ModeChanged{ID: tt.wantMode}) })
+			changed := slices.ContainsFunc(rec.All(), func(e Event) bool { return e == Event(ModeChanged{ID: tt.wantMode}) })
 			if changed != (tt.wantMode != tt.start) {
 				t.Errorf("ModeChanged{%q} emitted = %v", tt.wantMode, changed)
 			}
@@ -141,7 +142,7 @@ func checkPlanCard(t *testing.T, ask *fakeAsker, c *model.Chunk, want []string) 
 // TestPlanUntrusted: in an untrusted workspace the plan card does not
 // offer to accept edits automatically.
 func TestPlanUntrustedOptions(t *testing.T) {
-	s, _ := newTestSession(t, &fakeModel{}, func(o *Options) { o.Mode = ModePlan })
+	s, _ := newTestSession(t, &agenttest.Model{}, func(o *Options) { o.Mode = ModePlan })
 	s.SetTrusted(context.Background(), false, "")
 	var ids []string
 	for _, o := range s.eng.planOptions(false) {

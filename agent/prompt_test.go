@@ -12,6 +12,7 @@ import (
 
 	"companion/agent/hooks"
 	"companion/agent/model"
+	"companion/internal/testkit/agenttest"
 )
 
 // updatePrompts rewrites the system prompt golden files:
@@ -195,8 +196,8 @@ func TestPromptOptionalPartsOff(t *testing.T) {
 // parts off, the sandbox and hooks show, the git branch is read, and a
 // mode change rebuilds the prompt while requests in one mode share it.
 func TestSessionPrompt(t *testing.T) {
-	m := &fakeModel{turns: []fakeTurn{{chunks: []*model.Chunk{text("a")}}, {chunks: []*model.Chunk{text("b")}},
-		{chunks: []*model.Chunk{text("c")}}}}
+	m := &agenttest.Model{Turns: []agenttest.Turn{{Chunks: []*model.Chunk{agenttest.Text("a")}}, {Chunks: []*model.Chunk{agenttest.Text("b")}},
+		{Chunks: []*model.Chunk{agenttest.Text("c")}}}}
 	runner := hooks.NewRunner(hooks.Config{}, hooks.Options{})
 	s, _ := newTestSession(t, m, func(o *Options) {
 		o.Prompt = PromptOptions{Disable: []string{"listing"}, Sandbox: "workspace-write"}
@@ -217,7 +218,7 @@ func TestSessionPrompt(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	reqs := m.requests()
+	reqs := m.Requests()
 	first := reqs[0].System
 	for _, want := range []string{"Git repository, branch feature/x", "# Sandbox", "(workspace-write)", "# Hooks", "Use tabs."} {
 		if !strings.Contains(first, want) {
@@ -284,14 +285,14 @@ func TestGitBranch(t *testing.T) {
 // TestPromptDayOnly: the prompt names the day, never the time, so that it
 // stays the same all day long.
 func TestPromptDayOnly(t *testing.T) {
-	m := &fakeModel{turns: []fakeTurn{{chunks: []*model.Chunk{text("a")}}}}
+	m := &agenttest.Model{Turns: []agenttest.Turn{{Chunks: []*model.Chunk{agenttest.Text("a")}}}}
 	s, _ := newTestSession(t, m, func(o *Options) {
 		o.Now = func() time.Time { return time.Date(2026, 11, 22, 13, 45, 7, 0, time.UTC) }
 	})
 	if _, err := s.Prompt(context.Background(), userText("hi")); err != nil {
 		t.Fatal(err)
 	}
-	system := m.requests()[0].System
+	system := m.Requests()[0].System
 	if !strings.Contains(system, "Sunday, November 22, 2026") || strings.Contains(system, "13:45") || strings.Contains(system, ":07") {
 		t.Errorf("the prompt's date is not a bare day:\n%s", system)
 	}
@@ -301,12 +302,12 @@ func TestPromptDayOnly(t *testing.T) {
 // run_shell_command really uses, the configured one when set, so that a
 // model is not told bash where commands run in PowerShell or cmd.exe.
 func TestPromptNamesConfiguredShell(t *testing.T) {
-	m := &fakeModel{turns: []fakeTurn{{chunks: []*model.Chunk{text("a")}}}}
+	m := &agenttest.Model{Turns: []agenttest.Turn{{Chunks: []*model.Chunk{agenttest.Text("a")}}}}
 	s, _ := newTestSession(t, m, func(o *Options) { o.Prompt.Shell = `C:\Program Files\PowerShell\7\pwsh.exe` })
 	if _, err := s.Prompt(context.Background(), userText("hi")); err != nil {
 		t.Fatal(err)
 	}
-	if system := m.requests()[0].System; !strings.Contains(system, "commands run in pwsh\n") {
+	if system := m.Requests()[0].System; !strings.Contains(system, "commands run in pwsh\n") {
 		t.Errorf("the prompt does not name pwsh:\n%s", system)
 	}
 }

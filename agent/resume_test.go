@@ -5,53 +5,32 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
 	"companion/agent/model"
 	"companion/agent/store"
+	"companion/internal/testkit/agenttest"
 	"companion/tools"
 )
 
-// memJournal keeps records in memory.
-type memJournal struct {
-	mu    sync.Mutex
-	recs  []store.Record
-	syncs int
-}
-
-func (j *memJournal) Append(recs ...store.Record) error {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	j.recs = append(j.recs, recs...)
-	return nil
-}
-func (j *memJournal) Sync() error           { j.mu.Lock(); j.syncs++; j.mu.Unlock(); return nil }
-func (j *memJournal) SetTitle(string) error { return nil }
-
-func (j *memJournal) records() []store.Record {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return slices.Clone(j.recs)
-}
-
+// agenttest.Journal keeps records in memory.
 func TestRestoreReplaysWhatWasSent(t *testing.T) {
-	j := &memJournal{}
-	m := &fakeModel{turns: []fakeTurn{
-		{chunks: []*model.Chunk{{Parts: []model.Part{{Text: "plan", Thought: true}}}, text("Looking."), call("echo", map[string]any{"text": "hi"})}},
-		{chunks: []*model.Chunk{text("Done.")}},
+	j := &agenttest.Journal{}
+	m := &agenttest.Model{Turns: []agenttest.Turn{
+		{Chunks: []*model.Chunk{{Parts: []model.Part{{Text: "plan", Thought: true}}}, agenttest.Text("Looking."), agenttest.Call("echo", map[string]any{"text": "hi"})}},
+		{Chunks: []*model.Chunk{agenttest.Text("Done.")}},
 	}}
 	s, rec := newTestSession(t, m, func(o *Options) { o.Journal = j })
 	if _, err := s.Prompt(context.Background(), userText("first question")); err != nil {
 		t.Fatal(err)
 	}
 	s.SetMode(ModeAutoEdit)
-	live := rec.all()
+	live := rec.All()
 
-	rec2 := &recorder{seen: make(chan Event, 64)}
+	rec2 := &agenttest.Recorder[Event]{Seen: make(chan Event, 64)}
 	restored, events, err := Restore(Options{ID: "s1", Roots: s.opts.Roots, Model: m, ModelName: "m1",
-		Tools: s.opts.Tools, Sink: rec2}, j.records())
+		Tools: s.opts.Tools, Sink: rec2}, j.Records())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,27 +55,27 @@ func TestRestoreReplaysWhatWasSent(t *testing.T) {
 	if id := restored.eng.nextCallID(); id != "call_2" {
 		t.Errorf("next call id = %q, want call_2", id)
 	}
-	if j.syncs == 0 {
+	if j.Syncs() == 0 {
 		t.Error("journal never synced")
 	}
 }
 
 func TestRestoreSealsInterruptedCalls(t *testing.T) {
-	j := &memJournal{}
-	m := &fakeModel{turns: []fakeTurn{{chunks: []*model.Chunk{call("echo", map[string]any{"text": "x", "block": true})}}}}
+	j := &agenttest.Journal{}
+	m := &agenttest.Model{Turns: []agenttest.Turn{{Chunks: []*model.Chunk{agenttest.Call("echo", map[string]any{"text": "x", "block": true})}}}}
 	s, rec := newTestSession(t, m, func(o *Options) { o.Journal = j })
 	done := make(chan struct{})
 	go func() { s.Prompt(context.Background(), userText("go")); close(done) }()
-	for ev := range rec.seen {
+	for ev := range rec.Seen {
 		if u, ok := ev.(ToolCallUpdated); ok && u.Text == "waiting" {
 			break
 		}
 	}
-	crashed := j.records() // what a kill -9 at this moment leaves behind
+	crashed := j.Records() // what a kill -9 at this moment leaves behind
 	s.Cancel()
 	<-done
 	_, events, err := Restore(Options{ID: "s1", Roots: s.opts.Roots, Model: m, ModelName: "m1", Tools: s.opts.Tools,
-		Sink: &recorder{}}, crashed)
+		Sink: &agenttest.Recorder[Event]{}}, crashed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +180,7 @@ func TestReplayJournalUsers(t *testing.T) {
 
 			t.Run("Restore", func(t *testing.T) { checkRestored(t, recs, r) })
 			t.Run("resetTo", func(t *testing.T) {
-				s, _ := newTestSession(t, &fakeModel{})
+				s, _ := newTestSession(t, &agenttest.Model{})
 				s.eng.appendHistory(contentText("before the rewind"))
 				s.todos.set([]tools.PlanEntry{{Content: "old"}})
 				s.resetTo(recs)
@@ -236,8 +215,8 @@ func TestReplayJournalUsers(t *testing.T) {
 
 // checkRestored checks that Restore of recs leaves the session as r says.
 func checkRestored(t *testing.T, recs []store.Record, r replayed) {
-	j := &memJournal{}
-	s, _ := newTestSession(t, &fakeModel{}, func(o *Options) { o.Journal = j })
+	j := &agenttest.Journal{}
+	s, _ := newTestSession(t, &agenttest.Model{}, func(o *Options) { o.Journal = j })
 	restored, events, err := Restore(s.opts, recs)
 	if err != nil {
 		t.Fatal(err)
@@ -272,8 +251,8 @@ func checkRestored(t *testing.T, recs []store.Record, r replayed) {
 			t.Errorf("seal %d = %#v, want call %s failed", i, events[len(r.events)+i], id)
 		}
 	}
-	if len(j.records()) != len(r.open) {
-		t.Errorf("journal got %d records, want the %d seals", len(j.records()), len(r.open))
+	if len(j.Records()) != len(r.open) {
+		t.Errorf("journal got %d records, want the %d seals", len(j.Records()), len(r.open))
 	}
 }
 

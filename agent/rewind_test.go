@@ -4,17 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"companion/agent/checkpoint"
 	"companion/agent/model"
 	"companion/agent/store"
+	"companion/internal/testkit/agenttest"
 	"companion/tools"
 )
 
@@ -48,38 +47,19 @@ func (c *diskEdit) Execute(context.Context, tools.Output) (*tools.Result, error)
 	return &tools.Result{Text: "wrote " + c.path}, nil
 }
 
-// memForker is a Forker over a memJournal, keeping forks in memory.
-type memForker struct {
-	j     *memJournal
-	mu    sync.Mutex
-	forks map[string][]store.Record
-}
-
-func (f *memForker) Records() ([]store.Record, error) { return f.j.records(), nil }
-func (f *memForker) Fork(recs []store.Record) (string, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.forks == nil {
-		f.forks = map[string][]store.Record{}
-	}
-	id := fmt.Sprintf("fork-%d", len(f.forks)+1)
-	f.forks[id] = append([]store.Record(nil), recs...)
-	return id, nil
-}
-
 // editTurns are the model's answers to one prompt that writes text to a.txt.
-func editTurns(text string) []fakeTurn {
-	return []fakeTurn{{chunks: []*model.Chunk{call("disk_edit", map[string]any{"Path": "a.txt", "Text": text})}},
-		{chunks: []*model.Chunk{{Parts: []model.Part{{Text: "Wrote " + text + "."}}}}}}
+func editTurns(text string) []agenttest.Turn {
+	return []agenttest.Turn{{Chunks: []*model.Chunk{agenttest.Call("disk_edit", map[string]any{"Path": "a.txt", "Text": text})}},
+		{Chunks: []*model.Chunk{{Parts: []model.Part{{Text: "Wrote " + text + "."}}}}}}
 }
 
 // rewindSession is a yolo session with a journal, a forker and file
 // checkpoints, whose a.txt holds "v0".
-func rewindSession(t *testing.T, turns []fakeTurn) (*Session, *memJournal, *memForker) {
+func rewindSession(t *testing.T, turns []agenttest.Turn) (*Session, *agenttest.Journal, *agenttest.Forker) {
 	t.Helper()
-	j := &memJournal{}
-	f := &memForker{j: j}
-	s, _ := newTestSession(t, &fakeModel{turns: turns}, func(o *Options) {
+	j := &agenttest.Journal{}
+	f := &agenttest.Forker{J: j}
+	s, _ := newTestSession(t, &agenttest.Model{Turns: turns}, func(o *Options) {
 		cps, err := checkpoint.Open(t.TempDir(), o.Roots.Primary(), nil, checkpoint.WithoutGit())
 		if err != nil {
 			t.Fatal(err)
@@ -136,7 +116,7 @@ func TestPlanRewindForksBeforeAPrompt(t *testing.T) {
 	if err := s.SetModel("m2"); err != nil {
 		t.Fatal(err)
 	}
-	before := j.records()
+	before := j.Records()
 	r, err := PlanRewind(before, 1, s)
 	if err != nil {
 		t.Fatal(err)
@@ -144,18 +124,18 @@ func TestPlanRewindForksBeforeAPrompt(t *testing.T) {
 	if r.Prompt.Index != 1 || strings.Join(r.Prompt.Text, "") != "second edit" || r.Checkpoint == "" {
 		t.Errorf("plan = %+v, want prompt 1 with a checkpoint", r)
 	}
-	fork, events, err := Restore(Options{ID: "fork", Roots: s.opts.Roots, Model: &fakeModel{}, ModelName: "m1",
-		Models: []string{"m2"}, Tools: s.opts.Tools, Sink: &recorder{}}, r.Kept)
+	fork, events, err := Restore(Options{ID: "fork", Roots: s.opts.Roots, Model: &agenttest.Model{}, ModelName: "m1",
+		Models: []string{"m2"}, Tools: s.opts.Tools, Sink: &agenttest.Recorder[Event]{}}, r.Kept)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := replayedUser(events); len(got) != 1 || fork.ModelName() != "m2" || fork.Mode() != ModeYolo {
 		t.Errorf("fork replays %q with model %s mode %s; want one prompt, m2, yolo", got, fork.ModelName(), fork.Mode())
 	}
-	if got := len(j.records()); got != len(before) {
+	if got := len(j.Records()); got != len(before) {
 		t.Errorf("planning wrote to the original journal: %d records, was %d", got, len(before))
 	}
-	if len(Prompts(j.records())) != 2 {
+	if len(Prompts(j.Records())) != 2 {
 		t.Error("the original lost prompts")
 	}
 	r0, err := PlanRewind(before, 0, nil)
@@ -216,8 +196,8 @@ func TestReplayedPromptsHaveTheirOwnMessageID(t *testing.T) {
 	s, j, _ := rewindSession(t, append(editTurns("v1"), editTurns("v2")...))
 	mustPrompt(t, s, "first edit")
 	mustPrompt(t, s, "second edit")
-	_, events, err := Restore(Options{ID: "s1", Roots: s.opts.Roots, Model: &fakeModel{}, ModelName: "m1",
-		Tools: s.opts.Tools, Sink: &recorder{}}, j.records())
+	_, events, err := Restore(Options{ID: "s1", Roots: s.opts.Roots, Model: &agenttest.Model{}, ModelName: "m1",
+		Tools: s.opts.Tools, Sink: &agenttest.Recorder[Event]{}}, j.Records())
 	if err != nil {
 		t.Fatal(err)
 	}

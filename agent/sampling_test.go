@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"companion/agent/model"
+	"companion/internal/testkit/agenttest"
 	"companion/tools/mcp"
 )
 
@@ -45,7 +46,7 @@ func TestSamplingCard(t *testing.T) {
 // TestRunSamplingPassesLimits: the server's token limit and temperature go
 // to the model with its messages, and the answer comes back whole.
 func TestRunSamplingPassesLimits(t *testing.T) {
-	m := &fakeModel{turns: []fakeTurn{{chunks: []*model.Chunk{text("short answer")}}}}
+	m := &agenttest.Model{Turns: []agenttest.Turn{{Chunks: []*model.Chunk{agenttest.Text("short answer")}}}}
 	s, _ := newTestSession(t, m)
 	temp := 0.5
 	res, err := s.RunSampling(context.Background(), mcp.SamplingRequest{Server: "srv", SystemPrompt: "Be brief.", MaxTokens: 30,
@@ -53,7 +54,7 @@ func TestRunSamplingPassesLimits(t *testing.T) {
 	if err != nil || res.Text != "short answer" || res.StopReason != "endTurn" {
 		t.Fatalf("RunSampling = %+v, %v", res, err)
 	}
-	req := m.requests()[0]
+	req := m.Requests()[0]
 	if req.MaxOutputTokens == nil || *req.MaxOutputTokens != 30 || req.Temperature == nil || *req.Temperature != 0.5 || req.System != "Be brief." {
 		t.Errorf("the model was asked %+v", req)
 	}

@@ -5,147 +5,22 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"iter"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"companion/agent/model"
+	"companion/internal/testkit/agenttest"
 	"companion/tools"
 )
 
-// fakeModel answers requests from a list of turns and records requests.
-type fakeModel struct {
-	mu    sync.Mutex
-	turns []fakeTurn
-	reqs  []*model.Request
-}
-
-// fakeTurn is one model answer: chunks, then err (if any). block makes the
-// stream wait for cancellation after its chunks.
-type fakeTurn struct {
-	chunks []*model.Chunk
-	err    error
-	block  bool
-}
-
-func (m *fakeModel) Stream(ctx context.Context, req *model.Request) iter.Seq2[*model.Chunk, error] {
-	m.mu.Lock()
-	m.reqs = append(m.reqs, req)
-	var t fakeTurn
-	if len(m.turns) > 0 {
-		t, m.turns = m.turns[0], m.turns[1:]
-	} else {
-		t = fakeTurn{chunks: []*model.Chunk{text("done")}}
-	}
-	m.mu.Unlock()
-	return func(yield func(*model.Chunk, error) bool) {
-		for _, c := range t.chunks {
-			if !yield(c, nil) {
-				return
-			}
-		}
-		if t.block {
-			<-ctx.Done()
-			yield(nil, ctx.Err())
-			return
-		}
-		if t.err != nil {
-			yield(nil, t.err)
-		}
-	}
-}
-
-func (m *fakeModel) ContextWindow(string) int { return 1000 }
-
-func (m *fakeModel) requests() []*model.Request {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return slices.Clone(m.reqs)
-}
-
-func text(s string) *model.Chunk { return &model.Chunk{Parts: []model.Part{{Text: s}}} }
-
-func call(name string, args map[string]any) *model.Chunk {
-	return &model.Chunk{Parts: []model.Part{{FunctionCall: &model.FunctionCall{ID: "fc-" + name, Name: name, Args: args}}}}
-}
-
-// echoTool returns its "text" argument; "block" makes it wait for cancel.
-type echoTool struct{}
-
-func (echoTool) Name() string            { return "echo" }
-func (echoTool) Description() string     { return "Echo text back.\nMore." }
-func (echoTool) Kind() tools.Kind        { return tools.KindOther }
-func (echoTool) Schema() json.RawMessage { return json.RawMessage(`{"type":"object"}`) }
-func (echoTool) Prepare(_ *tools.Env, args json.RawMessage) (tools.Invocation, error) {
-	var p struct {
-		Text  string `json:"text"`
-		Block bool   `json:"block"`
-	}
-	if err := json.Unmarshal(args, &p); err != nil || p.Text == "" {
-		return nil, errors.New(`missing required parameter "text"`)
-	}
-	return echoCall{p.Text, p.Block}, nil
-}
-
-type echoCall struct {
-	text  string
-	block bool
-}
-
-func (c echoCall) Title() string                                           { return "Echo " + c.text }
-func (echoCall) Locations() []tools.Location                               { return nil }
-func (echoCall) Confirmation(context.Context) (*tools.Confirmation, error) { return nil, nil }
-func (c echoCall) Execute(ctx context.Context, out tools.Output) (*tools.Result, error) {
-	if c.block {
-		out.Write("waiting")
-		<-ctx.Done()
-		return nil, ctx.Err()
-	}
-	return &tools.Result{Text: c.text}, nil
-}
-
-// recorder is a Sink that keeps every event.
-type recorder struct {
-	mu     sync.Mutex
-	events []Event
-	seen   chan Event
-}
-
-func (r *recorder) Emit(_ context.Context, ev Event) {
-	r.mu.Lock()
-	r.events = append(r.events, ev)
-	r.mu.Unlock()
-	select {
-	case r.seen <- ev:
-	default:
-	}
-}
-
-func (r *recorder) all() []Event {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return slices.Clone(r.events)
-}
-
-func newTestSession(t *testing.T, m model.Model, opts ...func(*Options)) (*Session, *recorder) {
+func newTestSession(t *testing.T, m model.Model, opts ...func(*Options)) (*Session, *agenttest.Recorder[Event]) {
 	t.Helper()
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte("Use tabs."), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	roots, err := tools.NewRoots(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := &recorder{seen: make(chan Event, 64)}
-	o := Options{ID: "s1", Roots: roots, Model: m, ModelName: "m1", Models: []string{"m2"},
-		Tools: tools.NewRegistry(echoTool{}), Sink: rec,
+	rec := &agenttest.Recorder[Event]{Seen: make(chan Event, 64)}
+	o := Options{ID: "s1", Roots: agenttest.Workspace(t), Model: m, ModelName: "m1", Models: []string{"m2"},
+		Tools: tools.NewRegistry(agenttest.Echo{}), Sink: rec,
 		Now: func() time.Time { return time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC) }}
 	for _, f := range opts {
 		f(&o)
@@ -160,9 +35,9 @@ func newTestSession(t *testing.T, m model.Model, opts ...func(*Options)) (*Sessi
 func userText(s string) []model.Part { return []model.Part{{Text: s}} }
 
 func TestPromptStreamsText(t *testing.T) {
-	m := &fakeModel{turns: []fakeTurn{{chunks: []*model.Chunk{
+	m := &agenttest.Model{Turns: []agenttest.Turn{{Chunks: []*model.Chunk{
 		{Parts: []model.Part{{Text: "hmm", Thought: true}}},
-		text("Hello "), text("world"),
+		agenttest.Text("Hello "), agenttest.Text("world"),
 		{FinishReason: model.FinishStop, Usage: &model.Usage{PromptTokens: 7, OutputTokens: 3}},
 	}}}}
 	s, rec := newTestSession(t, m)
@@ -172,10 +47,10 @@ func TestPromptStreamsText(t *testing.T) {
 	}
 	want := []Event{TitleChanged{"Say hello", "2026-11-22T00:00:00Z"}, ThoughtChunk{"hmm"}, MessageChunk{"Hello "},
 		MessageChunk{"world"}, UsageUpdated{Used: 10, Size: 1000}}
-	if got := rec.all(); !reflect.DeepEqual(got, want) {
+	if got := rec.All(); !reflect.DeepEqual(got, want) {
 		t.Errorf("events = %#v\nwant %#v", got, want)
 	}
-	req := m.requests()[0]
+	req := m.Requests()[0]
 	if !strings.Contains(req.System, "Use tabs.") || !strings.Contains(req.System, "AGENTS.md") {
 		t.Errorf("system prompt lacks AGENTS.md: %q", req.System)
 	}
@@ -192,10 +67,10 @@ func TestPromptStreamsText(t *testing.T) {
 }
 
 func TestPromptRunsTools(t *testing.T) {
-	m := &fakeModel{turns: []fakeTurn{
-		{chunks: []*model.Chunk{text("Let me echo."), call("echo", map[string]any{"text": "hi"}),
-			call("nope", nil), call("echo", map[string]any{})}},
-		{chunks: []*model.Chunk{text("Done.")}},
+	m := &agenttest.Model{Turns: []agenttest.Turn{
+		{Chunks: []*model.Chunk{agenttest.Text("Let me echo."), agenttest.Call("echo", map[string]any{"text": "hi"}),
+			agenttest.Call("nope", nil), agenttest.Call("echo", map[string]any{})}},
+		{Chunks: []*model.Chunk{agenttest.Text("Done.")}},
 	}}
 	s, rec := newTestSession(t, m)
 	reason, err := s.Prompt(context.Background(), userText("go"))
@@ -203,7 +78,7 @@ func TestPromptRunsTools(t *testing.T) {
 		t.Fatalf("Prompt = %q, %v", reason, err)
 	}
 	var statuses []string
-	for _, ev := range rec.all() {
+	for _, ev := range rec.All() {
 		switch ev := ev.(type) {
 		case ToolCallStarted:
 			statuses = append(statuses, ev.ID+":start:"+ev.Title)
@@ -220,12 +95,12 @@ func TestPromptRunsTools(t *testing.T) {
 	if !slices.Equal(statuses, want) {
 		t.Errorf("tool events = %q\nwant %q", statuses, want)
 	}
-	second := m.requests()[1].Contents
+	second := m.Requests()[1].Contents
 	last := second[len(second)-1]
 	if last.Role != model.RoleUser || len(last.Parts) != 3 {
 		t.Fatalf("last content = %+v; want 3 function responses", last)
 	}
-	if got := framedText(t, m.requests()[1].System, last.Parts[0].FunctionResponse.Response["output"]); got != "hi" {
+	if got := framedText(t, m.Requests()[1].System, last.Parts[0].FunctionResponse.Response["output"]); got != "hi" {
 		t.Errorf("echo output = %v", got)
 	}
 	if got, _ := last.Parts[1].FunctionResponse.Response["error"].(string); !strings.Contains(got, `no tool named "nope"`) {
@@ -237,21 +112,21 @@ func TestPromptRunsTools(t *testing.T) {
 }
 
 func TestPromptStopReasons(t *testing.T) {
-	loop := fakeTurn{chunks: []*model.Chunk{call("echo", map[string]any{"text": "again"})}}
+	loop := agenttest.Turn{Chunks: []*model.Chunk{agenttest.Call("echo", map[string]any{"text": "again"})}}
 	tests := []struct {
 		name  string
-		turns []fakeTurn
+		turns []agenttest.Turn
 		max   int
 		want  StopReason
 		hist  int // curated history length after the prompt
 	}{
-		{"safety", []fakeTurn{{chunks: []*model.Chunk{{FinishReason: model.FinishSafety}}}}, 0, Refusal, 0},
-		{"max tokens", []fakeTurn{{chunks: []*model.Chunk{text("cut"), {FinishReason: model.FinishMaxTokens}}}}, 0, MaxTokens, 2},
-		{"request limit", []fakeTurn{loop, loop, loop, loop}, 3, MaxTurnRequests, 7},
+		{"safety", []agenttest.Turn{{Chunks: []*model.Chunk{{FinishReason: model.FinishSafety}}}}, 0, Refusal, 0},
+		{"max tokens", []agenttest.Turn{{Chunks: []*model.Chunk{agenttest.Text("cut"), {FinishReason: model.FinishMaxTokens}}}}, 0, MaxTokens, 2},
+		{"request limit", []agenttest.Turn{loop, loop, loop, loop}, 3, MaxTurnRequests, 7},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := &fakeModel{turns: tt.turns}
+			m := &agenttest.Model{Turns: tt.turns}
 			s, _ := newTestSession(t, m, func(o *Options) { o.MaxRequests = tt.max })
 			reason, err := s.Prompt(context.Background(), userText("x"))
 			if err != nil || reason != tt.want {
@@ -266,7 +141,7 @@ func TestPromptStopReasons(t *testing.T) {
 
 func TestPromptModelError(t *testing.T) {
 	boom := errors.New("Gemini API is unreachable.")
-	m := &fakeModel{turns: []fakeTurn{{chunks: []*model.Chunk{text("par")}, err: boom}}}
+	m := &agenttest.Model{Turns: []agenttest.Turn{{Chunks: []*model.Chunk{agenttest.Text("par")}, Err: boom}}}
 	s, _ := newTestSession(t, m)
 	if _, err := s.Prompt(context.Background(), userText("x")); !errors.Is(err, boom) {
 		t.Fatalf("err = %v, want %v", err, boom)
@@ -280,17 +155,17 @@ func TestPromptModelError(t *testing.T) {
 func TestCancel(t *testing.T) {
 	tests := []struct {
 		name string
-		turn fakeTurn
+		turn agenttest.Turn
 		wait func(Event) bool
 	}{
-		{"during stream", fakeTurn{chunks: []*model.Chunk{text("part")}, block: true},
+		{"during stream", agenttest.Turn{Chunks: []*model.Chunk{agenttest.Text("part")}, Block: true},
 			func(ev Event) bool { _, ok := ev.(MessageChunk); return ok }},
-		{"during tool", fakeTurn{chunks: []*model.Chunk{call("echo", map[string]any{"text": "x", "block": true})}},
+		{"during tool", agenttest.Turn{Chunks: []*model.Chunk{agenttest.Call("echo", map[string]any{"text": "x", "block": true})}},
 			func(ev Event) bool { u, ok := ev.(ToolCallUpdated); return ok && u.Text == "waiting" }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := &fakeModel{turns: []fakeTurn{tt.turn}}
+			m := &agenttest.Model{Turns: []agenttest.Turn{tt.turn}}
 			s, rec := newTestSession(t, m)
 			done := make(chan StopReason)
 			go func() {
@@ -300,7 +175,7 @@ func TestCancel(t *testing.T) {
 				}
 				done <- r
 			}()
-			for ev := range rec.seen {
+			for ev := range rec.Seen {
 				if tt.wait(ev) {
 					break
 				}
@@ -332,7 +207,7 @@ func assertCallsAnswered(t *testing.T, hist []model.Content) {
 }
 
 func TestModesAndClose(t *testing.T) {
-	s, _ := newTestSession(t, &fakeModel{})
+	s, _ := newTestSession(t, &agenttest.Model{})
 	if err := s.SetMode(ModeYolo); err != nil || s.Mode() != ModeYolo {
 		t.Fatalf("SetMode: %v, mode %q", err, s.Mode())
 	}
@@ -393,14 +268,18 @@ func describe(cs []model.Content) string {
 func runtimeGosched() { time.Sleep(time.Millisecond) }
 
 // chattyTool writes many small pieces of output quickly.
-type chattyTool struct{ echoTool }
+type chattyTool struct{ agenttest.Echo }
 
 func (chattyTool) Name() string { return "chatty" }
 func (chattyTool) Prepare(*tools.Env, json.RawMessage) (tools.Invocation, error) {
 	return chattyCall{}, nil
 }
 
-type chattyCall struct{ echoCall }
+type chattyCall struct{}
+
+func (chattyCall) Title() string                                             { return "Chatter" }
+func (chattyCall) Locations() []tools.Location                               { return nil }
+func (chattyCall) Confirmation(context.Context) (*tools.Confirmation, error) { return nil, nil }
 
 func (chattyCall) Execute(_ context.Context, out tools.Output) (*tools.Result, error) {
 	for i := range 1000 {
@@ -411,11 +290,11 @@ func (chattyCall) Execute(_ context.Context, out tools.Output) (*tools.Result, e
 }
 
 func TestToolOutputIsThrottled(t *testing.T) {
-	m := &fakeModel{turns: []fakeTurn{{chunks: []*model.Chunk{call("chatty", nil)}}}}
+	m := &agenttest.Model{Turns: []agenttest.Turn{{Chunks: []*model.Chunk{agenttest.Call("chatty", nil)}}}}
 	s, rec := newTestSession(t, m, func(o *Options) { o.Tools = tools.NewRegistry(chattyTool{}) })
 	s.Prompt(context.Background(), userText("go"))
 	var progress []string
-	for _, ev := range rec.all() {
+	for _, ev := range rec.All() {
 		if u, ok := ev.(ToolCallUpdated); ok && u.Status == ToolInProgress && u.Text != "" {
 			progress = append(progress, u.Text)
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"companion/agent/model"
+	"companion/internal/testkit/agenttest"
 	"companion/tools"
 )
 
@@ -44,26 +45,26 @@ func usageChunk(prompt, out, cached int) *model.Chunk {
 // rejected, one an "always" rule allows, and calls the mode allows.
 func TestStatsCounters(t *testing.T) {
 	edit := func(text string) *model.Chunk {
-		return call("fake_edit", map[string]any{"Path": "a.txt", "Text": text})
+		return agenttest.Call("fake_edit", map[string]any{"Path": "a.txt", "Text": text})
 	}
 	tests := []struct {
 		name    string
 		mode    string
 		answers []string
-		turns   []fakeTurn
+		turns   []agenttest.Turn
 		prompts int
 		want    Stats
 	}{
 		{
 			name: "retry, user, rejected, rule", mode: ModeDefault,
 			answers: []string{ProceedOnce, RejectOnceID, ProceedAlways},
-			turns: []fakeTurn{
-				{err: errors.New("boom")},
-				{chunks: []*model.Chunk{edit("1"), usageChunk(100, 10, 40)}},
-				{chunks: []*model.Chunk{edit("2"), usageChunk(120, 10, 60)}},
-				{chunks: []*model.Chunk{edit("3"), usageChunk(140, 10, 0)}},
-				{chunks: []*model.Chunk{edit("4"), call("echo", map[string]any{"text": "hi"}), usageChunk(160, 10, 100)}},
-				{chunks: []*model.Chunk{text("done"), usageChunk(180, 5, 0)}},
+			turns: []agenttest.Turn{
+				{Err: errors.New("boom")},
+				{Chunks: []*model.Chunk{edit("1"), usageChunk(100, 10, 40)}},
+				{Chunks: []*model.Chunk{edit("2"), usageChunk(120, 10, 60)}},
+				{Chunks: []*model.Chunk{edit("3"), usageChunk(140, 10, 0)}},
+				{Chunks: []*model.Chunk{edit("4"), agenttest.Call("echo", map[string]any{"text": "hi"}), usageChunk(160, 10, 100)}},
+				{Chunks: []*model.Chunk{agenttest.Text("done"), usageChunk(180, 5, 0)}},
 			},
 			prompts: 2,
 			want: Stats{Requests: 6, Errors: 1, Tokens: TokenStats{Prompt: 700, Output: 45, Cached: 200, Total: 745},
@@ -72,9 +73,9 @@ func TestStatsCounters(t *testing.T) {
 		},
 		{
 			name: "auto_edit mode", mode: ModeAutoEdit,
-			turns: []fakeTurn{
-				{chunks: []*model.Chunk{edit("1"), usageChunk(10, 1, 0)}},
-				{chunks: []*model.Chunk{text("done"), usageChunk(20, 1, 0)}},
+			turns: []agenttest.Turn{
+				{Chunks: []*model.Chunk{edit("1"), usageChunk(10, 1, 0)}},
+				{Chunks: []*model.Chunk{agenttest.Text("done"), usageChunk(20, 1, 0)}},
 			},
 			prompts: 1,
 			want: Stats{Requests: 2, Tokens: TokenStats{Prompt: 30, Output: 2, Total: 32},
@@ -83,8 +84,8 @@ func TestStatsCounters(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, _ := newTestSession(t, &fakeModel{turns: tt.turns}, func(o *Options) {
-				o.Tools = tools.NewRegistry(&editTool{}, echoTool{})
+			s, _ := newTestSession(t, &agenttest.Model{Turns: tt.turns}, func(o *Options) {
+				o.Tools = tools.NewRegistry(&editTool{}, agenttest.Echo{})
 				o.Mode, o.Asker = tt.mode, &seqAsker{answers: tt.answers}
 			})
 			for range tt.prompts {
@@ -130,7 +131,7 @@ func TestAllowedBy(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, _ := newTestSession(t, &fakeModel{}, func(o *Options) { o.Mode = tt.mode })
+			s, _ := newTestSession(t, &agenttest.Model{}, func(o *Options) { o.Mode = tt.mode })
 			if got := s.allowedBy(Question{Confirm: tt.conf}, tt.asked); got != tt.wanted {
 				t.Errorf("allowedBy = %q, want %q", got, tt.wanted)
 			}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"companion/agent/model"
+	"companion/internal/testkit/agenttest"
 	"companion/tools"
 	"companion/tools/mcp"
 )
@@ -38,19 +39,19 @@ func TestDelegation(t *testing.T) {
 	helper := AgentDef{Name: "helper", Description: "Echoes things", Tools: []string{"echo"}, Prompt: "You are the helper."}
 	tests := []struct {
 		name   string
-		child  fakeTurn
+		child  agenttest.Turn
 		cancel bool
 	}{
-		{"answers", fakeTurn{chunks: []*model.Chunk{call("echo", map[string]any{"text": "from child"})}}, false},
-		{"cancelled midway", fakeTurn{chunks: []*model.Chunk{call("echo", map[string]any{"text": "x", "block": true})}}, true},
+		{"answers", agenttest.Turn{Chunks: []*model.Chunk{agenttest.Call("echo", map[string]any{"text": "from child"})}}, false},
+		{"cancelled midway", agenttest.Turn{Chunks: []*model.Chunk{agenttest.Call("echo", map[string]any{"text": "x", "block": true})}}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := &fakeModel{turns: []fakeTurn{
-				{chunks: []*model.Chunk{call("delegate_to_agent", map[string]any{"agent": "helper", "task": "echo something"})}},
+			m := &agenttest.Model{Turns: []agenttest.Turn{
+				{Chunks: []*model.Chunk{agenttest.Call("delegate_to_agent", map[string]any{"agent": "helper", "task": "echo something"})}},
 				tt.child,
-				{chunks: []*model.Chunk{text("child answer")}},
-				{chunks: []*model.Chunk{text("parent done")}},
+				{Chunks: []*model.Chunk{agenttest.Text("child answer")}},
+				{Chunks: []*model.Chunk{agenttest.Text("parent done")}},
 			}}
 			s, rec := newTestSession(t, m, func(o *Options) { o.Agents = []AgentDef{helper} })
 			done := make(chan StopReason, 1)
@@ -59,7 +60,7 @@ func TestDelegation(t *testing.T) {
 				done <- r
 			}()
 			if tt.cancel {
-				for ev := range rec.seen {
+				for ev := range rec.Seen {
 					if u, ok := ev.(ToolCallUpdated); ok && strings.Contains(u.Text, "Echo x") {
 						break
 					}
@@ -73,7 +74,7 @@ func TestDelegation(t *testing.T) {
 			if r := <-done; r != EndTurn {
 				t.Fatalf("stop = %q", r)
 			}
-			reqs := m.requests()
+			reqs := m.Requests()
 			if len(reqs) != 4 {
 				t.Fatalf("%d requests", len(reqs))
 			}
@@ -87,7 +88,7 @@ func TestDelegation(t *testing.T) {
 				t.Errorf("delegation result = %+v", resp)
 			}
 			var streamed string
-			for _, ev := range rec.all() {
+			for _, ev := range rec.All() {
 				if u, ok := ev.(ToolCallUpdated); ok && u.ID == "call_1" {
 					streamed = u.Text
 				}
@@ -114,9 +115,9 @@ func (f *fakeMCP) GetPrompt(context.Context, string, string, map[string]string) 
 	return "", nil
 }
 
-// renamed is echoTool under another name, standing in for an MCP tool.
+// renamed is agenttest.Echo under another name, standing in for an MCP tool.
 type renamed struct {
-	echoTool
+	agenttest.Echo
 	name string
 }
 
@@ -137,10 +138,10 @@ func TestDelegationMCPTools(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			servers := &fakeMCP{tools: []tools.Tool{renamed{name: "mcp_docs_search"}, renamed{name: "mcp_docs_fetch"}}}
-			m := &fakeModel{turns: []fakeTurn{
-				{chunks: []*model.Chunk{call("delegate_to_agent", map[string]any{"agent": "helper", "task": "look it up"})}},
-				{chunks: []*model.Chunk{text("child answer")}},
-				{chunks: []*model.Chunk{text("parent done")}},
+			m := &agenttest.Model{Turns: []agenttest.Turn{
+				{Chunks: []*model.Chunk{agenttest.Call("delegate_to_agent", map[string]any{"agent": "helper", "task": "look it up"})}},
+				{Chunks: []*model.Chunk{agenttest.Text("child answer")}},
+				{Chunks: []*model.Chunk{agenttest.Text("parent done")}},
 			}}
 			helper := AgentDef{Name: "helper", Description: "Looks things up", Tools: tt.tools, Prompt: "You are the helper."}
 			s, _ := newTestSession(t, m, func(o *Options) { o.Agents, o.MCP = []AgentDef{helper}, servers })
@@ -148,7 +149,7 @@ func TestDelegationMCPTools(t *testing.T) {
 				t.Fatalf("stop = %q, %v", r, err)
 			}
 			var got []string
-			for _, d := range m.requests()[1].Tools {
+			for _, d := range m.Requests()[1].Tools {
 				got = append(got, d.Name)
 			}
 			slices.Sort(got)

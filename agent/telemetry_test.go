@@ -10,6 +10,7 @@ import (
 
 	"companion/agent/hooks"
 	"companion/agent/model"
+	"companion/internal/testkit/agenttest"
 	"companion/tools"
 )
 
@@ -75,8 +76,8 @@ func (r *telRecorder) has(t *testing.T, want ...string) {
 // fallback and a loop, each nested under the turn.
 func TestTelemetryHooks(t *testing.T) {
 	quota := &model.APIError{Status: 429, Message: "Gemini API quota is exhausted (429)."}
-	same := fakeTurn{chunks: []*model.Chunk{call("echo", map[string]any{"text": "same"})}}
-	m := &fakeModel{turns: []fakeTurn{{err: quota}, same, same, same, same, same, {chunks: []*model.Chunk{text("ok")}}}}
+	same := agenttest.Turn{Chunks: []*model.Chunk{agenttest.Call("echo", map[string]any{"text": "same"})}}
+	m := &agenttest.Model{Turns: []agenttest.Turn{{Err: quota}, same, same, same, same, same, {Chunks: []*model.Chunk{agenttest.Text("ok")}}}}
 	rec := &telRecorder{}
 	s, _ := newTestSession(t, m, func(o *Options) { o.FallbackModel = "m-small"; o.Telemetry = rec; o.Mode = ModeYolo })
 	if _, err := s.Prompt(context.Background(), userText("hi")); err != nil {
@@ -95,7 +96,7 @@ func TestTelemetryHooks(t *testing.T) {
 // TestTelemetryMCPCall: an MCP server's tool runs inside an MCP span,
 // under its tool call's; a built-in tool has none.
 func TestTelemetryMCPCall(t *testing.T) {
-	m := &fakeModel{turns: []fakeTurn{{chunks: []*model.Chunk{call("mcp_srv_echo", map[string]any{"text": "x"}), call("echo", map[string]any{"text": "y"})}}}}
+	m := &agenttest.Model{Turns: []agenttest.Turn{{Chunks: []*model.Chunk{agenttest.Call("mcp_srv_echo", map[string]any{"text": "x"}), agenttest.Call("echo", map[string]any{"text": "y"})}}}}
 	rec := &telRecorder{}
 	mcp := &fakeMCP{tools: []tools.Tool{renamed{name: "mcp_srv_echo"}}}
 	s, _ := newTestSession(t, m, func(o *Options) { o.MCP = mcp; o.Telemetry = rec; o.Mode = ModeYolo })
@@ -114,7 +115,7 @@ func TestTelemetryMCPCall(t *testing.T) {
 // under the turn (with the tool's span around the BeforeTool one), and a
 // compression, started and finished, is one compression span.
 func TestTelemetryHookAndCompressionSpans(t *testing.T) {
-	m := &fakeModel{turns: []fakeTurn{{chunks: []*model.Chunk{call("echo", map[string]any{"text": "x"})}}, {chunks: []*model.Chunk{text("ok")}}}}
+	m := &agenttest.Model{Turns: []agenttest.Turn{{Chunks: []*model.Chunk{agenttest.Call("echo", map[string]any{"text": "x"})}}, {Chunks: []*model.Chunk{agenttest.Text("ok")}}}}
 	rec := &telRecorder{}
 	cfg := hooks.Config{Hooks: map[string][]hooks.Hook{hooks.BeforeTool: {answering(`{}`)}}}
 	s, _ := newTestSession(t, m, func(o *Options) {
@@ -134,11 +135,11 @@ func TestTelemetryHookAndCompressionSpans(t *testing.T) {
 // tool calls sit under the delegate_to_agent call that started them.
 func TestTelemetrySubagentNests(t *testing.T) {
 	helper := AgentDef{Name: "helper", Description: "Echoes things", Tools: []string{"echo"}, Prompt: "You are the helper."}
-	m := &fakeModel{turns: []fakeTurn{
-		{chunks: []*model.Chunk{call("delegate_to_agent", map[string]any{"agent": "helper", "task": "echo something"})}},
-		{chunks: []*model.Chunk{call("echo", map[string]any{"text": "from child"})}},
-		{chunks: []*model.Chunk{text("child answer")}},
-		{chunks: []*model.Chunk{text("parent done")}},
+	m := &agenttest.Model{Turns: []agenttest.Turn{
+		{Chunks: []*model.Chunk{agenttest.Call("delegate_to_agent", map[string]any{"agent": "helper", "task": "echo something"})}},
+		{Chunks: []*model.Chunk{agenttest.Call("echo", map[string]any{"text": "from child"})}},
+		{Chunks: []*model.Chunk{agenttest.Text("child answer")}},
+		{Chunks: []*model.Chunk{agenttest.Text("parent done")}},
 	}}
 	rec := &telRecorder{}
 	s, _ := newTestSession(t, m, func(o *Options) { o.Agents, o.Telemetry, o.Mode = []AgentDef{helper}, rec, ModeYolo })

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"companion/agent/model"
+	"companion/internal/testkit/agenttest"
 	"companion/tools"
 )
 
@@ -63,9 +64,9 @@ func (n *nextRecorder) next(_ context.Context, p *prepared) {
 }
 
 // eventsOf returns the events of type T a recorder got.
-func eventsOf[T Event](r *recorder) []T {
+func eventsOf[T Event](r *agenttest.Recorder[Event]) []T {
 	var out []T
-	for _, ev := range r.all() {
+	for _, ev := range r.All() {
 		if e, ok := ev.(T); ok {
 			out = append(out, e)
 		}
@@ -74,7 +75,7 @@ func eventsOf[T Event](r *recorder) []T {
 }
 
 func TestTimingStep(t *testing.T) {
-	s, _ := newTestSession(t, &fakeModel{})
+	s, _ := newTestSession(t, &agenttest.Model{})
 	for _, res := range []*tools.Result{{Text: "ok"}, tools.ErrorResult("no"), nil} {
 		p := prepareCall(s, "echo", map[string]any{"text": "hi"})
 		n := nextRecorder{res: res}
@@ -105,7 +106,7 @@ func TestAnnounceStep(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, rec := newTestSession(t, &fakeModel{}, func(o *Options) { o.Tools = tools.NewRegistry(echoTool{}, &editTool{}) })
+			s, rec := newTestSession(t, &agenttest.Model{}, func(o *Options) { o.Tools = tools.NewRegistry(agenttest.Echo{}, &editTool{}) })
 			p := prepareCall(s, tt.tool, tt.args)
 			p.refusal = tt.refusal
 			var n nextRecorder

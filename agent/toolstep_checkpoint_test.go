@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"companion/agent/checkpoint"
+	"companion/internal/testkit/agenttest"
 	"companion/tools"
 )
 
@@ -49,8 +50,8 @@ func TestCheckpointStep(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cps := &fakeCheckpoints{}
-			s, _ := newTestSession(t, &fakeModel{}, func(o *Options) {
-				o.Tools, o.Checkpoints = tools.NewRegistry(echoTool{}, &editTool{}), cps
+			s, _ := newTestSession(t, &agenttest.Model{}, func(o *Options) {
+				o.Tools, o.Checkpoints = tools.NewRegistry(agenttest.Echo{}, &editTool{}), cps
 			})
 			p := prepareCall(s, tt.tool, tt.args)
 			s.eng.announceStep(context.Background(), p, func(context.Context, *prepared) {})

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"companion/ide"
+	"companion/internal/testkit/agenttest"
 	"companion/tools"
 )
 
@@ -25,7 +26,7 @@ func TestDiagnosticsStep(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, _ := newTestSession(t, &fakeModel{})
+			s, _ := newTestSession(t, &agenttest.Model{})
 			path := filepath.Join(s.Root(), "a.txt")
 			if tt.res.Diff != nil {
 				tt.res.Diff.Path = path
@@ -73,7 +74,7 @@ func TestLanguageServerDiagnostics(t *testing.T) {
 		diag(ide.SeverityWarning, 1, "near warning"),
 		diag(ide.SeverityInformation, 1, "info"),
 	}}
-	s, _ := newTestSession(t, &fakeModel{}, func(o *Options) { o.Diagnostics = lsp })
+	s, _ := newTestSession(t, &agenttest.Model{}, func(o *Options) { o.Diagnostics = lsp })
 	path := filepath.Join(s.Root(), "a.txt")
 	edit := func() string {
 		p := prepareCall(s, "echo", map[string]any{"text": "hi"})

@@ -3,6 +3,8 @@ package agent
 import (
 	"context"
 	"testing"
+
+	"companion/internal/testkit/agenttest"
 )
 
 func TestExecuteStep(t *testing.T) {
@@ -19,7 +21,7 @@ func TestExecuteStep(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, rec := newTestSession(t, &fakeModel{})
+			s, rec := newTestSession(t, &agenttest.Model{})
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			if tt.cancelled {

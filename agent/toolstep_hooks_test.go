@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"companion/agent/hooks"
+	"companion/internal/testkit/agenttest"
 	"companion/tools"
 )
 
@@ -30,7 +31,7 @@ func TestBeforeHooksStep(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := hooks.Config{Hooks: map[string][]hooks.Hook{hooks.BeforeTool: {answering(tt.answer)}}}
-			s, _ := newTestSession(t, &fakeModel{}, func(o *Options) { o.Hooks = hooks.NewRunner(cfg, hooks.Options{}) })
+			s, _ := newTestSession(t, &agenttest.Model{}, func(o *Options) { o.Hooks = hooks.NewRunner(cfg, hooks.Options{}) })
 			p := prepareCall(s, "echo", map[string]any{"text": "hi"})
 			var n nextRecorder
 			s.eng.beforeHooksStep(context.Background(), p, n.next)
@@ -40,8 +41,8 @@ func TestBeforeHooksStep(t *testing.T) {
 			if (p.refusal != "") != tt.wantRefusal || p.hookDecision != tt.wantDecision {
 				t.Errorf("refusal %q, decision %q; want refusal %v, decision %q", p.refusal, p.hookDecision, tt.wantRefusal, tt.wantDecision)
 			}
-			if got := p.inv.(echoCall).text; got != tt.wantText {
-				t.Errorf("input text = %q, want %q", got, tt.wantText)
+			if got := p.inv.Title(); got != "Echo "+tt.wantText {
+				t.Errorf("call title = %q, want the input text %q in it", got, tt.wantText)
 			}
 		})
 	}
@@ -50,7 +51,7 @@ func TestBeforeHooksStep(t *testing.T) {
 func TestAfterHooksStep(t *testing.T) {
 	cfg := hooks.Config{Hooks: map[string][]hooks.Hook{hooks.AfterTool: {
 		answering(`{"decision":"block","reason":"looks wrong","hookSpecificOutput":{"additionalContext":"see docs"}}`)}}}
-	s, _ := newTestSession(t, &fakeModel{}, func(o *Options) { o.Hooks = hooks.NewRunner(cfg, hooks.Options{}) })
+	s, _ := newTestSession(t, &agenttest.Model{}, func(o *Options) { o.Hooks = hooks.NewRunner(cfg, hooks.Options{}) })
 	p := prepareCall(s, "echo", map[string]any{"text": "hi"})
 	n := nextRecorder{res: &tools.Result{Text: "out"}}
 	s.eng.afterHooksStep(context.Background(), p, n.next)

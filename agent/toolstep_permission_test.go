@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"companion/internal/testkit/agenttest"
 	"companion/tools"
 )
 
@@ -26,7 +27,7 @@ func TestPermissionStep(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, _ := newTestSession(t, &fakeModel{}, func(o *Options) {
+			s, _ := newTestSession(t, &agenttest.Model{}, func(o *Options) {
 				o.Tools, o.Mode, o.Asker = tools.NewRegistry(&editTool{}), tt.mode, tt.asker
 			})
 			p := prepareCall(s, "fake_edit", map[string]any{"Path": "a.txt", "Text": "x"})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"companion/internal/testkit/agenttest"
 	"companion/tools"
 )
 
@@ -21,7 +22,7 @@ func TestReportStep(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, rec := newTestSession(t, &fakeModel{})
+			s, rec := newTestSession(t, &agenttest.Model{})
 			p := prepareCall(s, "echo", map[string]any{"text": "hi"})
 			n := nextRecorder{res: tt.res}
 			s.eng.reportStep(context.Background(), p, n.next)

@@ -14,6 +14,7 @@ import (
 
 	"companion/agent"
 	"companion/config"
+	"companion/internal/testkit/agenttest"
 	"companion/tools"
 	"companion/tools/mcp"
 )
@@ -151,18 +152,15 @@ func TestSamplingAllowIsTheUsers(t *testing.T) {
 	}
 }
 
-// noticeSink records the notices a session's sink gets.
-type noticeSink struct {
-	mu      sync.Mutex
-	notices []agent.Notice
-}
-
-func (n *noticeSink) Emit(_ context.Context, ev agent.Event) {
-	if no, ok := ev.(agent.Notice); ok {
-		n.mu.Lock()
-		defer n.mu.Unlock()
-		n.notices = append(n.notices, no)
+// notices are the notices among the events rec got.
+func notices(rec *agenttest.Recorder[agent.Event]) []agent.Notice {
+	var out []agent.Notice
+	for _, ev := range rec.All() {
+		if n, ok := ev.(agent.Notice); ok {
+			out = append(out, n)
+		}
 	}
+	return out
 }
 
 // failures records the observer's failure reports.
@@ -183,7 +181,7 @@ func TestMCPNotices(t *testing.T) {
 		{Server: "s", Kind: mcp.CameBack},
 		{Server: "s", Kind: mcp.GaveUp, Reason: "exit status 2", Restarts: 5},
 	}
-	sink, obs := &noticeSink{}, &failures{}
+	sink, obs := &agenttest.Recorder[agent.Event]{}, &failures{}
 	for _, c := range changes {
 		mcpNotice(Ports{Sink: sink, Observer: obs}, c)
 	}
@@ -191,14 +189,14 @@ func TestMCPNotices(t *testing.T) {
 		!strings.Contains(obs.reported[1], "gave up after 5 restarts") {
 		t.Errorf("failures = %q", obs.reported)
 	}
-	if len(sink.notices) != 1 || !strings.Contains(sink.notices[0].Text, "MCP server s is back") {
-		t.Errorf("notices = %+v", sink.notices)
+	if got := notices(sink); len(got) != 1 || !strings.Contains(got[0].Text, "MCP server s is back") {
+		t.Errorf("notices = %+v", got)
 	}
-	alone := &noticeSink{}
+	alone := &agenttest.Recorder[agent.Event]{}
 	for _, c := range changes {
 		mcpNotice(Ports{Sink: alone}, c)
 	}
-	if len(alone.notices) != 3 || !strings.Contains(alone.notices[0].Text, "MCP server s failed: exit status 1") {
-		t.Errorf("notices without an observer = %+v", alone.notices)
+	if got := notices(alone); len(got) != 3 || !strings.Contains(got[0].Text, "MCP server s failed: exit status 1") {
+		t.Errorf("notices without an observer = %+v", got)
 	}
 }

@@ -8,30 +8,17 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"companion/agent"
 	"companion/ide"
+	"companion/internal/testkit/agenttest"
 )
 
-// events records what a session emitted.
-type events struct {
-	mu  sync.Mutex
-	all []agent.Event
-}
-
-func (e *events) Emit(_ context.Context, ev agent.Event) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.all = append(e.all, ev)
-}
-
-// count counts the mode changes to default and the untrusted notices.
-func (e *events) count() (defaults, notices int) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	for _, ev := range e.all {
+// drops counts the mode changes to default and the untrusted notices
+// among a session's events.
+func drops(rec *agenttest.Recorder[agent.Event]) (defaults, notices int) {
+	for _, ev := range rec.All() {
 		switch ev := ev.(type) {
 		case agent.ModeChanged:
 			if ev.ID == agent.ModeDefault {
@@ -54,7 +41,7 @@ func trusted(v bool) ide.Context { return ide.Context{IsTrusted: &v} }
 func TestEditorTrustLiveSession(t *testing.T) {
 	h := newTestHost(t)
 	cwd, _ := filepath.EvalSymlinks(t.TempDir())
-	ev := &events{}
+	ev := &agenttest.Recorder[agent.Event]{}
 	s, err := h.New(context.Background(), Request{Cwd: cwd}, Ports{Sink: ev})
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +51,7 @@ func TestEditorTrustLiveSession(t *testing.T) {
 	}
 	h.UpdateIDEContext(s.ID, trusted(false))
 	h.UpdateIDEContext("", trusted(false))
-	if d, n := ev.count(); d != 1 || n != 1 || s.Agent.Mode() != agent.ModeDefault {
+	if d, n := drops(ev); d != 1 || n != 1 || s.Agent.Mode() != agent.ModeDefault {
 		t.Fatalf("mode %s after distrust; %d mode changes, %d notices; want default, 1, 1", s.Agent.Mode(), d, n)
 	}
 	if err := s.Agent.SetMode(agent.ModeYolo); err == nil || !errors.Is(err, agent.ErrUntrusted) {
@@ -86,7 +73,7 @@ func TestEditorDistrustBeforeSession(t *testing.T) {
 	h := newTestHost(t)
 	cwd, _ := filepath.EvalSymlinks(t.TempDir())
 	h.UpdateIDEContext("", trusted(false))
-	opts, _, tr, err := h.options(context.Background(), Request{ID: "x", Cwd: cwd}, Ports{Sink: &events{}}, newProjectGate())
+	opts, _, tr, err := h.options(context.Background(), Request{ID: "x", Cwd: cwd}, Ports{Sink: &agenttest.Recorder[agent.Event]{}}, newProjectGate())
 	if err != nil {
 		t.Fatal(err)
 	}

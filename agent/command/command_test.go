@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"companion/agent"
-	"companion/agent/model"
+	"companion/internal/testkit/agenttest"
 )
 
 // The built-in command table is both the command list and the dispatch:
@@ -36,7 +36,7 @@ func TestBuiltinCommandTable(t *testing.T) {
 		"init extra":      "Unknown command /init.",
 	}
 	for _, accept := range []bool{false, true} {
-		s, rec := newTestSession(t, &fakeModel{}, func(o *agent.Options) {
+		s, rec := newTestSession(t, &agenttest.Model{}, func(o *agent.Options) {
 			if accept {
 				o.AcceptSettings = func() (string, error) { return "accepted them", nil }
 			}
@@ -62,7 +62,7 @@ func TestBuiltinCommandTable(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got string
-			for _, ev := range rec.all() {
+			for _, ev := range rec.All() {
 				if m, ok := ev.(agent.MessageChunk); ok {
 					got = m.Text
 				}
@@ -77,12 +77,10 @@ func TestBuiltinCommandTable(t *testing.T) {
 // TestSlashCommands: built-in commands answer without the model, and
 // /clear forgets the conversation.
 func TestSlashCommands(t *testing.T) {
-	m := &fakeModel{answers: []*model.Chunk{call("echo", map[string]any{"text": "x"}), text("ok")}}
+	m := &agenttest.Model{Turns: agenttest.Replies(agenttest.Call("echo", map[string]any{"text": "x"}), agenttest.Text("ok"))}
 	s, rec := newTestSession(t, m)
 	s.Prompt(context.Background(), userText("warm up"))
-	m.mu.Lock()
-	m.reqs = nil
-	m.mu.Unlock()
+	warm := len(m.Requests())
 	for _, tc := range []struct{ in, want string }{
 		{"/help", "`/clear`"},
 		{"/tools", "`echo`: Echo text back."},
@@ -92,17 +90,17 @@ func TestSlashCommands(t *testing.T) {
 		{"/bogus", "Unknown command /bogus"},
 		{"/stats", "Per tool:\n- echo: 1 call, 1 succeeded"},
 	} {
-		n := len(rec.all())
+		n := len(rec.All())
 		if r, err := s.Prompt(context.Background(), userText(tc.in)); err != nil || r != agent.EndTurn {
 			t.Fatalf("%s: %q, %v", tc.in, r, err)
 		}
-		got := rec.all()[n:]
+		got := rec.All()[n:]
 		if len(got) != 1 || !strings.Contains(got[0].(agent.MessageChunk).Text, tc.want) {
 			t.Errorf("%s: events %#v, want text containing %q", tc.in, got, tc.want)
 		}
 	}
-	if len(m.requests()) != 0 {
-		t.Errorf("slash commands called the model %d times", len(m.requests()))
+	if n := len(m.Requests()) - warm; n != 0 {
+		t.Errorf("slash commands called the model %d times", n)
 	}
 	if s.ModelName() != "m2" {
 		t.Errorf("model = %q after /model m2", s.ModelName())
@@ -110,7 +108,7 @@ func TestSlashCommands(t *testing.T) {
 	prompt(t, s, "hi")
 	prompt(t, s, "/clear")
 	prompt(t, s, "afresh")
-	reqs := m.requests()
+	reqs := m.Requests()
 	if got := reqs[len(reqs)-1].Contents; len(got) != 1 || !strings.Contains(lastUserText(reqs[len(reqs)-1]), "afresh") {
 		t.Errorf("the request after /clear holds %d contents: %+v", len(got), got)
 	}
@@ -119,16 +117,16 @@ func TestSlashCommands(t *testing.T) {
 // TestInitCommand: /init refuses when AGENTS.md exists, and otherwise
 // asks the model to write one.
 func TestInitCommand(t *testing.T) {
-	m := &fakeModel{answers: []*model.Chunk{text("writing")}}
+	m := &agenttest.Model{Turns: agenttest.Replies(agenttest.Text("writing"))}
 	s, rec := newTestSession(t, m)
 	// newTestSession writes AGENTS.md: /init refuses to overwrite it.
 	s.Prompt(context.Background(), userText("/init"))
-	if len(m.requests()) != 0 || !strings.Contains(rec.all()[0].(agent.MessageChunk).Text, "already exists") {
-		t.Fatalf("init with AGENTS.md present: %d requests, events %#v", len(m.requests()), rec.all())
+	if len(m.Requests()) != 0 || !strings.Contains(rec.All()[0].(agent.MessageChunk).Text, "already exists") {
+		t.Fatalf("init with AGENTS.md present: %d requests, events %#v", len(m.Requests()), rec.All())
 	}
 	os.Remove(filepath.Join(s.Root(), "AGENTS.md"))
 	s.Prompt(context.Background(), userText("/init"))
-	if reqs := m.requests(); len(reqs) != 1 || !strings.Contains(lastUserText(reqs[0]), "starter AGENTS.md") {
+	if reqs := m.Requests(); len(reqs) != 1 || !strings.Contains(lastUserText(reqs[0]), "starter AGENTS.md") {
 		t.Errorf("init did not prompt the model: %d requests", len(reqs))
 	}
 }

@@ -8,13 +8,14 @@ import (
 
 	"companion/agent"
 	"companion/agent/slash"
+	"companion/internal/testkit/agenttest"
 )
 
 // TestFileCommandFramed: what a file command inserts with @{file} reaches
 // the model inside the session's data frame, the template's own words
 // outside it.
 func TestFileCommandFramed(t *testing.T) {
-	m := &fakeModel{}
+	m := &agenttest.Model{}
 	s, _ := newTestSession(t, m, func(o *agent.Options) {
 		o.SlashCommands = []slash.Command{{Name: "look", Prompt: "Summarise:\n@{notes.txt}"}}
 	})
@@ -22,7 +23,7 @@ func TestFileCommandFramed(t *testing.T) {
 		t.Fatal(err)
 	}
 	prompt(t, s, "/look")
-	reqs := m.requests()
+	reqs := m.Requests()
 	if len(reqs) != 1 {
 		t.Fatalf("%d requests, want 1", len(reqs))
 	}

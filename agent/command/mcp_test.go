@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"companion/agent"
+	"companion/internal/testkit/agenttest"
 	"companion/tools/mcp"
 )
 
@@ -20,10 +21,10 @@ func TestMCPAuthCommand(t *testing.T) {
 		{" auth nope", "Cannot authorise nope: unknown server"},
 	}
 	srv := &fakeMCP{}
-	s, rec := newTestSession(t, &fakeModel{}, func(o *agent.Options) { o.MCP = srv })
+	s, rec := newTestSession(t, &agenttest.Model{}, func(o *agent.Options) { o.MCP = srv })
 	for _, tt := range tests {
 		prompt(t, s, "/mcp"+tt.arg)
-		if got := rec.lastMessage(); !strings.Contains(got, tt.want) {
+		if got := lastMessage(rec); !strings.Contains(got, tt.want) {
 			t.Errorf("/mcp%s = %q, want %q", tt.arg, got, tt.want)
 		}
 	}
@@ -38,13 +39,13 @@ func TestMCPAuthCommand(t *testing.T) {
 func TestMCPPromptCommand(t *testing.T) {
 	srv := &fakeMCP{prompts: []mcp.Prompt{{Server: "docs", Name: "find",
 		Arguments: []mcp.PromptArgument{{Name: "topic"}, {Name: "depth"}}}}}
-	m := &fakeModel{}
+	m := &agenttest.Model{}
 	s, _ := newTestSession(t, m, func(o *agent.Options) { o.MCP = srv })
 	if !hasCommand(s, "docs:find") {
 		t.Errorf("commands %v lack docs:find", s.Commands())
 	}
 	prompt(t, s, "/docs:find go depth=2")
-	reqs := m.requests()
+	reqs := m.Requests()
 	if len(reqs) != 1 {
 		t.Fatalf("%d requests, want 1", len(reqs))
 	}

@@ -1,19 +1,17 @@
 package command
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"companion/agent"
 	"companion/agent/checkpoint"
 	"companion/agent/model"
-	"companion/agent/store"
+	"companion/internal/testkit/agenttest"
 	"companion/tools"
 	"companion/tools/builtin"
 )
@@ -23,7 +21,7 @@ import (
 // conversation there (live and on reload) and keeps the cut part as a
 // fork; numbering goes on from the cut.
 func TestRewindCommandRestoresFilesAndCutsHistory(t *testing.T) {
-	m := &fakeModel{answers: slices.Concat(editTurns("v1"), editTurns("v2"))}
+	m := &agenttest.Model{Turns: slices.Concat(editTurns("v1"), editTurns("v2"))}
 	s, rec, j, f := rewindSession(t, m)
 	prompt(t, s, "first edit")
 	prompt(t, s, "second edit")
@@ -31,7 +29,7 @@ func TestRewindCommandRestoresFilesAndCutsHistory(t *testing.T) {
 		t.Fatalf("a.txt = %q before the rewind, want v2", got)
 	}
 	prompt(t, s, "/rewind")
-	if got := rec.lastMessage(); !strings.Contains(got, "- 0: first edit\n- 1: second edit\n") {
+	if got := lastMessage(rec); !strings.Contains(got, "- 0: first edit\n- 1: second edit\n") {
 		t.Errorf("/rewind listed %q", got)
 	}
 	prompt(t, s, "/rewind 1")
@@ -39,16 +37,16 @@ func TestRewindCommandRestoresFilesAndCutsHistory(t *testing.T) {
 		t.Errorf("a.txt = %q after /rewind 1, want v1 (as after prompt 0)", got)
 	}
 	// The cut part is kept as a fork: both edits and the /rewind listing.
-	if len(f.forks) != 1 {
-		t.Fatalf("forks = %d, want 1", len(f.forks))
+	if len(f.Forks()) != 1 {
+		t.Fatalf("forks = %d, want 1", len(f.Forks()))
 	}
-	if got := agent.Prompts(f.forks["fork-1"]); len(got) != 3 || got[1].Text[0] != "second edit" {
+	if got := agent.Prompts(f.Forks()["fork-1"]); len(got) != 3 || got[1].Text[0] != "second edit" {
 		t.Errorf("fork's prompts = %+v, want the two edits and /rewind", got)
 	}
 	// A reload replays one user message, and the session, live or
 	// reloaded, sends the model the first prompt only before the next.
 	restored, events, err := agent.Restore(agent.Options{ID: "s1", Roots: roots(t, s), Model: m, ModelName: "m1",
-		Tools: tools.NewRegistry(builtin.Editing(builtin.EditOptions{})...), Sink: &recorder{}}, j.records())
+		Tools: tools.NewRegistry(builtin.Editing(builtin.EditOptions{})...), Sink: &agenttest.Recorder[agent.Event]{}}, j.Records())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +62,7 @@ func TestRewindCommandRestoresFilesAndCutsHistory(t *testing.T) {
 	}
 	for name, sess := range map[string]*agent.Session{"live": s, "reloaded": restored} {
 		prompt(t, sess, "next")
-		reqs := m.requests()
+		reqs := m.Requests()
 		if got := userTexts(reqs[len(reqs)-1].Contents); strings.Join(got, "|") != "first edit|next" {
 			t.Errorf("%s: the model read the user texts %q, want the first prompt and the next", name, got)
 		}
@@ -74,7 +72,7 @@ func TestRewindCommandRestoresFilesAndCutsHistory(t *testing.T) {
 	if got := readA(t, s); got != "v0" {
 		t.Errorf("a.txt = %q after /rewind 0, want the original v0", got)
 	}
-	if got := agent.Prompts(j.records()); len(got) != 0 {
+	if got := agent.Prompts(j.Records()); len(got) != 0 {
 		t.Errorf("prompts after /rewind 0 = %+v, want none", got)
 	}
 }
@@ -82,24 +80,24 @@ func TestRewindCommandRestoresFilesAndCutsHistory(t *testing.T) {
 // TestRewindCommandRefusals: /rewind with nothing to go back to, or a
 // number out of range, changes nothing.
 func TestRewindCommandRefusals(t *testing.T) {
-	s, rec, _, f := rewindSession(t, &fakeModel{answers: editTurns("v1")})
+	s, rec, _, f := rewindSession(t, &agenttest.Model{Turns: editTurns("v1")})
 	prompt(t, s, "/rewind")
-	if got := rec.lastMessage(); !strings.Contains(got, "no earlier prompt") {
+	if got := lastMessage(rec); !strings.Contains(got, "no earlier prompt") {
 		t.Errorf("/rewind on a fresh session said %q", got)
 	}
 	prompt(t, s, "edit")
 	prompt(t, s, "/rewind 7")
-	if got := rec.lastMessage(); !strings.Contains(got, "Usage") || readA(t, s) != "v1" || len(f.forks) != 0 {
-		t.Errorf("/rewind 7 said %q, a.txt %q, forks %d; want usage and nothing changed", got, readA(t, s), len(f.forks))
+	if got := lastMessage(rec); !strings.Contains(got, "Usage") || readA(t, s) != "v1" || len(f.Forks()) != 0 {
+		t.Errorf("/rewind 7 said %q, a.txt %q, forks %d; want usage and nothing changed", got, readA(t, s), len(f.Forks()))
 	}
 }
 
 // rewindSession is a yolo session with a journal, a forker and file
 // checkpoints, whose a.txt holds "v0".
-func rewindSession(t *testing.T, m *fakeModel) (*agent.Session, *recorder, *memJournal, *memForker) {
+func rewindSession(t *testing.T, m *agenttest.Model) (*agent.Session, *agenttest.Recorder[agent.Event], *agenttest.Journal, *agenttest.Forker) {
 	t.Helper()
-	j := &memJournal{}
-	f := &memForker{j: j}
+	j := &agenttest.Journal{}
+	f := &agenttest.Forker{J: j}
 	s, rec := newTestSession(t, m, func(o *agent.Options) {
 		cps, err := checkpoint.Open(t.TempDir(), o.Roots.Primary(), nil, checkpoint.WithoutGit())
 		if err != nil {
@@ -135,9 +133,9 @@ func readA(t *testing.T, s *agent.Session) string {
 }
 
 // editTurns are the model's answers to one prompt that writes text to a.txt.
-func editTurns(text string) []*model.Chunk {
-	return []*model.Chunk{call("write_file", map[string]any{"file_path": "a.txt", "content": text}),
-		{Parts: []model.Part{{Text: "Wrote " + text + "."}}}}
+func editTurns(text string) []agenttest.Turn {
+	return agenttest.Replies(agenttest.Call("write_file", map[string]any{"file_path": "a.txt", "content": text}),
+		agenttest.Text("Wrote "+text+"."))
 }
 
 // userTexts are the user turns' texts of a history.
@@ -151,44 +149,4 @@ func userTexts(cs []model.Content) []string {
 		}
 	}
 	return out
-}
-
-// memJournal is a Journal in memory.
-type memJournal struct {
-	mu   sync.Mutex
-	recs []store.Record
-}
-
-func (j *memJournal) Append(recs ...store.Record) error {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	j.recs = append(j.recs, recs...)
-	return nil
-}
-func (j *memJournal) Sync() error           { return nil }
-func (j *memJournal) SetTitle(string) error { return nil }
-
-func (j *memJournal) records() []store.Record {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return slices.Clone(j.recs)
-}
-
-// memForker is a Forker over a memJournal, keeping forks in memory.
-type memForker struct {
-	j     *memJournal
-	mu    sync.Mutex
-	forks map[string][]store.Record
-}
-
-func (f *memForker) Records() ([]store.Record, error) { return f.j.records(), nil }
-func (f *memForker) Fork(recs []store.Record) (string, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.forks == nil {
-		f.forks = map[string][]store.Record{}
-	}
-	id := fmt.Sprintf("fork-%d", len(f.forks)+1)
-	f.forks[id] = append([]store.Record(nil), recs...)
-	return id, nil
 }

@@ -12,6 +12,7 @@ import (
 	"companion/agent/model"
 	"companion/agent/skills"
 	"companion/agent/slash"
+	"companion/internal/testkit/agenttest"
 	"companion/tools"
 )
 
@@ -57,8 +58,8 @@ func withSkills(t *testing.T, trusted *bool, cat **skills.Catalog) func(*agent.O
 }
 
 // sklLastUser is the text of the last user message the model read.
-func sklLastUser(m *fakeModel) string {
-	reqs := m.requests()
+func sklLastUser(m *agenttest.Model) string {
+	reqs := m.Requests()
 	if len(reqs) == 0 {
 		return ""
 	}
@@ -71,7 +72,7 @@ func sklLastUser(m *fakeModel) string {
 // does not run.
 func TestSkillCommands(t *testing.T) {
 	trusted := true
-	m := &fakeModel{}
+	m := &agenttest.Model{}
 	var cat *skills.Catalog
 	s, rec := newTestSession(t, m, withSkills(t, &trusted, &cat))
 	var names []string
@@ -117,19 +118,19 @@ func TestSkillCommands(t *testing.T) {
 	if !cat.Activated("review") || !cat.Activated("explain") || cat.Activated("help") {
 		t.Error("the commands did not record their activations")
 	}
-	n := len(rec.all())
+	n := len(rec.All())
 	s.Prompt(context.Background(), userText("/skills"))
-	out := rec.all()[n].(agent.MessageChunk).Text
+	out := rec.All()[n].(agent.MessageChunk).Text
 	for _, w := range []string{"`review` (project", "`explain` (user", "Active in this session", "The help skill."} {
 		if !strings.Contains(out, w) {
 			t.Errorf("/skills lacks %q:\n%s", w, out)
 		}
 	}
 	trusted = false
-	reqs := len(m.requests())
-	n = len(rec.all())
+	reqs := len(m.Requests())
+	n = len(rec.All())
 	s.Prompt(context.Background(), userText("/review again"))
-	if got := rec.all()[n:]; len(m.requests()) != reqs || len(got) != 1 || !strings.Contains(got[0].(agent.MessageChunk).Text, "not trusted") {
+	if got := rec.All()[n:]; len(m.Requests()) != reqs || len(got) != 1 || !strings.Contains(got[0].(agent.MessageChunk).Text, "not trusted") {
 		t.Errorf("an untrusted project skill ran: %#v", got)
 	}
 }
@@ -140,10 +141,10 @@ func TestSkillCommands(t *testing.T) {
 func TestSkillToolAsksOnce(t *testing.T) {
 	trusted := true
 	activate := func(name string) *model.Chunk {
-		return call(skills.ToolName, map[string]any{"name": name})
+		return agenttest.Call(skills.ToolName, map[string]any{"name": name})
 	}
-	ok := text("ok")
-	m := &fakeModel{answers: []*model.Chunk{activate("review"), ok, activate("review"), ok, ok, activate("explain"), ok}}
+	ok := agenttest.Text("ok")
+	m := &agenttest.Model{Turns: agenttest.Replies(activate("review"), ok, activate("review"), ok, ok, activate("explain"), ok)}
 	ask := &fakeAsker{answer: agent.Answer{OptionID: agent.ProceedOnce}}
 	var cat *skills.Catalog
 	s, _ := newTestSession(t, m, withSkills(t, &trusted, &cat), func(o *agent.Options) { o.Asker = ask })
@@ -168,7 +169,7 @@ func TestSkillToolAsksOnce(t *testing.T) {
 			t.Errorf("activation offers %q (%v)", o.Label, o.Kind)
 		}
 	}
-	reqs := m.requests()
+	reqs := m.Requests()
 	var outputs []string
 	for _, c := range reqs[len(reqs)-1].Contents {
 		for _, p := range c.Parts {

@@ -6,18 +6,19 @@ import (
 	"testing"
 
 	"companion/agent"
+	"companion/internal/testkit/agenttest"
 	"companion/tools/sandbox"
 )
 
 // TestStatusCommand: /status answers without the model, with the model,
 // the approval mode, the sandbox and the folders, and is listed.
 func TestStatusCommand(t *testing.T) {
-	m := &fakeModel{}
+	m := &agenttest.Model{}
 	s, rec := newTestSession(t, m)
 	if r, err := s.Prompt(context.Background(), userText("/status")); err != nil || r != agent.EndTurn {
 		t.Fatalf("/status: %q, %v", r, err)
 	}
-	got := rec.all()
+	got := rec.All()
 	if len(got) != 1 {
 		t.Fatalf("events %#v, want one message", got)
 	}
@@ -27,7 +28,7 @@ func TestStatusCommand(t *testing.T) {
 			t.Errorf("/status = %q, want it to hold %q", text, want)
 		}
 	}
-	if len(m.requests()) != 0 {
+	if len(m.Requests()) != 0 {
 		t.Error("/status called the model")
 	}
 	listed := false

@@ -86,6 +86,7 @@ func allowed() map[string][]string {
 		"internal/acpgen/cmd/acpgen": {"internal/acpgen"},
 		"internal/testkit/acptest":   {"acp/schemacheck", "internal/testkit/testio"},
 		"internal/testkit/sdktest":   {"internal/testkit/testio"},
+		"internal/testkit/agenttest": {"agent/model", "agent/store", "tools"},
 		"internal/testkit/testio":    {},
 		"internal/filelock":          {},
 		"internal/layers":            {},
