@@ -23,13 +23,6 @@ import (
 // left by crashed writes, files grep skips) run with a client that has no fs capabilities, so the agent reads and writes
 // the disk itself.
 
-// holeTurn is a script whose first turn makes the calls and whose second,
-// after the results, ends the turn.
-func holeTurn(calls ...string) string {
-	return `{"turns":[{"chunks":[` + strings.Join(calls, ",") + `]},
-		{"match":"functionResponse","chunks":[{"text":"done"}]}],"fallback":"error"}`
-}
-
 // holeTree returns every file under dir with its content.
 func holeTree(t *testing.T, dir string) map[string]string {
 	t.Helper()

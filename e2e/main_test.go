@@ -206,6 +206,13 @@ func flagArgs(f cli.Flags) []string {
 	return args
 }
 
+// holeTurn is a script whose first turn makes the calls and whose second,
+// after the results, ends the turn.
+func holeTurn(calls ...string) string {
+	return `{"turns":[{"chunks":[` + strings.Join(calls, ",") + `]},
+		{"match":"functionResponse","chunks":[{"text":"done"}]}],"fallback":"error"}`
+}
+
 // modelCall is a function call for the scripted model.
 func modelCall(name string, args map[string]any) string {
 	b, _ := json.Marshal(args)
