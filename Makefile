@@ -28,7 +28,7 @@ help:
 	@echo "vscode       the VS Code extension: typecheck, unit tests on the real binary, webview UI in Chromium, .vsix"
 	@echo "vscode-e2e   the extension inside a real VS Code (code-server) driven by Playwright, and its mocha suite"
 	@echo "fuzz         run each fuzz target for FUZZTIME (default $(FUZZTIME))"
-	@echo "lint         go vet (race build), staticcheck and import grouping (goimports -local companion)"
+	@echo "lint         go vet, staticcheck and import grouping (goimports -local companion)"
 	@echo "lint-tools   build staticcheck and goimports into the Go cache (CI does it while installing)"
 	@echo "generate     regenerate the ACP types from acp/schema"
 	@echo "check        go mod tidy + generate, then fail if the tree changed"
@@ -143,13 +143,8 @@ GOIMPORTS = $(GO) run golang.org/x/tools/cmd/goimports@v0.50.0
 lint-tools:
 	$(STATICCHECK) -version
 	$(GOIMPORTS) -l .ci/typecheck
-# vet builds with -race, the configuration `make test` compiles in, so in
-# CI it reuses the packages the tests compiled instead of compiling the
-# whole tree a second time (measured on ./rpc with an empty cache after
-# its race tests: 6 CPU-seconds, against 37 for a plain vet); staticcheck
-# reads the default build.
 lint:
-	$(GO) vet -race ./...
+	$(GO) vet ./...
 	$(STATICCHECK) ./...
 	@bad="$$($(GOIMPORTS) -local companion -l $$(git ls-files '*.go'))"; \
 	if [ -n "$$bad" ]; then echo "imports not grouped (run goimports -local companion -w):"; echo "$$bad"; exit 1; fi
