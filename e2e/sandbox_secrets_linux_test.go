@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestSecretsSandboxOff: companion makes itself non-dumpable at start, so
@@ -30,6 +32,7 @@ func TestSecretsSandboxOff(t *testing.T) {
 	if err := os.WriteFile(exe, b, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	waitExecutable(t, exe)
 	var attr *syscall.SysProcAttr
 	if os.Geteuid() == 0 {
 		attr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
@@ -66,5 +69,25 @@ func TestSecretsSandboxOff(t *testing.T) {
 		if _, v, _ := strings.Cut(m, "="); strings.Contains(string(out), v) {
 			t.Errorf("a command of companion's own user read its environment through /proc:\n%s", out)
 		}
+	}
+}
+
+// waitExecutable waits until exe, which this test process has just
+// written, can be run. A child forked meanwhile by a parallel test holds
+// the file's write descriptor until it execs, and exec fails with ETXTBSY
+// ("text file busy", golang/go#22315) until then; no later fork can
+// inherit the closed descriptor, so once one run succeeds the file stays
+// runnable.
+func waitExecutable(t *testing.T, exe string) {
+	t.Helper()
+	for i := 0; ; i++ {
+		err := exec.Command(exe, "--version").Run()
+		if err == nil {
+			return
+		}
+		if !errors.Is(err, syscall.ETXTBSY) || i == 40 {
+			t.Fatalf("%s --version: %v", exe, err)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
