@@ -12,7 +12,7 @@ FUZZTIME  ?= 10s
 VERSION       ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 RELEASE_FLAGS = -trimpath -tags=grpcnotrace -ldflags="-s -w -X main.version=$(VERSION)"
 
-.PHONY: help build release dist cross test test-all test-deps lint-tools conformance editors nvim vscode vscode-e2e fuzz lint generate check bench bench-linux eval clean
+.PHONY: help build release dist cross test test-norace test-all test-deps lint-tools conformance editors nvim vscode vscode-e2e fuzz lint generate check bench bench-linux eval clean
 
 help:
 	@echo "build        build $(BIN)"
@@ -20,6 +20,7 @@ help:
 	@echo "dist         stripped binaries for every DIST_TARGETS platform in $(DIST)/, with SHA256SUMS (VERSION=$(VERSION))"
 	@echo "cross        type-check everything, tests included, for macOS and Windows (.ci/typecheck)"
 	@echo "test         go test -race ./..."
+	@echo "test-norace  the allocation and peak-memory tests -race would skip"
 	@echo "test-all     build, lint, cross, test-deps, go tests, the ACP SDK conformance suite and the editor suites (what CI runs)"
 	@echo "test-deps    npm install the MCP servers and language servers the tests use"
 	@echo "conformance  the Node conformance suite with the official ACP client library"
@@ -82,6 +83,13 @@ E2E_BIN ?=
 test:
 	GORACE=atexit_sleep_ms=0 COMPANION_E2E_BIN=$(E2E_BIN) $(GO) test -race -count=1 -parallel 4 -timeout 15m ./...
 
+# test-norace runs the tests that hold only without the race detector, which
+# changes allocations: the allocation and peak-memory bounds of large
+# streamed events and writes. `make test` (always -race) skips them.
+NORACE_TESTS = TestHugeEventAllocations|TestHugeStreamedCallAllocations|TestLongLines|TestLargeWritePeak
+test-norace:
+	$(GO) test -count=1 -run '^($(NORACE_TESTS))$$' ./agent ./agent/model/gemini ./agent/model/openai ./agent/store ./internal/sse
+
 # test-all is what CI runs. Fuzzing is not part of it: each fuzz target's
 # seed corpus runs in `make test`, while a fuzzing pass rebuilds the
 # packages with coverage instrumentation (about 460 CPU-seconds on a fresh
@@ -101,7 +109,7 @@ test:
 SUB = $(MAKE) --no-print-directory -o build
 test-all: E2E_BIN = $(CURDIR)/$(BIN)
 test-all: build test-deps
-	.ci/lanes "go-test: $(SUB) test E2E_BIN=$(E2E_BIN)" \
+	.ci/lanes "go-test: $(SUB) test test-norace E2E_BIN=$(E2E_BIN)" \
 		"nvim-lint: $(SUB) nvim conformance && nice -n 10 $(SUB) lint cross" \
 		"vscode: $(SUB) vscode vscode-e2e"
 
