@@ -260,10 +260,12 @@ export async function start(
     lastSession: opts.lastSession,
     tracer: () => opts.tracer,
   });
+  // A checkpoint git the agent started may still be writing under home
+  // for a moment after dispose: rm retries ENOTEMPTY (seen in a warm CI run).
   t.after(async () => {
     await controller.dispose();
-    if (!opts.workspace) await rm(workspace, { recursive: true, force: true });
-    if (!opts.home) await rm(home, { recursive: true, force: true });
+    if (!opts.workspace) await rm(workspace, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    if (!opts.home) await rm(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   });
   if (!opts.noStart) await controller.start();
   return { editor, controller, workspace, home };

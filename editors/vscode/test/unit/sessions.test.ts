@@ -176,7 +176,7 @@ test("other workspace folders are sent as additionalDirectories", async (t) => {
   const { tmpdir } = await import("node:os");
   const path = await import("node:path");
   const second = await realpath(await mkdtemp(path.join(tmpdir(), "companion-vsc-root2-")));
-  t.after(() => rm(second, { recursive: true, force: true }));
+  t.after(() => rm(second, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }));
   await writeFile(path.join(second, "other.txt"), "SECOND-ROOT-TEXT\n");
   const { editor, controller } = await start(
     t,
