@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"time"
 
 	"companion/agent/model"
 	"companion/ide"
@@ -20,6 +21,18 @@ func (s *Session) UpdateIDEContext(c ide.Context) {
 			}
 		}
 	}
+}
+
+// ideReadyWait bounds how long the first prompt after an IDE connection
+// began waits for the IDE's first context, as mcpReadyWait does for MCP
+// servers.
+const ideReadyWait = 2 * time.Second
+
+// AwaitIDEContext makes the next prompt wait, at most ideReadyWait, until
+// first is closed: an IDE is connecting and pushes what the user sees as
+// soon as it is connected.
+func (s *Session) AwaitIDEContext(first <-chan struct{}) {
+	s.ide.Await(first, ideReadyWait)
 }
 
 // withIDEContext puts the editor context (all of it the first time and

@@ -20,9 +20,17 @@ type ideLink struct {
 	h *Host
 
 	once sync.Once
-	// mu guards client.
+	// mu guards the fields below.
 	mu     sync.Mutex
 	client *companion.Client
+	// ep is the endpoint found, before the connection is made.
+	ep *companion.Endpoint
+	// ready is closed once the connection is made and the IDE's first
+	// context delivered, or the connection failed; nil when no IDE was
+	// found. gotContext records the first delivery.
+	ready      chan struct{}
+	gotContext bool
+	readyOnce  sync.Once
 }
 
 // start discovers the IDE from the session's directory and connects in
@@ -42,8 +50,31 @@ func (l *ideLink) start(cwd string) {
 			}
 			return
 		}
+		l.mu.Lock()
+		l.ep, l.ready = ep, make(chan struct{})
+		l.mu.Unlock()
 		go l.connect(ep, opts)
 	})
+}
+
+// pending returns what closes once the IDE's first context has reached the
+// sessions (or the connection failed), or nil when no IDE is connecting.
+func (l *ideLink) pending() <-chan struct{} {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.ready == nil {
+		return nil
+	}
+	return l.ready
+}
+
+// markReady closes ready when the connection failed, or when it is made
+// and its first context delivered, whichever of those two comes last; l.mu
+// is held.
+func (l *ideLink) markReady(failed bool) {
+	if l.ready != nil && (failed || (l.client != nil && l.gotContext)) {
+		l.readyOnce.Do(func() { close(l.ready) })
+	}
 }
 
 func (l *ideLink) connect(ep *companion.Endpoint, opts companion.DiscoverOptions) {
@@ -53,10 +84,14 @@ func (l *ideLink) connect(ep *companion.Endpoint, opts companion.DiscoverOptions
 	})
 	if err != nil {
 		l.h.log.Warn("cannot connect to the IDE companion", "port", ep.Port, "err", err)
+		l.mu.Lock()
+		l.markReady(true)
+		l.mu.Unlock()
 		return
 	}
 	l.mu.Lock()
 	l.client = client
+	l.markReady(false)
 	l.mu.Unlock()
 }
 
@@ -64,11 +99,14 @@ func (l *ideLink) connect(ep *companion.Endpoint, opts companion.DiscoverOptions
 // its isTrusted deciding their trust as an ACP editor's does.
 func (l *ideLink) deliver(ctx ide.Context) {
 	l.mu.Lock()
-	client := l.client
+	client, ep := l.client, l.ep
 	l.mu.Unlock()
 	var paths []string
-	if client != nil {
+	switch {
+	case client != nil:
 		paths = client.Endpoint().WorkspacePaths
+	case ep != nil: // the first context, pushed while connecting
+		paths = ep.WorkspacePaths
 	}
 	var targets []*Session
 	for _, s := range l.h.live() {
@@ -83,6 +121,10 @@ func (l *ideLink) deliver(ctx ide.Context) {
 			l.h.setEditorTrust(s, *ctx.IsTrusted)
 		}
 	}
+	l.mu.Lock()
+	l.gotContext = true
+	l.markReady(false)
+	l.mu.Unlock()
 }
 
 // diffClient returns the connected IDE when it can show diffs.

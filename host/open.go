@@ -182,6 +182,9 @@ func (h *Host) open(ctx context.Context, req Request, p Ports, journal *store.Wr
 	}
 	if h.opts.IDE {
 		h.ide.start(s.Agent.Root())
+		if first := h.ide.pending(); first != nil {
+			s.Agent.AwaitIDEContext(first)
+		}
 	}
 	if s.MCP != nil {
 		s.MCP.Start(context.Background())

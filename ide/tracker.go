@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"time"
 )
 
 // ReadFileFunc reads a file's current text, from the editor's buffer where
@@ -29,6 +30,11 @@ type Tracker struct {
 	// stale is true until the first Render and after MarkStale: the next
 	// Render is full.
 	stale bool
+	// first, set by Await, is closed once an editor connecting in the
+	// background has sent its first context; the next Render waits for it,
+	// at most firstWait.
+	first     <-chan struct{}
+	firstWait time.Duration
 }
 
 // NewTracker returns an empty Tracker. readFile may be nil; then Render
@@ -82,6 +88,7 @@ func (t *Tracker) MarkStale() {
 // diagnostics), and stays stale then. ctx bounds the file read for the
 // lines around the cursor, done without holding the lock.
 func (t *Tracker) Render(ctx context.Context, full bool) string {
+	t.awaitFirst(ctx)
 	t.mu.Lock()
 	if !full && !t.stale && t.version == t.lastVersion {
 		t.mu.Unlock()
@@ -99,6 +106,34 @@ func (t *Tracker) Render(ctx context.Context, full bool) string {
 		return renderFull(ctx, cur, t.readFile)
 	}
 	return renderDelta(prev, cur)
+}
+
+// Await makes the next Render wait, at most d, until first is closed: an
+// editor connecting in the background pushes its context as soon as it is
+// connected, and a prompt sent in that moment should not go without it.
+func (t *Tracker) Await(first <-chan struct{}, d time.Duration) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.first, t.firstWait = first, d
+}
+
+// awaitFirst waits for the context Await announced, once, without the
+// lock: until it arrives, firstWait passes or ctx ends.
+func (t *Tracker) awaitFirst(ctx context.Context) {
+	t.mu.Lock()
+	first, d := t.first, t.firstWait
+	t.first = nil
+	t.mu.Unlock()
+	if first == nil {
+		return
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-first:
+	case <-timer.C:
+	case <-ctx.Done():
+	}
 }
 
 // Snapshot returns a copy of the tracked context.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 func TestTrackerUpdateKeepsAbsentFields(t *testing.T) {
@@ -125,5 +126,46 @@ func TestTrackerConcurrent(t *testing.T) {
 	wg.Wait()
 	if got := tr.Snapshot(); len(got.OpenFiles) != 3 {
 		t.Errorf("after concurrent updates: %d open files, want 3", len(got.OpenFiles))
+	}
+}
+
+// TestTrackerAwaitsFirstContext: a Render after Await waits for the
+// editor's first context (it arrives after the Render began), and a
+// context that never comes, or a cancelled turn, ends the wait.
+func TestTrackerAwaitsFirstContext(t *testing.T) {
+	t.Parallel()
+	never := make(chan struct{})
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	tests := []struct {
+		name    string
+		arrives bool
+		wait    time.Duration
+		ctx     context.Context
+		want    string
+	}{
+		{"arrives", true, time.Minute, context.Background(), "only.go"},
+		{"never comes", false, 10 * time.Millisecond, context.Background(), ""},
+		{"turn cancelled", false, time.Minute, cancelled, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			tr := NewTracker(nil)
+			first := never
+			if tt.arrives {
+				first = make(chan struct{})
+				go func() {
+					time.Sleep(20 * time.Millisecond)
+					tr.Update(mustParse(t, `{"openFiles": [{"uri": "file:///p/only.go", "timestamp": 1, "isActive": true}]}`))
+					close(first)
+				}()
+			}
+			tr.Await(first, tt.wait)
+			got := tr.Render(tt.ctx, false)
+			if !strings.Contains(got, tt.want) || (tt.want == "") != (got == "") {
+				t.Errorf("Render = %q, want it to hold %q", got, tt.want)
+			}
+		})
 	}
 }
