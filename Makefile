@@ -12,7 +12,7 @@ FUZZTIME  ?= 10s
 VERSION       ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 RELEASE_FLAGS = -trimpath -tags=grpcnotrace -ldflags="-s -w -X main.version=$(VERSION)"
 
-.PHONY: help build release dist cross test test-norace test-all test-deps lint-tools conformance editors nvim vscode vscode-e2e fuzz lint generate check bench bench-linux eval clean
+.PHONY: help build release dist cross test test-norace test-all test-deps lint-tools conformance editors nvim vscode vscode-e2e fuzz lint generate check bench bench-scale bench-linux eval clean
 
 help:
 	@echo "build        build $(BIN)"
@@ -34,6 +34,7 @@ help:
 	@echo "generate     regenerate the ACP types from acp/schema"
 	@echo "check        go mod tidy + generate, then fail if the tree changed"
 	@echo "bench        benchmarks: protocol, agent, start-up and headless runs (see bench/doc.go)"
+	@echo "bench-scale  the search tools on a synthetic 80k-file tree against rg, one run each (CI's quick pass)"
 	@echo "bench-linux  glob, grep, read_many_files and list_directory in the Linux 6.1 tree against rg (bench/README.md)"
 	@echo "eval         the task suite that measures the agent (eval/README.md): needs a model key or EVAL_FLAGS"
 	@echo "clean        remove bin/ and dist/"
@@ -79,9 +80,14 @@ cross:
 # their time waiting on the processes they drive, so more of them than
 # GOMAXPROCS (2 on CI) keep the cores busy. -timeout 15m: a package's
 # default 10 minutes is too tight for e2e on a loaded machine.
+# -vet=off: `make lint` runs all of go vet, so the subset go test runs
+# before each package's tests only repeated it (about 100 CPU-seconds on a
+# fresh machine). -ldflags=-w: test binaries without DWARF (nothing reads
+# it; race reports and panics use the symbol table), a fifth less link
+# time for each of the fifty -race test binaries.
 E2E_BIN ?=
 test:
-	GORACE=atexit_sleep_ms=0 COMPANION_E2E_BIN=$(E2E_BIN) $(GO) test -race -count=1 -parallel 4 -timeout 15m ./...
+	GORACE=atexit_sleep_ms=0 COMPANION_E2E_BIN=$(E2E_BIN) $(GO) test -race -vet=off -ldflags=-w -count=1 -parallel 4 -timeout 15m ./...
 
 # test-norace runs the tests that hold only without the race detector, which
 # changes allocations: the allocation and peak-memory bounds of large
@@ -96,8 +102,9 @@ test-norace:
 # machine) to search for new inputs; run `make fuzz` for that.
 #
 # After build it runs three lanes side by side (.ci/lanes): the Go tests;
-# the Neovim and conformance suites, then lint and cross; the VS Code
-# suites. Each lane waits in places (test processes, npm, browsers, Node)
+# the Neovim and conformance suites and the search tools' quick pass on
+# the synthetic 80k-file tree (bench-scale), then lint and cross; the VS
+# Code suites. Each lane waits in places (test processes, npm, browsers, Node)
 # where the others can use the CPU. Lint and cross, which only need CPU
 # time and wait on nothing, run at a lower priority (nice); the Go tests do
 # not, since their end-to-end tests wait against timeouts as the editor
@@ -110,7 +117,7 @@ SUB = $(MAKE) --no-print-directory -o build
 test-all: E2E_BIN = $(CURDIR)/$(BIN)
 test-all: build test-deps
 	.ci/lanes "go-test: $(SUB) test test-norace E2E_BIN=$(E2E_BIN)" \
-		"nvim-lint: $(SUB) nvim conformance && nice -n 10 $(SUB) lint cross" \
+		"nvim-lint: $(SUB) nvim conformance bench-scale && nice -n 10 $(SUB) lint cross" \
 		"vscode: $(SUB) vscode vscode-e2e"
 
 # test-deps installs the real MCP servers (and the language server) from
@@ -168,6 +175,15 @@ check:
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./rpc ./acp ./agent/... ./bench
+
+# bench-scale runs the search tools on the synthetic Linux-shaped tree
+# (about 80k files, written and committed once into the user's cache
+# folder) with ripgrep and with the Go engine, one run per call, and prints
+# each call's time against its floor (rg, ls): CI's quick pass. It measures;
+# it asserts nothing about time. `go test -bench 'Scale$$' ./bench` takes
+# medians of three.
+bench-scale:
+	COMPANION_BENCH_RUNS=1 $(GO) test -run='^$$' -bench='Scale$$' -benchtime=1x -timeout=10m ./bench
 
 # bench-linux installs Debian's linux-source-6.1, unpacks and commits it once
 # into BENCH_LINUX_DIR, then prints the search tools' times against rg and

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -88,7 +89,7 @@ func measureCancel(b *testing.B, dir, rg, args string) time.Duration {
 	env := scaleEnv(b, dir)
 	tool := scaleTool(b, "grep", rg)
 	var ds []time.Duration
-	for range max(b.N, 3) {
+	for range max(b.N, scaleRuns()) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancelled := make(chan time.Time, 1)
 		timer := time.AfterFunc(200*time.Millisecond, func() { cancelled <- time.Now(); cancel() })
@@ -131,14 +132,23 @@ func (r scaleResult) ratio() float64 {
 	return float64(r.call) / float64(r.floor)
 }
 
+// scaleRuns is the fewest runs a median is taken of: three, or
+// COMPANION_BENCH_RUNS (CI's quick pass sets 1).
+func scaleRuns() int {
+	if n, err := strconv.Atoi(os.Getenv("COMPANION_BENCH_RUNS")); err == nil && n > 0 {
+		return n
+	}
+	return 3
+}
+
 // measureScale runs the floor and the call back to back b.N times (at
-// least three) and reports their medians.
+// least scaleRuns) and reports their medians.
 func measureScale(b *testing.B, dir string, c scaleCase, rg string) scaleResult {
 	env := scaleEnv(b, dir)
 	tool := scaleTool(b, c.tool, rg)
 	var calls, floors []time.Duration
 	peak := 0.0
-	n := max(b.N, 3)
+	n := max(b.N, scaleRuns())
 	for range n {
 		floors = append(floors, timeFloor(b, dir, c.floor))
 		testio.ResetPeakRSS()

@@ -71,7 +71,7 @@ func BenchmarkTreeExtras(b *testing.B) {
 func measureFunc(b *testing.B, dir string, floor []string, fn func()) scaleResult {
 	var calls, floors []time.Duration
 	peak := 0.0
-	for range max(b.N, 3) {
+	for range max(b.N, scaleRuns()) {
 		floors = append(floors, timeFloor(b, dir, floor))
 		testio.ResetPeakRSS()
 		t0 := time.Now()
