@@ -17,11 +17,12 @@ import (
 )
 
 // sbxMCPServerScript is a stdio MCP server in bash: it writes its pid to
-// $1 (when not empty), touches every further argument (failures ignored:
+// $1 (when not empty; renamed into place, so a reader never sees it empty),
+// touches every further argument (failures ignored:
 // a sandbox may refuse), then answers initialize, tools/list and
 // tools/call (its one tool, note, returns $SBX_NOTE).
 const sbxMCPServerScript = `#!/bin/bash
-[ -n "$1" ] && echo $$ > "$1"
+[ -n "$1" ] && echo $$ > "$1.tmp" && mv "$1.tmp" "$1"
 shift
 for f in "$@"; do touch "$f" 2>/dev/null; done
 [ -n "$SBX_CONNECT" ] && (exec 3<>"/dev/tcp/127.0.0.1/$SBX_CONNECT") 2>/dev/null
