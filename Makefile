@@ -153,7 +153,7 @@ fuzz:
 
 # GOIMPORTS checks import grouping: the standard library, other modules,
 # then companion's own packages, each a group of its own.
-GOIMPORTS = $(GO) run golang.org/x/tools/cmd/goimports@v0.50.0
+GOIMPORTS = $(GO) run golang.org/x/tools/cmd/goimports@v0.51.0
 # lint-tools builds staticcheck and goimports into Go's cache (go run keeps
 # the executables it builds), so .ci/run can do it during its set-up.
 lint-tools:

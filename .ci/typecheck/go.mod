@@ -2,7 +2,7 @@ module companion/ci/typecheck
 
 go 1.26.0
 
-require golang.org/x/tools v0.50.0
+require golang.org/x/tools v0.51.0
 
 require (
 	golang.org/x/mod v0.41.0 // indirect
