@@ -9,8 +9,8 @@
 // stream.go): the request body is a typed struct of genai's types
 // marshalled once, and the reply is read with internal/sse and each event
 // decoded by one json.Unmarshal straight into
-// genai.GenerateContentResponse, after one collection when the event is
-// over 16 MiB (releaseBeforeDecode). genai's own stream reader keeps about
+// genai.GenerateContentResponse, after memory is released when the event
+// is 16 MiB or more (model.ReleaseBeforeDecode). genai's own stream reader keeps about
 // five copies of a large chunk alive (a doubling line buffer, a map, a
 // re-encode, a decode; 15.6× a 16 MiB event allocated, 4.3× here, on
 // either API).

@@ -16,6 +16,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"companion/agent/model"
 	"companion/internal/sse"
 )
 
@@ -25,28 +26,6 @@ const defaultBaseURL = "https://generativelanguage.googleapis.com/"
 
 // maxEvent bounds one streamed event, as genai's own reader does (256 MiB).
 const maxEvent = 256 << 20
-
-// hugeEvent is the size of an event past which the memory the reader
-// used to assemble it is released before it is decoded (see
-// releaseBeforeDecode). No model streams such an event in normal use (a
-// delta is kilobytes); a write_file of tens or hundreds of megabytes from a
-// scripted or self-hosted server does.
-const hugeEvent = 16 << 20
-
-// releaseBeforeDecode collects the garbage before a huge event is
-// decoded, once per such event. The reader assembled the event from
-// blocks it has just joined, so the last collection saw both alive (2x the
-// event) and the heap may grow to twice that before the next one, while
-// decoding holds the text, encoding/json's unescaped copy and the final
-// string (3x) on top of the dead blocks. A 200 MiB write_file through the
-// binary (gctrace): 407 MB alive after the join, so an 815 MB goal and a
-// peak RSS of 1042 MiB before tools bound decoded values, 839 MiB after;
-// collected here, 204 MB alive before the decode and a peak of 639 MiB
-// (3x the content and 40 MiB). At 50 and 20 MiB the peak is likewise 3x
-// and 37 MiB (185, 93 MiB; 235 and 114 MiB with a 64 MiB threshold).
-// debug.FreeOSMemory measured the same as runtime.GC: the blocks' pages
-// are reused for the decode.
-func releaseBeforeDecode() { runtime.GC() }
 
 // clientHeader names companion's Gemini client in User-Agent and
 // x-goog-api-client, the headers Google's SDKs identify themselves by.
@@ -102,9 +81,7 @@ func (p *Provider) restStream(ctx context.Context, ep endpoint, modelName string
 		if err != nil {
 			return fmt.Errorf("gemini: reading the stream: %w", err)
 		}
-		if len(ev.Data) >= hugeEvent {
-			releaseBeforeDecode()
-		}
+		model.ReleaseBeforeDecode(len(ev.Data))
 		out, err := decodeEvent(ev)
 		if err != nil {
 			return err

@@ -1,16 +1,10 @@
 package openai
 
-import "runtime/debug"
+import "companion/agent/model"
 
 // argBlock is the size of the blocks a call's argument text is gathered in
 // once it outgrows the first.
 const argBlock = 1 << 20
-
-// hugeArgs is the size of a call's argument text past which memory is
-// released before the text is decoded (see releaseBeforeDecode). Models
-// write kilobytes of arguments; a write_file of tens or hundreds of
-// megabytes from a scripted or self-hosted server writes more.
-const hugeArgs = 16 << 20
 
 // argText gathers a tool call's argument text from its deltas. Servers
 // stream arguments a few tokens per delta, and they may add up to a whole
@@ -48,7 +42,7 @@ func (a *argText) add(s string) {
 }
 
 // bytes joins the text into one slice of its exact size, once, drops the
-// blocks and returns the text; for a huge text, after releaseBeforeDecode.
+// blocks and returns the text; for a huge text, after model.ReleaseBeforeDecode.
 func (a *argText) bytes() []byte {
 	if len(a.full) > 0 {
 		out := make([]byte, 0, a.n)
@@ -57,19 +51,6 @@ func (a *argText) bytes() []byte {
 		}
 		a.full, a.last = nil, append(out, a.last...)
 	}
-	if a.n > hugeArgs {
-		releaseBeforeDecode()
-	}
+	model.ReleaseBeforeDecode(a.n)
 	return a.last
 }
-
-// releaseBeforeDecode frees the blocks of a huge argument text, just
-// joined, and what decoding its deltas left behind, and returns their
-// pages to the system, so that decoding holds the text, encoding/json's
-// unescaped copy and the final string (3x) and no more. The blocks' pages
-// lie between those of the deltas' small objects, so the decode's two
-// large allocations cannot reuse them: runtime.GC alone (here and before
-// the join as well) left a 49 MiB write_file through the binary at a
-// peak of 215 MiB; debug.FreeOSMemory here, 182-183 MiB (3x the content
-// and 35 MiB, as on the Gemini path).
-func releaseBeforeDecode() { debug.FreeOSMemory() }

@@ -82,7 +82,7 @@ func TestHugeStreamedCallAllocations(t *testing.T) {
 		t.Errorf("gathering and decoding a %d MiB call allocated %.2f× its text, want at most 4.5×", len(text)>>20, ratio)
 	}
 	if n := after.NumForcedGC - before.NumForcedGC; n != 1 {
-		t.Errorf("%d forced collections for one huge call, want 1 (releaseBeforeDecode)", n)
+		t.Errorf("%d forced collections for one huge call, want 1 (model.ReleaseBeforeDecode)", n)
 	}
 }
 

@@ -17,8 +17,8 @@
 //     chunks) accumulated into model.Chunk values, with usage.
 //   - args.go: a tool call's argument text, gathered from its deltas in
 //     blocks and joined once into a slice of its exact size, then decoded
-//     once. Before a text over 16 MiB is decoded, memory is released
-//     (debug.FreeOSMemory), so a write_file of 200 MiB streamed a few
+//     once. Before a text of 16 MiB or more is decoded, memory is
+//     released (model.ReleaseBeforeDecode), so a write_file of 200 MiB streamed a few
 //     bytes per delta peaks at 3x the content plus a constant, as on the
 //     Gemini path (bench/README.md).
 //   - retry.go and errmsg.go: the shared retry loop (model.RetryPolicy:
