@@ -62,9 +62,6 @@ func (l *ideLink) start(cwd string) {
 func (l *ideLink) pending() <-chan struct{} {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.ready == nil {
-		return nil
-	}
 	return l.ready
 }
 

@@ -33,7 +33,7 @@ func main() {
 			fmt.Fprintf(os.Stderr, "typecheck %s: %v\n", platform, err)
 			os.Exit(2)
 		}
-		fmt.Printf("typecheck %s: %d packages, %d errors\n", platform, n.packages, n.errors)
+		fmt.Fprintf(os.Stderr, "typecheck %s: %d packages, %d errors\n", platform, n.packages, n.errors)
 		failed = failed || n.errors > 0
 	}
 	if failed {
