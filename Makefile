@@ -1,8 +1,11 @@
 # companion: build, test, lint, generate. `make help` lists the targets.
 GO        ?= go
 BIN       ?= bin/companion
-STATICCHECK = $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME  ?= 10s
+# TOOLS holds gopls, staticcheck, goimports and typecheck (`make tools`);
+# it comes first on PATH, so the tests find the pinned gopls.
+TOOLS     = bin/tools
+export PATH := $(CURDIR)/$(TOOLS):$(PATH)
 # RELEASE_FLAGS build the shipped binary: no file paths or symbol tables, and
 # grpc (pulled in by genai's auth chain) without golang.org/x/net/trace, whose
 # HTTP debug pages keep html/template and its reflection alive. Release
@@ -12,13 +15,13 @@ FUZZTIME  ?= 10s
 VERSION       ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 RELEASE_FLAGS = -trimpath -tags=grpcnotrace -ldflags="-s -w -X main.version=$(VERSION)"
 
-.PHONY: help build release dist cross test test-norace test-all test-deps lint-tools conformance editors nvim vscode vscode-e2e fuzz lint generate check bench bench-scale bench-linux eval clean
+.PHONY: help build release dist cross test test-norace test-all test-deps tools conformance editors nvim vscode vscode-e2e fuzz lint generate check bench bench-scale bench-linux eval clean
 
 help:
 	@echo "build        build $(BIN)"
 	@echo "release      build $(BIN) stripped, as it ships (RELEASE_FLAGS)"
 	@echo "dist         stripped binaries for every DIST_TARGETS platform in $(DIST)/, with SHA256SUMS (VERSION=$(VERSION))"
-	@echo "cross        type-check everything, tests included, for macOS and Windows (.ci/typecheck)"
+	@echo "cross        type-check everything, tests included, for macOS and Windows (.ci/tools/typecheck)"
 	@echo "test         go test -race ./..."
 	@echo "test-norace  the allocation and peak-memory tests -race would skip"
 	@echo "test-all     build, lint, cross, test-deps, go tests, the ACP SDK conformance suite and the editor suites (what CI runs)"
@@ -30,7 +33,7 @@ help:
 	@echo "vscode-e2e   the extension inside a real VS Code (code-server) driven by Playwright, and its mocha suite"
 	@echo "fuzz         run each fuzz target for FUZZTIME (default $(FUZZTIME))"
 	@echo "lint         go vet, staticcheck and import grouping (goimports -local companion)"
-	@echo "lint-tools   build staticcheck and goimports into the Go cache (CI does it while installing)"
+	@echo "tools        build gopls, staticcheck, goimports and typecheck, pinned in .ci/tools, into bin/tools"
 	@echo "generate     regenerate the ACP types from acp/schema"
 	@echo "check        go mod tidy + generate, then fail if the tree changed"
 	@echo "bench        benchmarks: protocol, agent, start-up and headless runs (see bench/doc.go)"
@@ -63,12 +66,12 @@ dist:
 	cd $(DIST) && sha256sum companion-* > SHA256SUMS
 
 # CROSS are the other platforms companion builds for. CI type-checks every
-# package, tests included, for each from source (.ci/typecheck): GOOS=… go
+# package, tests included, for each from source (.ci/tools/typecheck): GOOS=… go
 # vet would compile the whole dependency graph once per platform, ten times
 # the cost; vet's analyzers do not depend on the platform.
 CROSS = darwin/arm64 windows/amd64
-cross:
-	cd .ci/typecheck && $(GO) run . -C $(CURDIR) $(CROSS)
+cross: tools
+	$(TOOLS)/typecheck -C $(CURDIR) $(CROSS)
 
 # GORACE: a race-enabled binary sleeps a second at exit by default (so late
 # reports can print); a race still fails it with exit status 66.
@@ -115,7 +118,7 @@ test-norace:
 # conformance suites all start them.
 SUB = $(MAKE) --no-print-directory -o build
 test-all: E2E_BIN = $(CURDIR)/$(BIN)
-test-all: build test-deps
+test-all: build test-deps tools
 	.ci/lanes "go-test: $(SUB) test test-norace E2E_BIN=$(E2E_BIN)" \
 		"nvim-lint: $(SUB) nvim conformance && nice -n 10 $(SUB) lint cross" \
 		"vscode: $(SUB) vscode vscode-e2e bench-scale"
@@ -151,18 +154,24 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzDecodeRequest$$' -fuzztime=$(FUZZTIME) ./acp
 	$(GO) test -run='^$$' -fuzz='^FuzzAnalyzeAgainstBash$$' -fuzztime=$(FUZZTIME) ./tools/shell
 
-# GOIMPORTS checks import grouping: the standard library, other modules,
-# then companion's own packages, each a group of its own.
-GOIMPORTS = $(GO) run golang.org/x/tools/cmd/goimports@v0.51.0
-# lint-tools builds staticcheck and goimports into Go's cache (go run keeps
-# the executables it builds), so .ci/run can do it during its set-up.
-lint-tools:
-	$(STATICCHECK) -version
-	$(GOIMPORTS) -l .ci/typecheck
-lint:
+# tools builds the Go programs the tests and lint use, pinned in
+# .ci/tools/go.mod, into TOOLS: gopls (the language-server tests skip without it),
+# staticcheck, goimports and typecheck (cross). They are built by one
+# `go build` from one module graph, so the packages they share compile once:
+# gopls carries staticcheck's analyzers and x/tools, which is why staticcheck
+# is the release gopls's graph resolves to (v0.8.1; v0.8.2 only adds Go
+# 1.27's export data, and needs an x/tools this gopls does not build with).
+tools: $(TOOLS)/.built
+$(TOOLS)/.built: .ci/tools/go.mod .ci/tools/go.sum .ci/tools/typecheck/main.go
+	$(GO) -C .ci/tools build -o $(CURDIR)/$(TOOLS)/ tool ./typecheck
+	touch $@
+
+# lint: go vet, staticcheck, and import grouping (the standard library,
+# other modules, then companion's own packages, each a group of its own).
+lint: tools
 	$(GO) vet ./...
-	$(STATICCHECK) ./...
-	@bad="$$($(GOIMPORTS) -local companion -l $$(git ls-files '*.go'))"; \
+	$(TOOLS)/staticcheck ./...
+	@bad="$$($(TOOLS)/goimports -local companion -l $$(git ls-files '*.go'))" || exit 1; \
 	if [ -n "$$bad" ]; then echo "imports not grouped (run goimports -local companion -w):"; echo "$$bad"; exit 1; fi
 
 generate:

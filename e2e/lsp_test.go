@@ -23,7 +23,7 @@ const unusedVar = "package main\n\nfunc main() {\n\tx := 1\n}\n"
 func goplsEnv(t *testing.T) []string {
 	t.Helper()
 	if _, err := exec.LookPath("gopls"); err != nil {
-		t.Skip("gopls is not installed: go install golang.org/x/tools/gopls@v0.23.0 (CI installs it)")
+		t.Skip("gopls is not on PATH (make tools builds the pinned one into bin/tools; make puts it on PATH)")
 	}
 	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH").Output()
 	if err != nil {

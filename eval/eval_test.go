@@ -122,10 +122,10 @@ func checkScripted(t *testing.T, bin, scripts, wantStatus string) {
 
 // scriptedTasks are the tasks with a scripted solution, in the report's
 // order; the two that need gopls (go-lsp-rename, go-type-error) only when
-// it is installed (CI installs it: .ci/run).
+// it is installed (make tools builds it; CI runs the tests through make).
 func scriptedTasks(t *testing.T) []string {
 	if _, err := exec.LookPath("gopls"); err != nil {
-		t.Log("gopls is not installed: go-lsp-rename and go-type-error are not run (go install golang.org/x/tools/gopls@v0.23.0)")
+		t.Log("gopls is not installed: go-lsp-rename and go-type-error are not run (make tools builds the pinned gopls into bin/tools)")
 		return []string{"go-fix-failing-test", "go-question", "py-ask-design", "sh-web-fact", "skill-changelog"}
 	}
 	return []string{"go-fix-failing-test", "go-lsp-rename", "go-question", "go-type-error", "py-ask-design", "sh-web-fact", "skill-changelog"}

@@ -6,7 +6,7 @@
 // while type-checking from source costs about 20. The analyzers vet runs do
 // not depend on the platform, so the Linux vet pass covers them.
 //
-//	go run . -C ../.. darwin/arm64 windows/amd64
+//	go -C .ci/tools run ./typecheck -C ../.. darwin/arm64 windows/amd64 (make cross)
 package main
 
 import (
