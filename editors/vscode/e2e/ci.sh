@@ -5,7 +5,8 @@
 #
 #   editors/vscode/e2e/ci.sh          install (cached), build, run everything
 #
-# Needs the Debian packages libkrb5-dev pkg-config libsecret-1-dev chromium,
+# Needs the Debian packages libkrb5-dev pkg-config libsecret-1-dev
+# chromium-headless-shell (or chromium),
 # Node 20 + npm, and Go (to build companion when COMPANION_BIN is unset).
 # Everything else (Node 24, code-server) is installed into
 # $COMPANION_E2E_CACHE (default ~/.cache/companion-e2e), once.

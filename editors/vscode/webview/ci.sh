@@ -3,7 +3,8 @@
 # build media/webview.{js,css}, unit tests, the UI in headless Chromium, and
 # the check that the recorded fixture still matches the real binary.
 #
-# Needs Node >= 20, Debian's chromium (/usr/bin/chromium, or CHROMIUM_PATH)
+# Needs Node >= 20, Debian's chromium-headless-shell (or chromium, or
+# CHROMIUM_PATH)
 # and COMPANION_BIN (absolute path of the companion binary); when
 # COMPANION_BIN is unset the binary is built from this checkout with go.
 set -euo pipefail
@@ -19,8 +20,9 @@ if [[ -z "${COMPANION_BIN:-}" ]]; then
   (cd "$repo" && go build -o "$tmp/companion" ./cmd/companion)
   export COMPANION_BIN="$tmp/companion"
 fi
-if [[ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]]; then
-  echo "webview ci: chromium not found at ${CHROMIUM_PATH:-/usr/bin/chromium} (apt-get install -y chromium)" >&2
+if [[ -n "${CHROMIUM_PATH:-}" && ! -x "$CHROMIUM_PATH" ]] ||
+  [[ -z "${CHROMIUM_PATH:-}" && ! -x /usr/bin/chromium-headless-shell && ! -x /usr/bin/chromium ]]; then
+  echo "webview ci: no browser at ${CHROMIUM_PATH:-/usr/bin/chromium-headless-shell or /usr/bin/chromium} (apt-get install -y chromium-headless-shell)" >&2
   exit 1
 fi
 

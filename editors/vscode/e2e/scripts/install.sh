@@ -6,8 +6,8 @@
 #
 #   COMPANION_E2E_CACHE  cache root (default ~/.cache/companion-e2e)
 #
-# Assumes the Debian packages libkrb5-dev pkg-config libsecret-1-dev chromium
-# are installed (code-server's native modules build against them).
+# Assumes the Debian packages libkrb5-dev pkg-config libsecret-1-dev are
+# installed (code-server's native modules build against them).
 # Prints where they are (NODE24_HOME, CODE_SERVER).
 set -euo pipefail
 
