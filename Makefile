@@ -95,9 +95,12 @@ test:
 # test-norace runs the tests that hold only without the race detector, which
 # changes allocations: the allocation and peak-memory bounds of large
 # streamed events and writes. `make test` (always -race) skips them.
+# -vet=off here and in bench-scale for the reason `make test` has it: left
+# on, each would compute vet's facts for its whole dependency graph again
+# (about 700 vet runs on a fresh machine, for checks `make lint` makes).
 NORACE_TESTS = TestHugeEventAllocations|TestHugeStreamedCallAllocations|TestLongLines|TestLargeWritePeak
 test-norace:
-	$(GO) test -count=1 -run '^($(NORACE_TESTS))$$' ./agent ./agent/model/gemini ./agent/model/openai ./agent/store ./internal/sse
+	$(GO) test -vet=off -ldflags=-w -count=1 -run '^($(NORACE_TESTS))$$' ./agent ./agent/model/gemini ./agent/model/openai ./agent/store ./internal/sse
 
 # test-all is what CI runs. Fuzzing is not part of it: each fuzz target's
 # seed corpus runs in `make test`, while a fuzzing pass rebuilds the
@@ -192,7 +195,7 @@ bench:
 # it asserts nothing about time. `go test -bench 'Scale$$' ./bench` takes
 # medians of three.
 bench-scale:
-	COMPANION_BENCH_RUNS=1 $(GO) test -run='^$$' -bench='Scale$$' -benchtime=1x -timeout=10m ./bench
+	COMPANION_BENCH_RUNS=1 $(GO) test -vet=off -ldflags=-w -run='^$$' -bench='Scale$$' -benchtime=1x -timeout=10m ./bench
 
 # bench-linux installs Debian's linux-source-6.1, unpacks and commits it once
 # into BENCH_LINUX_DIR, then prints the search tools' times against rg and
