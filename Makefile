@@ -24,7 +24,7 @@ help:
 	@echo "cross        type-check everything, tests included, for macOS and Windows (.ci/tools/typecheck)"
 	@echo "test         go test -race ./..."
 	@echo "test-norace  the allocation and peak-memory tests -race would skip"
-	@echo "test-all     build, lint, cross, test-deps, go tests, the ACP SDK conformance suite and the editor suites (what CI runs)"
+	@echo "test-all     build, tools, test-deps, go tests, lint, cross, the ACP SDK conformance suite, the editor suites and bench-scale (what CI runs)"
 	@echo "test-deps    npm install the MCP servers and language servers the tests use"
 	@echo "conformance  the Node conformance suite with the official ACP client library"
 	@echo "editors      the editor integrations' suites: nvim, vscode, vscode-e2e (Debian packages: see .ci/run)"

@@ -19,7 +19,7 @@ const unusedVar = "package main\n\nfunc main() {\n\tx := 1\n}\n"
 
 // goplsEnv is companion's environment for a test that needs gopls: the
 // test's Go caches (so gopls loads the module warm), or a skip when gopls
-// is not installed (CI installs it: .ci/run).
+// is not on PATH (make tools builds it; CI runs the tests through make).
 func goplsEnv(t *testing.T) []string {
 	t.Helper()
 	if _, err := exec.LookPath("gopls"); err != nil {
