@@ -83,24 +83,23 @@ cross: tools
 # their time waiting on the processes they drive, so more of them than
 # GOMAXPROCS (2 on CI) keep the cores busy. -timeout 15m: a package's
 # default 10 minutes is too tight for e2e on a loaded machine.
-# -vet=off: `make lint` runs all of go vet, so the subset go test runs
-# before each package's tests only repeated it (about 100 CPU-seconds on a
-# fresh machine). -ldflags=-w: test binaries without DWARF (nothing reads
-# it; race reports and panics use the symbol table), a fifth less link
-# time for each of the fifty -race test binaries.
+# TESTFLAGS, for every go test here: -vet=off, since `make lint` runs all
+# of go vet, and the subset go test runs first only repeated it, computing
+# vet's facts over each run's whole dependency graph again (about 100
+# CPU-seconds for `make test` on a fresh machine, 55 for test-norace);
+# -ldflags=-w, test binaries without DWARF (nothing reads it; race reports
+# and panics use the symbol table), a fifth less link time for each.
+TESTFLAGS = -vet=off -ldflags=-w
 E2E_BIN ?=
 test:
-	GORACE=atexit_sleep_ms=0 COMPANION_E2E_BIN=$(E2E_BIN) $(GO) test -race -vet=off -ldflags=-w -count=1 -parallel 4 -timeout 15m ./...
+	GORACE=atexit_sleep_ms=0 COMPANION_E2E_BIN=$(E2E_BIN) $(GO) test -race $(TESTFLAGS) -count=1 -parallel 4 -timeout 15m ./...
 
 # test-norace runs the tests that hold only without the race detector, which
 # changes allocations: the allocation and peak-memory bounds of large
 # streamed events and writes. `make test` (always -race) skips them.
-# -vet=off here and in bench-scale for the reason `make test` has it: left
-# on, each would compute vet's facts for its whole dependency graph again
-# (about 700 vet runs on a fresh machine, for checks `make lint` makes).
 NORACE_TESTS = TestHugeEventAllocations|TestHugeStreamedCallAllocations|TestLongLines|TestLargeWritePeak
 test-norace:
-	$(GO) test -vet=off -ldflags=-w -count=1 -run '^($(NORACE_TESTS))$$' ./agent ./agent/model/gemini ./agent/model/openai ./agent/store ./internal/sse
+	$(GO) test $(TESTFLAGS) -count=1 -run '^($(NORACE_TESTS))$$' ./agent ./agent/model/gemini ./agent/model/openai ./agent/store ./internal/sse
 
 # test-all is what CI runs. Fuzzing is not part of it: each fuzz target's
 # seed corpus runs in `make test`, while a fuzzing pass rebuilds the
@@ -110,7 +109,8 @@ test-norace:
 # After build it runs three lanes side by side (.ci/lanes): the Go tests;
 # the Neovim and conformance suites, then lint and cross; the VS Code
 # suites, then the search tools' quick pass on the synthetic 80k-file tree
-# (bench-scale; that lane ends first, so the pass meets the least load). Each lane waits in places (test processes, npm, browsers, Node)
+# (bench-scale; that lane ends first, so the pass meets the least load).
+# Each lane waits in places (test processes, npm, browsers, Node)
 # where the others can use the CPU. Lint and cross, which only need CPU
 # time and wait on nothing, run at a lower priority (nice); the Go tests do
 # not, since their end-to-end tests wait against timeouts as the editor
@@ -195,7 +195,7 @@ bench:
 # it asserts nothing about time. `go test -bench 'Scale$$' ./bench` takes
 # medians of three.
 bench-scale:
-	COMPANION_BENCH_RUNS=1 $(GO) test -vet=off -ldflags=-w -run='^$$' -bench='Scale$$' -benchtime=1x -timeout=10m ./bench
+	COMPANION_BENCH_RUNS=1 $(GO) test $(TESTFLAGS) -run='^$$' -bench='Scale$$' -benchtime=1x -timeout=10m ./bench
 
 # bench-linux installs Debian's linux-source-6.1, unpacks and commits it once
 # into BENCH_LINUX_DIR, then prints the search tools' times against rg and

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"companion/internal/testkit/testio"
 	"companion/tools"
 	"companion/tools/lsp"
 )
@@ -23,9 +24,7 @@ import (
 //
 // The targets: ≤ 2 s cold, ≤ 300 ms warm.
 func BenchmarkLSPFirstDiagnostics(b *testing.B) {
-	if _, err := exec.LookPath("gopls"); err != nil {
-		b.Skip("gopls is not on PATH (make tools builds the pinned one into bin/tools)")
-	}
+	testio.NeedGopls(b)
 	dir := b.TempDir()
 	files := map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n",
 		"util/util.go": "package util\n\n// Twice doubles n.\nfunc Twice(n int) int { return 2 * n }\n",

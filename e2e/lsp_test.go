@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"companion/internal/testkit/acptest"
+	"companion/internal/testkit/testio"
 )
 
 // goModule is a one-package Go module whose main.go is fine.
@@ -22,9 +23,7 @@ const unusedVar = "package main\n\nfunc main() {\n\tx := 1\n}\n"
 // is not on PATH (make tools builds it; CI runs the tests through make).
 func goplsEnv(t *testing.T) []string {
 	t.Helper()
-	if _, err := exec.LookPath("gopls"); err != nil {
-		t.Skip("gopls is not on PATH (make tools builds the pinned one into bin/tools; make puts it on PATH)")
-	}
+	testio.NeedGopls(t)
 	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH").Output()
 	if err != nil {
 		t.Fatalf("go env: %v", err)

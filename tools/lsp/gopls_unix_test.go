@@ -6,13 +6,13 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"companion/internal/testkit/testio"
 	"companion/lspclient"
 	"companion/tools"
 )
@@ -27,9 +27,7 @@ func goplsSession(t *testing.T, files map[string]string) (*Session, string) {
 // goplsSessionWith is goplsSession with the user's "lsp" settings.
 func goplsSessionWith(t *testing.T, files map[string]string, settings json.RawMessage) (*Session, string) {
 	t.Helper()
-	if _, err := exec.LookPath("gopls"); err != nil {
-		t.Skip("gopls is not on PATH (make tools builds the pinned one into bin/tools; make puts it on PATH)")
-	}
+	testio.NeedGopls(t)
 	dir := t.TempDir()
 	for name, text := range files {
 		p := filepath.Join(dir, name)

@@ -2,6 +2,7 @@ package testio
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -52,4 +53,15 @@ func RootsFixture(t testing.TB) (root, extra, outside string) {
 		}
 	}
 	return root, extra, outside
+}
+
+// NeedGopls skips the test when gopls is not on PATH. `make tools` builds
+// the gopls the tests are pinned to (.ci/tools/go.mod) into bin/tools, and
+// make puts that folder first on PATH, so CI, which runs the tests through
+// make, never skips.
+func NeedGopls(t testing.TB) {
+	t.Helper()
+	if _, err := exec.LookPath("gopls"); err != nil {
+		t.Skip("gopls is not on PATH (make tools builds the pinned one into bin/tools; make puts it on PATH)")
+	}
 }

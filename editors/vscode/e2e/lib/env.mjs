@@ -41,19 +41,6 @@ export function codeServerBin() {
   return bin;
 }
 
-/**
- * chromiumPath is the Debian browser Playwright drives: CHROMIUM if set,
- * else Chromium's headless shell (the headless browser Playwright itself
- * uses; the suite takes a third less CPU on it than on the full browser),
- * else the full Chromium.
- */
-export function chromiumPath() {
-  const browsers = ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"];
-  const bin = process.env.CHROMIUM || browsers.find((p) => existsSync(p)) || browsers[0];
-  if (!existsSync(bin)) throw new Error(`no browser at ${bin}: apt-get install -y chromium-headless-shell`);
-  return bin;
-}
-
 /** companionBin is the absolute path of the companion binary under test, from COMPANION_BIN. */
 export function companionBin() {
   const bin = process.env.COMPANION_BIN;

@@ -3,20 +3,15 @@
 // into sidebar webviews (two nested iframes).
 
 import { chromium } from "playwright-core";
-import { chromiumPath } from "./env.mjs";
+import { CHROMIUM_ARGS, chromiumPath } from "../../scripts/browser.mjs";
 import { startCompanionServer } from "./extension.mjs";
 
 /** WAIT_MS bounds one UI wait (an element showing up, a text arriving). */
 export const WAIT_MS = Number(process.env.COMPANION_E2E_WAIT_MS ?? 30_000);
 
-const CHROMIUM_ARGS = [
-  "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-];
-
 /** launchBrowser starts Debian's Chromium headless, offline-friendly. */
 export function launchBrowser() {
-  return chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: chromiumPath(process.env.CHROMIUM), headless: true, args: CHROMIUM_ARGS });
 }
 
 /**

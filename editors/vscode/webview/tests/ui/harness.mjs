@@ -3,26 +3,17 @@
 // headless Chromium through playwright-core.
 
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { CHROMIUM_ARGS, chromiumPath } from "../../../scripts/browser.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** EXT_DIR is editors/vscode: /media and /webview are served from it. */
 const EXT_DIR = path.resolve(here, "..", "..", "..");
 const TYPES = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".json": "application/json", ".ttf": "font/ttf" };
-
-/**
- * CHROMIUM is Debian's browser: CHROMIUM_PATH if set, else Chromium's
- * headless shell (the headless browser Playwright itself uses; these tests
- * take half the CPU on it), else the full Chromium.
- */
-const CHROMIUM = process.env.CHROMIUM_PATH ??
-  (existsSync("/usr/bin/chromium-headless-shell") ? "/usr/bin/chromium-headless-shell" : "/usr/bin/chromium");
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 /** fixture loads the recorded session. */
 export async function fixture() {
@@ -63,7 +54,7 @@ async function serve(req, res, nonce, server) {
 
 /** launch starts headless Chromium. */
 export function launch() {
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: chromiumPath(process.env.CHROMIUM_PATH), headless: true, args: CHROMIUM_ARGS });
 }
 
 /**
