@@ -96,12 +96,12 @@ func goldenMessageTypes() map[string]func() any {
 	}
 }
 
-// mustValidator builds the schema validator or fails the test.
+// mustValidator returns the process's schema validator or fails the test.
 func mustValidator(t *testing.T) *schemacheck.Validator {
 	t.Helper()
-	v, err := schemacheck.New()
+	v, err := schemacheck.Shared()
 	if err != nil {
-		t.Fatalf("schemacheck.New: %v", err)
+		t.Fatalf("schemacheck.Shared: %v", err)
 	}
 	return v
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -39,6 +40,12 @@ type rawDef struct {
 	XSide    string   `json:"x-side"`
 	Required []string `json:"required"`
 }
+
+// Shared is the one Validator of the process, compiled on first use:
+// compiling the schema costs far more than checking a message (it was a
+// fifth of the e2e tests' own CPU when each test editor compiled its own),
+// and a Validator is read-only, so every test can use this one.
+var Shared = sync.OnceValues(New)
 
 // New compiles every definition of the embedded schema (draft 2020-12) and
 // indexes the methods by their x-method and x-side annotations: a

@@ -1,6 +1,5 @@
 // The browser the webview UI tests and the end-to-end suite drive with
-// playwright-core, found one way for both (each passes its own override:
-// CHROMIUM_PATH for the webview tests, CHROMIUM for the end-to-end suite).
+// playwright-core, chosen and launched one way for both.
 
 import { existsSync } from "node:fs";
 
@@ -12,14 +11,22 @@ import { existsSync } from "node:fs";
 const BROWSERS = ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"];
 
 /** CHROMIUM_ARGS keep the browser offline and free of first-run work. */
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ];
 
-/** chromiumPath is override when set, else the first of BROWSERS installed; it throws when there is none. */
-export function chromiumPath(override) {
-  const bin = override || BROWSERS.find((p) => existsSync(p)) || BROWSERS[0];
+/**
+ * launchOptions are playwright-core's chromium.launch options: headless,
+ * CHROMIUM_ARGS, and the browser at CHROMIUM_PATH when set, else the first
+ * of BROWSERS installed. They throw, saying what to install, when there is
+ * none, and when the end-to-end suite's old variable CHROMIUM is set alone.
+ */
+export function launchOptions() {
+  if (process.env.CHROMIUM && !process.env.CHROMIUM_PATH) {
+    throw new Error("CHROMIUM is now CHROMIUM_PATH: set that to the browser binary");
+  }
+  const bin = process.env.CHROMIUM_PATH || BROWSERS.find((p) => existsSync(p)) || BROWSERS[0];
   if (!existsSync(bin)) throw new Error(`no browser at ${bin}: apt-get install -y chromium-headless-shell`);
-  return bin;
+  return { executablePath: bin, headless: true, args: CHROMIUM_ARGS };
 }

@@ -163,15 +163,10 @@ func StartServe(t testing.TB, serve ServeFunc, handler HandlerFunc) *Editor {
 	return e
 }
 
-// validator is the schema checker every editor of the test process
-// shares: compiling the schema is a fifth of the e2e tests' own CPU when
-// each editor does it, and the compiled Validator is read-only.
-var validator = sync.OnceValues(schemacheck.New)
-
 // newEditor returns an editor with its schema checker, before it is
 // joined to an agent.
 func newEditor(t testing.TB, handler HandlerFunc) *Editor {
-	v, err := validator()
+	v, err := schemacheck.Shared()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,7 @@
 // into sidebar webviews (two nested iframes).
 
 import { chromium } from "playwright-core";
-import { CHROMIUM_ARGS, chromiumPath } from "../../scripts/browser.mjs";
+import { launchOptions } from "../../scripts/browser.mjs";
 import { startCompanionServer } from "./extension.mjs";
 
 /** WAIT_MS bounds one UI wait (an element showing up, a text arriving). */
@@ -11,7 +11,7 @@ export const WAIT_MS = Number(process.env.COMPANION_E2E_WAIT_MS ?? 30_000);
 
 /** launchBrowser starts Debian's Chromium headless, offline-friendly. */
 export function launchBrowser() {
-  return chromium.launch({ executablePath: chromiumPath(process.env.CHROMIUM), headless: true, args: CHROMIUM_ARGS });
+  return chromium.launch(launchOptions());
 }
 
 /**

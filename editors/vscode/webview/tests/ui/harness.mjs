@@ -8,7 +8,7 @@ import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
-import { CHROMIUM_ARGS, chromiumPath } from "../../../scripts/browser.mjs";
+import { launchOptions } from "../../../scripts/browser.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** EXT_DIR is editors/vscode: /media and /webview are served from it. */
@@ -54,7 +54,7 @@ async function serve(req, res, nonce, server) {
 
 /** launch starts headless Chromium. */
 export function launch() {
-  return chromium.launch({ executablePath: chromiumPath(process.env.CHROMIUM_PATH), headless: true, args: CHROMIUM_ARGS });
+  return chromium.launch(launchOptions());
 }
 
 /**
