@@ -54,7 +54,13 @@ install_code_server() {
   # need the modules (sqlite, spdlog…) to work, not to be fast, and
   # unoptimised they build with a third less CPU (156 -> 108 CPU-seconds
   # here for the whole install); the suite passes the same on either.
-  (cd "$CS_DIR" && export PATH="$home/bin:$PATH" npm_config_nodedir="$home" JOBS=max CFLAGS=-O0 CXXFLAGS=-O0 &&
+  # npm_config_globalconfig: Node 24's npm has a global npmrc of its own,
+  # so it is pointed at the machine's (its registry, proxy and CA file:
+  # behind a proxy that signs with its own certificate, npm refuses the
+  # registry without that CA file); nodedir above still wins, as the
+  # environment beats any npmrc.
+  local globalconfig; globalconfig="$(npm config get globalconfig)"
+  (cd "$CS_DIR" && export PATH="$home/bin:$PATH" npm_config_nodedir="$home" npm_config_globalconfig="$globalconfig" JOBS=max CFLAGS=-O0 CXXFLAGS=-O0 &&
     npm init -y >/dev/null &&
     npm install --no-audit --no-fund --loglevel=error "code-server@$CODE_SERVER_VERSION" >&2)
   PATH="$home/bin:$PATH" "$CS_DIR/node_modules/.bin/code-server" --version >&2
