@@ -1,5 +1,6 @@
 // Package bench holds companion's benchmarks that span packages: process
-// start-up to the initialize answer and memory after session/new, peak
+// start-up to the initialize answer and memory after session/new, the
+// package init before main that the start-up guard bounds (init_test.go), peak
 // memory of a whole one-prompt ACP session (both for the development and
 // the release build), a whole headless `companion run`, the agent's own
 // overhead per streamed chunk, and the first model request's bytes with

@@ -47,7 +47,15 @@ func keeperArgv() []string {
 //     notices each such adoptee among companion's children, tells the
 //     keeper its id and start time (so one that cleared its environment
 //     is killed too), and reaps it when it exits, which nothing else
-//     would. It polls only while a guarded group or an adoptee is alive.
+//     would. It polls only while a guarded group or an adoptee is alive,
+//     or an exited adoptee waits to be reaped.
+//
+// An exited adoptee is reaped only once it has stayed a zombie for a
+// whole poll. A child the process started itself in a session of its own
+// (a test's pseudo-terminal, a library's daemon) looks adopted too, and
+// whoever started it is already waiting: reaping it first would take its
+// exit status away (ECHILD). Its waiter reaps it at once; nobody waits for
+// a true adoptee, so it is still there at the next poll.
 //
 // The keeper process starts with the first command; its lifeline ends
 // when companion dies.
@@ -67,6 +75,8 @@ type keeper struct {
 
 	mu      sync.Mutex
 	adopted map[int]uint64 // adoptee pid → start time, told to the keeper
+
+	zombies map[int]uint64 // exited adoptees seen by the last scan: pid → start time (the loop's own)
 }
 
 // TagVar is the environment variable that marks every process a command
@@ -143,7 +153,7 @@ func (k *keeper) loop() {
 	tick := time.NewTicker(guardPoll)
 	defer tick.Stop()
 	for {
-		if len(groups) == 0 && k.count() == 0 {
+		if len(groups) == 0 && k.count() == 0 && len(k.zombies) == 0 {
 			groups[<-k.added] = true
 		}
 		select {
@@ -184,6 +194,7 @@ func (k *keeper) scan() {
 	live := map[int]uint64{}
 	k.startMu.Lock()
 	kids := map[int]bool{}
+	zombies := map[int]uint64{}
 	for _, pid := range children(os.Getpid()) {
 		st, ok := readStat(pid)
 		if !ok {
@@ -194,8 +205,7 @@ func (k *keeper) scan() {
 			continue
 		}
 		if st.state == 'Z' {
-			var ws syscall.WaitStatus
-			_, _ = syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
+			k.reapLate(pid, st.start, zombies)
 			continue
 		}
 		live[pid] = st.start
@@ -205,6 +215,7 @@ func (k *keeper) scan() {
 			delete(k.own, pid)
 		}
 	}
+	k.zombies = zombies
 	life := k.life
 	k.startMu.Unlock()
 	k.mu.Lock()
@@ -215,6 +226,17 @@ func (k *keeper) scan() {
 		}
 	}
 	k.adopted = live
+}
+
+// reapLate reaps the exited adoptee pid if the last scan saw it exited
+// already (see keeper), and otherwise notes it in next for the next scan.
+func (k *keeper) reapLate(pid int, start uint64, next map[int]uint64) {
+	if seen, ok := k.zombies[pid]; !ok || seen != start {
+		next[pid] = start
+		return
+	}
+	var ws syscall.WaitStatus
+	_, _ = syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
 }
 
 // adoptee tells a child companion adopted from one it started. companion

@@ -139,6 +139,47 @@ func TestKeeperReapsAdoptees(t *testing.T) {
 }
 
 // TestParseStat reads the fields after comm, which may hold ") ".
+// TestKeeperLeavesAWaitedChild: a child the process started itself in a
+// session of its own looks adopted, and its exit status belongs to
+// whoever waits for it: a scan that finds it exited leaves it, so the
+// waiter gets the status (not ECHILD); one that nobody reaped by the
+// next scan is reaped then.
+func TestKeeperLeavesAWaitedChild(t *testing.T) {
+	self, ok := readStat(os.Getpid())
+	if !ok {
+		t.Skip("no /proc here")
+	}
+	k := &keeper{self: self, own: map[int]uint64{}, adopted: map[int]uint64{}}
+	exited := func() *exec.Cmd {
+		cmd := exec.Command("sh", "-c", "exit 7")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		pid := cmd.Process.Pid
+		waitUntil(t, func() bool { st, ok := readStat(pid); return ok && st.state == 'Z' }, "the child to exit")
+		return cmd
+	}
+
+	waited := exited()
+	k.scan()
+	var ee *exec.ExitError
+	if err := waited.Wait(); !errors.As(err, &ee) || ee.ExitCode() != 7 {
+		t.Errorf("the waiter got %v, want exit status 7", err)
+	}
+
+	left := exited()
+	pid := left.Process.Pid
+	k.scan()
+	if _, err := os.Stat("/proc/" + strconv.Itoa(pid)); err != nil {
+		t.Fatalf("reaped at the first scan that saw it exited: %v", err)
+	}
+	k.scan()
+	if _, err := os.Stat("/proc/" + strconv.Itoa(pid)); err == nil {
+		t.Errorf("a child nobody waited for is still there after a second scan")
+	}
+}
+
 func TestParseStat(t *testing.T) {
 	tail := " 0 0 0 0 0 0 0 0 0 0 0 0 0 987654 5 6"
 	for _, tc := range []struct {
