@@ -13,8 +13,10 @@ import (
 // group and checks nothing of it is left.
 func TestKillReachesChildren(t *testing.T) {
 	cmd := exec.Command("sh", "-c", "sleep 30 & sleep 30")
-	cmd.SysProcAttr = Attr()
-	if err := cmd.Start(); err != nil {
+	// Start, as companion does: the killed sleep is re-parented to this
+	// process where an earlier test made it a subreaper, and only the
+	// keeper's watch of the group reaps it there.
+	if err := Start(cmd); err != nil {
 		t.Fatal(err)
 	}
 	pid := cmd.Process.Pid
