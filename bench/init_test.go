@@ -20,30 +20,27 @@ import (
 // and logs the packages whose init costs most at the median, so that a
 // library that adds to it is named.
 func BenchmarkInit(b *testing.B) {
-	for _, build := range builds() {
-		b.Run(build.name, func(b *testing.B) {
-			bin := buildBinary(b, build)
-			var sums []float64
-			perPkg := map[string][]float64{}
-			b.ResetTimer()
-			for range b.N {
-				inits := initTrace(b, bin)
-				var sum float64
-				for pkg, ms := range inits {
-					sum += ms
-					perPkg[pkg] = append(perPkg[pkg], ms)
-				}
-				sums = append(sums, sum)
+	forEachBuild(b, func(b *testing.B, bin string) {
+		var sums []float64
+		perPkg := map[string][]float64{}
+		b.ResetTimer()
+		for range b.N {
+			inits := initTrace(b, bin)
+			var sum float64
+			for pkg, ms := range inits {
+				sum += ms
+				perPkg[pkg] = append(perPkg[pkg], ms)
 			}
-			b.StopTimer()
-			slices.Sort(sums)
-			b.ReportMetric(sums[len(sums)/2], "ms-median-init")
-			b.ReportMetric(sums[len(sums)*9/10], "ms-p90-init")
-			for _, top := range costliest(perPkg, b.N, 5) {
-				b.Logf("%-60s %6.2f ms median", top.pkg, top.ms)
-			}
-		})
-	}
+			sums = append(sums, sum)
+		}
+		b.StopTimer()
+		slices.Sort(sums)
+		b.ReportMetric(sums[len(sums)/2], "ms-median-init")
+		b.ReportMetric(sums[len(sums)*9/10], "ms-p90-init")
+		for _, top := range costliest(perPkg, b.N, 5) {
+			b.Logf("%-60s %6.2f ms median", top.pkg, top.ms)
+		}
+	})
 }
 
 // initTrace runs bin --version once with the runtime's init trace on and

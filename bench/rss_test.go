@@ -17,24 +17,21 @@ import (
 // resident memory up to the answered prompt (VmHWM) for the development
 // build and the release build (`make release`), the median of b.N runs.
 func BenchmarkPeakRSS(b *testing.B) {
-	for _, build := range builds() {
-		b.Run(build.name, func(b *testing.B) {
-			bin := buildBinary(b, build)
-			ws := b.TempDir()
-			script := filepath.Join(ws, "script.json")
-			if err := os.WriteFile(script, []byte(`{"turns":[],"fallback":"echo"}`), 0o644); err != nil {
-				b.Fatal(err)
-			}
-			var peaks []float64
-			b.ResetTimer()
-			for range b.N {
-				peaks = append(peaks, onePromptPeakKB(b, bin, script, ws))
-			}
-			b.StopTimer()
-			slices.Sort(peaks)
-			b.ReportMetric(peaks[len(peaks)/2]/1024, "MB-median-peak-rss")
-		})
-	}
+	forEachBuild(b, func(b *testing.B, bin string) {
+		ws := b.TempDir()
+		script := filepath.Join(ws, "script.json")
+		if err := os.WriteFile(script, []byte(`{"turns":[],"fallback":"echo"}`), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		var peaks []float64
+		b.ResetTimer()
+		for range b.N {
+			peaks = append(peaks, onePromptPeakKB(b, bin, script, ws))
+		}
+		b.StopTimer()
+		slices.Sort(peaks)
+		b.ReportMetric(peaks[len(peaks)/2]/1024, "MB-median-peak-rss")
+	})
 }
 
 // onePromptPeakKB runs one session with one prompt in a child process and

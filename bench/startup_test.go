@@ -20,25 +20,22 @@ import (
 // build (`make release`). It reports the median start-up and the median
 // RSS.
 func BenchmarkStartup(b *testing.B) {
-	for _, build := range builds() {
-		b.Run(build.name, func(b *testing.B) {
-			bin := buildBinary(b, build)
-			ws := b.TempDir()
-			var starts []time.Duration
-			var rss []float64
-			b.ResetTimer()
-			for range b.N {
-				d, kb := startOnce(b, bin, ws)
-				starts = append(starts, d)
-				rss = append(rss, kb)
-			}
-			b.StopTimer()
-			slices.Sort(starts)
-			slices.Sort(rss)
-			b.ReportMetric(float64(starts[len(starts)/2].Microseconds())/1e3, "ms-median-initialize")
-			b.ReportMetric(rss[len(rss)/2]/1024, "MB-median-rss")
-		})
-	}
+	forEachBuild(b, func(b *testing.B, bin string) {
+		ws := b.TempDir()
+		var starts []time.Duration
+		var rss []float64
+		b.ResetTimer()
+		for range b.N {
+			d, kb := startOnce(b, bin, ws)
+			starts = append(starts, d)
+			rss = append(rss, kb)
+		}
+		b.StopTimer()
+		slices.Sort(starts)
+		slices.Sort(rss)
+		b.ReportMetric(float64(starts[len(starts)/2].Microseconds())/1e3, "ms-median-initialize")
+		b.ReportMetric(rss[len(rss)/2]/1024, "MB-median-rss")
+	})
 }
 
 // BenchmarkRun measures a whole headless run of the real binary:
@@ -83,6 +80,14 @@ func builds() []build {
 	return []build{
 		{name: "dev"},
 		{name: "release", flags: []string{"-trimpath", "-tags=grpcnotrace", "-ldflags=-s -w"}, env: []string{"CGO_ENABLED=0"}},
+	}
+}
+
+// forEachBuild runs run as a sub-benchmark for each of builds(), with
+// the binary built that way.
+func forEachBuild(b *testing.B, run func(b *testing.B, bin string)) {
+	for _, build := range builds() {
+		b.Run(build.name, func(b *testing.B) { run(b, buildBinary(b, build)) })
 	}
 }
 
