@@ -21,11 +21,12 @@ import (
 // library that adds to it is named.
 func BenchmarkInit(b *testing.B) {
 	forEachBuild(b, func(b *testing.B, bin string) {
+		home := b.TempDir()
 		var sums []float64
 		perPkg := map[string][]float64{}
 		b.ResetTimer()
 		for range b.N {
-			inits := initTrace(b, bin)
+			inits := initTrace(b, bin, home)
 			var sum float64
 			for pkg, ms := range inits {
 				sum += ms
@@ -43,11 +44,12 @@ func BenchmarkInit(b *testing.B) {
 	})
 }
 
-// initTrace runs bin --version once with the runtime's init trace on and
-// returns each package's init clock time in milliseconds.
-func initTrace(b *testing.B, bin string) map[string]float64 {
+// initTrace runs bin --version once with the runtime's init trace on, in
+// an empty home, and returns each package's init clock time in
+// milliseconds.
+func initTrace(b *testing.B, bin, home string) map[string]float64 {
 	cmd := exec.Command(bin, "--version")
-	cmd.Env = []string{"HOME=" + b.TempDir(), "PATH=" + os.Getenv("PATH"), "GODEBUG=inittrace=1"}
+	cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "GODEBUG=inittrace=1"}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {

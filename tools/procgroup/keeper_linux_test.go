@@ -138,7 +138,6 @@ func TestKeeperReapsAdoptees(t *testing.T) {
 	}
 }
 
-// TestParseStat reads the fields after comm, which may hold ") ".
 // TestKeeperLeavesAWaitedChild: a child the process started itself in a
 // session of its own looks adopted, and its exit status belongs to
 // whoever waits for it: a scan that finds it exited leaves it, so the
@@ -180,6 +179,7 @@ func TestKeeperLeavesAWaitedChild(t *testing.T) {
 	}
 }
 
+// TestParseStat reads the fields after comm, which may hold ") ".
 func TestParseStat(t *testing.T) {
 	tail := " 0 0 0 0 0 0 0 0 0 0 0 0 0 987654 5 6"
 	for _, tc := range []struct {
